@@ -1,0 +1,1 @@
+export { ALL_PRIVILEGES, Privilege, hasAnyPrivilege, requirePrivilege } from './privileges';

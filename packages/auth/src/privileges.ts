@@ -1,0 +1,30 @@
+import { forbidden, FORBIDDEN_MESSAGE, type Actor } from '@mds/schema';
+
+/** Platform privileges, by their exact DataHub names (spec 3). */
+export const Privilege = {
+  MANAGE_TAGS: 'MANAGE_TAGS',
+  CREATE_TAGS: 'CREATE_TAGS',
+  VIEW_MANAGE_TAGS: 'VIEW_MANAGE_TAGS',
+  GENERATE_PERSONAL_ACCESS_TOKENS: 'GENERATE_PERSONAL_ACCESS_TOKENS',
+  MANAGE_ACCESS_TOKENS: 'MANAGE_ACCESS_TOKENS',
+  MANAGE_POLICIES: 'MANAGE_POLICIES',
+  MANAGE_SYSTEM_OPERATIONS: 'MANAGE_SYSTEM_OPERATIONS',
+  GET_TIMESERIES_INDEX_SIZES: 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE',
+  TRUNCATE_TIMESERIES_INDEX: 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE',
+  GET_ES_TASK_STATUS: 'GET_ES_TASK_STATUS_PRIVILEGE',
+} as const;
+export type Privilege = (typeof Privilege)[keyof typeof Privilege];
+
+export const ALL_PRIVILEGES: ReadonlySet<Privilege> = new Set(Object.values(Privilege));
+
+export function hasAnyPrivilege(actor: Actor, anyOf: readonly Privilege[]): boolean {
+  return anyOf.some((p) => actor.privileges.has(p));
+}
+
+/**
+ * Throws DataHub's 403 (`UNAUTHORIZED`) unless the actor holds at least one of the privileges.
+ * REST operations pass their own message (spec 6 has one per action).
+ */
+export function requirePrivilege(actor: Actor, anyOf: readonly Privilege[], message: string = FORBIDDEN_MESSAGE): void {
+  if (!hasAnyPrivilege(actor, anyOf)) throw forbidden(message);
+}

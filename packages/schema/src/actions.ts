@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { ApiContext } from './context';
+import { badRequest } from './errors';
+
+/** Rest.li resources this server answers actions on (`/<resource>?action=<name>`). */
+export type RestliResource = 'operations' | 'aspects';
+
+/**
+ * One Rest.li action, registered by a domain package and dispatched by the host.
+ * The handler's result is sent wrapped as `{"value": result}`.
+ */
+export interface RestliAction<Params extends z.ZodType = z.ZodType> {
+  resource: RestliResource;
+  name: string;
+  /** Validates the JSON body; a failure answers 400 naming the parameter. */
+  params: Params;
+  /** Largest body this action accepts, in bytes (ingestion takes more than the default). */
+  maxBodyBytes?: number;
+  handler(params: z.infer<Params>, context: ApiContext): unknown;
+}
+
+/** Keeps the params/handler pairing typed at the definition site. */
+export function defineAction<Params extends z.ZodType>(action: RestliAction<Params>): RestliAction<Params> {
+  return action;
+}
+
+/** Validates an action's body, turning the first problem into a 400 that names the parameter and the rule. */
+export function parseActionParams<Params extends z.ZodType>(action: RestliAction<Params>, body: unknown): z.infer<Params> {
+  const result = action.params.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length ? `Parameter '${issue.path.join('.')}'` : 'Body';
+  throw badRequest(`${where} of action '${action.name}': ${describeIssue(issue)}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+  }
+  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+  return issue.message;
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
