@@ -1,8 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineProject } from 'vitest/config';
+
+// graphql 16 has no `exports` map: Vite would hand our source `index.mjs` while Node hands dependencies (Yoga,
+// graphql-tools) `index.js`, giving two GraphQLError classes. Resolve everyone to the copy Node itself loads.
+const graphqlEntry = createRequire(import.meta.url).resolve('graphql', { paths: [new URL('./packages/schema', import.meta.url).pathname] });
 
 /** The one vitest setup every package uses: tests run from TypeScript source, no build step. */
 export function packageProject(name: string, overrides: { testTimeout?: number; include?: string[] } = {}) {
   return defineProject({
+    resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
     test: {
       name,
       include: overrides.include ?? ['test/**/*.test.ts'],

@@ -26,7 +26,7 @@ export function defineAction<Params extends z.ZodType>(action: RestliAction<Para
 
 /** Validates an action's body, turning the first problem into a 400 that names the parameter and the rule. */
 export function parseActionParams<Params extends z.ZodType>(action: RestliAction<Params>, body: unknown): z.infer<Params> {
-  const result = action.params.safeParse(body ?? {});
+  const result = action.params.safeParse(body ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const where = issue.path.length ? `Parameter '${issue.path.join('.')}'` : 'Body';

@@ -1,0 +1,115 @@
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type Actor, type ApiContext, type RestliResource } from '@mds/schema';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createGraphiQLPage } from './graphiql';
+import type { GraphQLResponse } from './graphql';
+import { HttpError, readJsonBody, requireJsonContentType } from './http/body';
+import { sendError, sendJson } from './http/respond';
+import type { Logger } from './logger';
+import type { RestliDispatcher } from './restli';
+
+/** An extra authenticated JSON route a package offers outside GraphQL and Rest.li (e.g. DataHub's OpenAPI paths). */
+export interface JsonRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  handler(context: ApiContext): unknown;
+}
+
+export interface AppOptions {
+  logger: Logger;
+  maxBodyBytes: number;
+  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse>;
+  restli: RestliDispatcher;
+  routes?: JsonRoute[];
+}
+
+const GRAPHQL_PATH = '/api/graphql';
+const GRAPHIQL_PATH = '/api/graphiql';
+/** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
+const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
+
+type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, requestId: string) => Promise<void> | void;
+
+/** The whole HTTP surface in one place: socket → route → authentication → domain, and every error's shape. */
+export function createApp(options: AppOptions): RequestListener {
+  const { logger } = options;
+  const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
+
+  const authenticated = async (req: IncomingMessage, requestId: string): Promise<ApiContext> => {
+    const actor = await options.authenticate(req.headers.authorization);
+    if (!actor) throw new ApiError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    return { actor, requestId };
+  };
+
+  const routes = new Map<string, { methods: string[]; route: Route; graphql?: boolean }>();
+  routes.set('/health', { methods: ['GET', 'HEAD'], route: (_req, res) => sendJson(res, 200, { status: 'ok' }) });
+  routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
+  routes.set(GRAPHQL_PATH, {
+    methods: ['POST'],
+    graphql: true,
+    route: async (req, res, _query, requestId) => {
+      requireJsonContentType(req);
+      const context = await authenticated(req, requestId);
+      const body = await readJsonBody(req, options.maxBodyBytes);
+      const { status, result } = await options.executeGraphQL(body, context);
+      sendJson(res, status, result);
+    },
+  });
+  for (const resource of options.restli.resources) {
+    const route: Route = async (req, res, query, requestId) => {
+      if (req.headers['content-type'] !== undefined) requireJsonContentType(req);
+      const context = await authenticated(req, requestId);
+      const action = options.restli.find(resource, query.get('action'));
+      const body = await readJsonBody(req, action.maxBodyBytes ?? options.maxBodyBytes);
+      sendJson(res, 200, await options.restli.run(action, body, context));
+    };
+    for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource as RestliResource}`, { methods: ['POST'], route });
+  }
+  for (const extra of options.routes ?? []) {
+    routes.set(extra.path, {
+      methods: [extra.method],
+      route: async (req, res, _query, requestId) => sendJson(res, 200, await extra.handler(await authenticated(req, requestId))),
+    });
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
+    if (logger.isLevelEnabled('info')) {
+      res.once('finish', () =>
+        logger.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request'),
+      );
+    }
+    const entry = routes.get(path);
+    if (!entry) return sendError(res, 404, `No route for ${path}`);
+    if (!entry.methods.includes(req.method ?? '')) {
+      return sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
+    }
+    Promise.resolve()
+      .then(() => entry.route(req, res, new URLSearchParams(search), requestId))
+      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, requestId, logger));
+  };
+}
+
+function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requestId: string, logger: Logger): void {
+  if (res.headersSent) return void res.destroy();
+  const known = error instanceof ApiError || error instanceof HttpError;
+  if (!known) logger.error({ requestId, err: error }, 'request failed');
+  const status = known ? error.status : 500;
+  const message = known ? error.message : UNKNOWN_ERROR_MESSAGE;
+  const headers: Record<string, string> = {};
+  if (status === 401) headers['www-authenticate'] = 'Bearer realm="mds"';
+  // A 413 leaves the rest of the body unread on the socket: close it rather than drain it.
+  if (status === 413) headers.connection = 'close';
+  if (!graphql) return sendError(res, status, message, headers);
+  const type = error instanceof ApiError ? error.kind : status === 500 ? 'SERVER_ERROR' : 'BAD_REQUEST';
+  sendJson(res, status, { errors: [{ message, extensions: { code: status, type } }] }, headers);
+}
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}

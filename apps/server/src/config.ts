@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const bytes = z.coerce.number().int().positive();
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Every variable the host reads, with its default. Domain packages parse their own (e.g. ELASTICSEARCH_*). */
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  MAX_BODY_BYTES: bytes.default(MiB),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  DATAHUB_SYSTEM_CLIENT_ID: z.string().min(1).optional(),
+  DATAHUB_SYSTEM_CLIENT_SECRET: z.string().min(1).optional(),
+  ACCESS_TOKEN_ALLOW_NO_EXPIRY: bool.default(false),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  production: boolean;
+  maxBodyBytes: number;
+  shutdownTimeoutMs: number;
+  systemClient?: { id: string; secret: string };
+  allowNoExpiry: boolean;
+  /** The whole environment, for the packages that read their own variables. */
+  env: NodeJS.ProcessEnv;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; a bad value throws one line naming the variable and the rule. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+  }
+  const c = parsed.data;
+  if (Boolean(c.DATAHUB_SYSTEM_CLIENT_ID) !== Boolean(c.DATAHUB_SYSTEM_CLIENT_SECRET)) {
+    throw new ConfigError('Set both DATAHUB_SYSTEM_CLIENT_ID and DATAHUB_SYSTEM_CLIENT_SECRET, or neither');
+  }
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: c.DATA_DIR,
+    logLevel: c.LOG_LEVEL,
+    production: c.NODE_ENV === 'production',
+    maxBodyBytes: c.MAX_BODY_BYTES,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    systemClient: c.DATAHUB_SYSTEM_CLIENT_ID
+      ? { id: c.DATAHUB_SYSTEM_CLIENT_ID, secret: c.DATAHUB_SYSTEM_CLIENT_SECRET! }
+      : undefined,
+    allowNoExpiry: c.ACCESS_TOKEN_ALLOW_NO_EXPIRY,
+    env,
+  };
+}

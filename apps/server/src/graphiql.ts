@@ -1,0 +1,77 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+export const EXAMPLE_OPERATION = `# Paste a token into the Headers tab below (mds token create …), then run.
+query example {
+  appConfig {
+    appVersion
+  }
+}
+`;
+
+type Encoding = 'br' | 'gzip';
+const compressors: Record<Encoding, (html: Buffer) => Promise<Buffer>> = {
+  // Quality 9, not 11: the page is ~9 MB and q11 takes many seconds for a few percent.
+  br: (html) => promisify(brotliCompress)(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+  gzip: (html) => promisify(gzip)(html, { level: 9 }),
+};
+
+/**
+ * The offline GraphiQL explorer, rendered once and compressed once per encoding, lazily so start-up stays fast.
+ * An ETag makes a reload cost a 304.
+ */
+export function createGraphiQLPage(options: { endpoint: string; title: string }) {
+  const html = Buffer.from(
+    renderGraphiQL({
+      endpoint: options.endpoint,
+      title: options.title,
+      defaultQuery: EXAMPLE_OPERATION,
+      headers: JSON.stringify({ Authorization: 'Bearer <paste a token>' }, null, 2),
+      shouldPersistHeaders: true,
+      defaultEditorToolsVisibility: 'headers',
+    }),
+  );
+  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`;
+  const compressed = new Map<Encoding, Promise<Buffer>>();
+
+  return async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      etag,
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+    };
+    if (ifNoneMatch(req, etag)) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    let body: Buffer = html;
+    if (encoding) {
+      if (!compressed.has(encoding)) compressed.set(encoding, compressors[encoding](html));
+      body = await compressed.get(encoding)!;
+    }
+    res.writeHead(200, { ...headers, 'content-length': body.length, ...(encoding && { 'content-encoding': encoding }) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}
+
+function ifNoneMatch(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  return header !== undefined && header.split(',').some((t) => t.trim() === etag || t.trim() === '*');
+}
+
+/** Brotli when the client accepts it (much smaller), else gzip, else identity. Ignores q-values but q=0. */
+function pickEncoding(accept: string | undefined): Encoding | undefined {
+  const offered = new Set(
+    (accept ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !/^\s*q=0(\.0*)?\s*$/.test(q ?? ''))
+      .map(([name]) => name!.toLowerCase()),
+  );
+  return offered.has('br') ? 'br' : offered.has('gzip') ? 'gzip' : undefined;
+}

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+import { badRequest } from '@mds/schema';
+
+const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
+
+/** 415 unless the request says its body is JSON. (CORS-simple content types never reach a handler: CSRF.) */
+export function requireJsonContentType(req: IncomingMessage): void {
+  if (!isJsonType(req.headers['content-type'])) {
+    throw new HttpError(415, `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json`);
+  }
+}
+
+/** An HTTP-level refusal outside DataHub's error kinds (413, 415). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads a JSON body, refusing with 413 as soon as it passes `limit` bytes (announced or streamed), so an oversized
+ * body is never buffered whole. An empty body reads as `undefined`.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = await readText(req, limit);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Stop buffering; the 413 answer closes the connection, dropping whatever is still in flight.
+      req.off('data', onData);
+      reject(tooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
