@@ -1,0 +1,18 @@
+// Totals every package's vitest JSON report into the one closing line CI reads: "N passed, N failed, N skipped".
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const group of ['packages', 'apps', 'bench']) {
+  if (!existsSync(group)) continue;
+  for (const name of readdirSync(group)) {
+    const report = join(group, name, 'test-output/vitest.json');
+    if (!existsSync(report)) continue;
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  }
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.passed > 0 && totals.failed === 0 ? 0 : 1);
