@@ -4,7 +4,6 @@ const MiB = 1024 * 1024;
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const bytes = z.coerce.number().int().positive();
-const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Every variable the host reads, with its default. Domain packages parse their own (e.g. ELASTICSEARCH_*). */
 const schema = z.object({
@@ -15,9 +14,6 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MAX_BODY_BYTES: bytes.default(MiB),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  DATAHUB_SYSTEM_CLIENT_ID: z.string().min(1).optional(),
-  DATAHUB_SYSTEM_CLIENT_SECRET: z.string().min(1).optional(),
-  ACCESS_TOKEN_ALLOW_NO_EXPIRY: bool.default(false),
 });
 
 export type Config = {
@@ -28,14 +24,12 @@ export type Config = {
   production: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
-  systemClient?: { id: string; secret: string };
-  allowNoExpiry: boolean;
   /** The whole environment, for the packages that read their own variables. */
   env: NodeJS.ProcessEnv;
 };
 
 export class ConfigError extends Error {
-  override name = 'ConfigError';
+  override name = 'ConfigurationError';
 }
 
 /** Reads and validates the environment; a bad value throws one line naming the variable and the rule. */
@@ -49,9 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
   }
   const c = parsed.data;
-  if (Boolean(c.DATAHUB_SYSTEM_CLIENT_ID) !== Boolean(c.DATAHUB_SYSTEM_CLIENT_SECRET)) {
-    throw new ConfigError('Set both DATAHUB_SYSTEM_CLIENT_ID and DATAHUB_SYSTEM_CLIENT_SECRET, or neither');
-  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -60,10 +51,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     production: c.NODE_ENV === 'production',
     maxBodyBytes: c.MAX_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
-    systemClient: c.DATAHUB_SYSTEM_CLIENT_ID
-      ? { id: c.DATAHUB_SYSTEM_CLIENT_ID, secret: c.DATAHUB_SYSTEM_CLIENT_SECRET! }
-      : undefined,
-    allowNoExpiry: c.ACCESS_TOKEN_ALLOW_NO_EXPIRY,
     env,
   };
 }

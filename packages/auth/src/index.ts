@@ -1,1 +1,10 @@
+export { createAuth, type Auth, type AuthOptions } from './create-auth';
+export { resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type SystemClient, type TokenSecrets } from './secrets';
 export { ALL_PRIVILEGES, Privilege, hasAnyPrivilege, requirePrivilege } from './privileges';
+export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './roles';
+export { ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from './actors';
+export { DURATION_MS } from './durations';
+export { hashToken, TOKEN_ISSUER } from './tokens-jwt';
+export { ASSIGN_ROLE_FORBIDDEN_MESSAGE } from './resolvers';
+export type { AccessTokenMetadata, CreateTokenInput, ListTokensInput, ListTokensResult } from './token-service';
+export type { TokenFilter } from './db/store';

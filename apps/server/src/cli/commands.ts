@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import { command } from './run';
+import { serve } from './serve';
+
+export function registerCommands(program: Command): void {
+  program.command('serve').description('start the HTTP server (configured by environment, see README)').action(command(serve));
+}

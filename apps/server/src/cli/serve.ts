@@ -1,0 +1,28 @@
+import { ROOT_ACTOR_URN } from '@mds/auth';
+import { compose } from '../compose';
+import { createLogger } from '../logger';
+import { startServer } from '../server';
+import { configFromEnv } from './run';
+
+export async function serve(): Promise<void> {
+  const config = configFromEnv();
+  const logger = createLogger(config.logLevel);
+  const domains = await compose(config);
+  const running = await startServer(config, logger, domains);
+
+  const lines = [`mds listening on ${running.url}`, `  GraphQL   ${running.url}/api/graphql`, `  GraphiQL  ${running.url}/api/graphiql`];
+  if (domains.auth.isFirstStart && !config.production) {
+    // A newcomer's first minute: a ready token for the explorer, printed once (never logged) for a new data directory.
+    const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_MONTH', name: 'first-start root token' });
+    lines.push('', `First start of ${config.dataDir}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

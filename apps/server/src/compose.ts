@@ -1,0 +1,35 @@
+import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
+import { openDatabase } from '@mds/sqlite';
+import { join } from 'node:path';
+import type { Config } from './config';
+import type { Composition } from './server';
+
+export interface Domains {
+  auth: Auth;
+}
+
+/**
+ * The composition root: opens the stores and builds each package's module. Tags and tokens share `mds.db` (each
+ * package owns its tables); time-series data lives apart so truncation never blocks tag writes.
+ */
+export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production'>): Promise<Composition & Domains> {
+  const db = openDatabase(join(config.dataDir, 'mds.db'));
+  try {
+    const secrets = resolveTokenSecrets({ env: config.env, dataDir: config.dataDir, production: config.production });
+    const auth = createAuth({
+      db,
+      secrets,
+      systemClient: resolveSystemClient(config.env),
+      allowNoExpiry: resolveAllowNoExpiry(config.env),
+    });
+    return {
+      // Closed last to first: the shared database after every module that uses it.
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module],
+      authenticate: auth.authenticate,
+      auth,
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

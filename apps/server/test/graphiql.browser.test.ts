@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startMds, type Mds } from './support/mds';
+
+// A real browser (Debian's Chromium) against the real server: what a newcomer does in their first minute.
+const OUTPUT = new URL('../test-output/', import.meta.url).pathname;
+let mds: Mds;
+let browser: Browser;
+
+beforeAll(async () => {
+  mds = await startMds();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await mds?.close();
+});
+
+/** An editor's visible text; Monaco renders spaces as U+00A0, so whitespace is normalised. */
+const textOf = async (page: Page, selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, ' ');
+
+/** Replaces the whole text of a GraphiQL (Monaco) editor as a paste would, without auto-closed brackets. */
+async function replaceEditorText(page: Page, editor: string, text: string) {
+  await page.locator(`${editor} .monaco-editor`).first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+it('runs `me` with a pasted token and shows the answer', { timeout: 90_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${mds.url}/api/graphiql`);
+  await page.locator('.graphiql-execute-button').waitFor({ timeout: 60_000 });
+
+  // The page opens with the token template in the headers editor and an example operation.
+  const headersEditor = '.graphiql-editor-tool .graphiql-editor:not(.hidden)';
+  await expect.poll(() => textOf(page, headersEditor)).toContain('Bearer <paste a token>');
+  await expect.poll(() => textOf(page, '.graphiql-query-editor')).toContain('appConfig');
+
+  await replaceEditorText(page, headersEditor, JSON.stringify({ Authorization: `Bearer ${mds.rootToken}` }));
+  await replaceEditorText(page, '.graphiql-query-editor', 'query me { me { corpUser { urn username } platformPrivileges { manageTokens } } }');
+  // GraphiQL re-derives the operation name after a debounce; running earlier would run the old name.
+  await expect.poll(() => page.locator('.graphiql-tab-active').innerText()).toBe('me');
+  await page.locator('.graphiql-execute-button').click();
+
+  await expect.poll(() => textOf(page, '.result-window'), { timeout: 20_000 }).toContain('urn:li:corpuser:datahub');
+  expect(await textOf(page, '.result-window')).toContain('"manageTokens": true');
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}graphiql-me.png` });
+
+  // Headers persist across a reload, so the token need not be pasted again.
+  await page.reload();
+  await page.locator('.graphiql-execute-button').waitFor({ timeout: 60_000 });
+  await expect.poll(() => textOf(page, headersEditor)).toContain(mds.rootToken.slice(0, 20));
+});

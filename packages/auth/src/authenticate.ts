@@ -1,0 +1,99 @@
+import type { Actor } from '@mds/schema';
+import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { corpUserUrn, SYSTEM_ACTOR_URN } from './actors';
+import type { Store } from './db/store';
+import { LruCache } from './lru';
+import { ALL_PRIVILEGES } from './privileges';
+import { privilegesOfRole } from './roles';
+import type { SystemClient } from './secrets';
+import { hashToken, isExpired, verifyTokenSignature, type VerifiedClaims } from './tokens-jwt';
+
+/** Verified signatures kept in memory; beyond this the least recently used are verified again. */
+const SIGNATURE_CACHE_SIZE = 10_000;
+
+export interface Authenticator {
+  /** The caller behind an `Authorization` header, or null (the host answers 401). */
+  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  /** Forgets cached signatures (tests, shutdown). */
+  clearCache(): void;
+}
+
+/**
+ * Bearer access tokens and the Basic system client. Only the signature check is cached (keyed by the token's salted
+ * hash): whether the token still exists (revocation), whether it expired, and the user's current role are read on
+ * every call, so a revocation or role change applies to the very next request.
+ */
+export function createAuthenticator(options: {
+  store: Store;
+  signingKey: KeyObject;
+  salt: string;
+  systemClient?: SystemClient;
+  now: () => number;
+}): Authenticator {
+  const { store, signingKey, salt, now } = options;
+  const signatures = new LruCache<string, VerifiedClaims>(SIGNATURE_CACHE_SIZE);
+  const checkSystemClient = options.systemClient ? systemClientMatcher(options.systemClient) : () => false;
+  const systemActor: Actor = { urn: SYSTEM_ACTOR_URN, privileges: ALL_PRIVILEGES };
+
+  async function authenticateBearer(token: string): Promise<Actor | null> {
+    const nowMs = now();
+    const id = hashToken(token, salt);
+    let claims = signatures.get(id);
+    if (!claims) {
+      const verified = await verifyTokenSignature(token, signingKey, nowMs);
+      if (!verified) return null;
+      signatures.set(id, verified);
+      claims = verified;
+    }
+    if (isExpired(claims, nowMs)) {
+      signatures.delete(id);
+      return null;
+    }
+    const credential = store.credential(id);
+    if (!credential) return null; // revoked, or never stored
+    if (credential.actorUrn !== corpUserUrn(claims.actorId)) return null;
+    if (credential.expiresAt !== null && nowMs >= credential.expiresAt) return null;
+    if (!credential.user) return null; // the user is gone
+    return { urn: credential.actorUrn, privileges: privilegesOfRole(credential.user.roleUrn) };
+  }
+
+  return {
+    async authenticate(authorization) {
+      const match = /^\s*(\S+)\s+(.+?)\s*$/.exec(authorization ?? '');
+      if (!match) return null;
+      const [, scheme, credentials] = match as unknown as [string, string, string];
+      // Auth schemes are case-insensitive (RFC 9110 §11.1); DataHub clients send `Bearer`/`bearer` and `Basic`.
+      switch (scheme.toLowerCase()) {
+        case 'bearer':
+          return authenticateBearer(credentials);
+        case 'basic':
+          return checkSystemClient(credentials) ? systemActor : null;
+        default:
+          return null;
+      }
+    },
+    clearCache: () => signatures.clear(),
+  };
+}
+
+/**
+ * Matches `<id>:<secret>` sent plain (as DataHub's clients do) or base64-encoded (RFC 7617). Compares sha256 digests
+ * with timingSafeEqual, so neither the content nor the length of the secret leaks through timing.
+ */
+function systemClientMatcher(client: SystemClient): (credentials: string) => boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  const expectedId = digest(client.id);
+  const expectedSecret = digest(client.secret);
+  return (credentials) => {
+    const pair = credentials.includes(':') ? credentials : decodeBase64(credentials);
+    const colon = pair?.indexOf(':') ?? -1;
+    if (!pair || colon < 0) return false;
+    const idMatches = timingSafeEqual(digest(pair.slice(0, colon)), expectedId);
+    const secretMatches = timingSafeEqual(digest(pair.slice(colon + 1)), expectedSecret);
+    return idMatches && secretMatches;
+  };
+}
+
+function decodeBase64(text: string): string | undefined {
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(text) ? Buffer.from(text, 'base64').toString('utf8') : undefined;
+}

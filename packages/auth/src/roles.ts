@@ -1,0 +1,64 @@
+import { badRequest } from '@mds/schema';
+import { ALL_PRIVILEGES, Privilege } from './privileges';
+
+export const ROLE_URNS = {
+  Admin: 'urn:li:dataHubRole:Admin',
+  Editor: 'urn:li:dataHubRole:Editor',
+  Reader: 'urn:li:dataHubRole:Reader',
+} as const;
+export type RoleUrn = (typeof ROLE_URNS)[keyof typeof ROLE_URNS];
+
+export interface Role {
+  urn: RoleUrn;
+  name: string;
+  description: string;
+  privileges: ReadonlySet<Privilege>;
+}
+
+/** What every user holds whatever the role, even none (DataHub's default policy 7). */
+const BASELINE: readonly Privilege[] = [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS];
+
+const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
+
+/**
+ * The fixed roles (spec 3), with DataHub's names and descriptions. Admin holds every privilege, MANAGE_POLICIES
+ * included (DataHub's batchAssignRole requires it).
+ */
+export const ROLES: readonly Role[] = [
+  {
+    urn: ROLE_URNS.Admin,
+    name: 'Admin',
+    description: 'Can do everything on the platform.',
+    privileges: ALL_PRIVILEGES,
+  },
+  {
+    urn: ROLE_URNS.Editor,
+    name: 'Editor',
+    description: 'Can read and edit all metadata. Cannot take administrative actions.',
+    privileges: privilegeSet(Privilege.MANAGE_TAGS, Privilege.CREATE_TAGS, Privilege.VIEW_MANAGE_TAGS),
+  },
+  {
+    urn: ROLE_URNS.Reader,
+    name: 'Reader',
+    description: 'Can read all metadata. Cannot edit anything by default, or take administrative actions.',
+    privileges: privilegeSet(),
+  },
+];
+
+const rolesByUrn = new Map<string, Role>(ROLES.map((role) => [role.urn, role]));
+const NO_ROLE_PRIVILEGES = privilegeSet();
+
+export function isRoleUrn(urn: string): urn is RoleUrn {
+  return rolesByUrn.has(urn);
+}
+
+/** The privileges of a user holding `roleUrn` (null: no role). An unknown stored role counts as none. */
+export function privilegesOfRole(roleUrn: string | null): ReadonlySet<Privilege> {
+  return (roleUrn && rolesByUrn.get(roleUrn)?.privileges) || NO_ROLE_PRIVILEGES;
+}
+
+/** Checks a caller-supplied role urn (null removes the role), answering 400 naming the known roles. */
+export function requireRoleUrn(roleUrn: string | null, field: string): RoleUrn | null {
+  if (roleUrn === null || isRoleUrn(roleUrn)) return roleUrn;
+  throw badRequest(`Field '${field}': unknown role '${roleUrn}'; expected one of ${ROLES.map((r) => r.urn).join(', ')}, or null to remove the role.`);
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_PRIVILEGES, Privilege, ROLE_URNS, ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from '../src/index';
+import { bearer, openTempDatabase, setup, SYSTEM_CLIENT, tempDir } from './helpers';
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const plain = `${SYSTEM_CLIENT.id}:${SYSTEM_CLIENT.secret}`;
+
+describe('system client (Basic)', () => {
+  it.each([
+    ['plain, as DataHub clients send it', `Basic ${plain}`],
+    ['base64, as RFC 7617 has it', `Basic ${base64(plain)}`],
+    ['with a lower-case scheme', `basic ${plain}`],
+  ])('accepts the pair %s, as the system actor with every privilege', async (_case, header) => {
+    const { auth } = setup();
+    const actor = await auth.authenticate(header);
+    expect(actor?.urn).toBe(SYSTEM_ACTOR_URN);
+    expect(actor?.privileges).toEqual(ALL_PRIVILEGES);
+  });
+
+  it.each([
+    ['a wrong secret', `Basic ${SYSTEM_CLIENT.id}:wrong`],
+    ['a wrong secret, base64', `Basic ${base64(`${SYSTEM_CLIENT.id}:wrong`)}`],
+    ['a secret with extra characters', `Basic ${plain}x`],
+    ['a secret prefix', `Basic ${plain.slice(0, -1)}`],
+    ['a wrong id', `Basic someone:${SYSTEM_CLIENT.secret}`],
+    ['no colon', `Basic ${SYSTEM_CLIENT.secret}`],
+    ['nothing', 'Basic '],
+  ])('refuses %s', async (_case, header) => {
+    const { auth } = setup();
+    expect(await auth.authenticate(header)).toBeNull();
+  });
+
+  it('refuses Basic altogether when no system client is configured', async () => {
+    const { auth } = setup({ systemClient: undefined });
+    expect(await auth.authenticate(`Basic ${plain}`)).toBeNull();
+    expect(await auth.authenticate(`Basic ${base64(plain)}`)).toBeNull();
+  });
+});
+
+describe('users and roles', () => {
+  it('starts with the root user as Admin, on the first start only', () => {
+    const db = openTempDatabase();
+    const first = setup({ db });
+    expect(first.auth.isFirstStart).toBe(true);
+    expect(first.auth.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
+    expect(setup({ db }).auth.isFirstStart).toBe(false);
+  });
+
+  it('keeps tokens and roles across restarts on the same file', async () => {
+    const dir = tempDir();
+    const first = setup({ db: openTempDatabase(dir) });
+    first.auth.roles.assign(ROLE_URNS.Editor, ['urn:li:corpuser:eve']);
+    const { accessToken } = await first.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eve', duration: 'ONE_DAY', name: 'x' });
+    first.db.close();
+
+    const second = setup({ db: openTempDatabase(dir) });
+    expect(second.auth.isFirstStart).toBe(false);
+    expect((await second.auth.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:eve');
+  });
+
+  it('grants each role its privileges (spec 3), and every user GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
+    const { auth } = setup();
+    const privilegesOf = async (role: string | null, user: string) => {
+      auth.roles.assign(role, [user]);
+      const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: user });
+      return new Set((await auth.authenticate(bearer(accessToken)))!.privileges);
+    };
+    expect(await privilegesOf(ROLE_URNS.Admin, 'urn:li:corpuser:ada')).toEqual(
+      new Set([
+        'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS', 'MANAGE_POLICIES',
+        'MANAGE_SYSTEM_OPERATIONS', 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE', 'GET_ES_TASK_STATUS_PRIVILEGE',
+      ]),
+    );
+    expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(
+      new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS']),
+    );
+    expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));
+    expect(await privilegesOf(null, 'urn:li:corpuser:nora')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));
+  });
+
+  it('applies a role change to the very next call with the same token', async () => {
+    const { auth } = setup();
+    const user = 'urn:li:corpuser:rita';
+    auth.roles.assign(ROLE_URNS.Reader, [user]);
+    const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: 'r' });
+    expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(false);
+
+    auth.roles.assign(ROLE_URNS.Editor, [user]);
+    expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(true);
+
+    auth.roles.assign(null, [user]);
+    expect([...(await auth.authenticate(bearer(accessToken)))!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS]);
+  });
+
+  it('refuses unknown roles and malformed or reserved users', () => {
+    const { auth } = setup();
+    expect(() => auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'") }));
+    expect(() => auth.roles.assign(ROLE_URNS.Admin, ['x'])).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining("Field 'actors'") }));
+    expect(() => auth.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).toThrow(expect.objectContaining({ status: 400 }));
+    expect(auth.roles.of('urn:li:corpuser:x')).toBeUndefined();
+  });
+
+  it('lists the three fixed roles', () => {
+    const { auth } = setup();
+    expect(auth.roles.list().map((r) => r.urn)).toEqual([ROLE_URNS.Admin, ROLE_URNS.Editor, ROLE_URNS.Reader]);
+  });
+});
