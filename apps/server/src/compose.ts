@@ -1,11 +1,13 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { openDatabase } from '@mds/sqlite';
+import { createTagsModule, type TagStore } from '@mds/tags';
 import { join } from 'node:path';
 import type { Config } from './config';
 import type { Composition } from './server';
 
 export interface Domains {
   auth: Auth;
+  tags: TagStore;
 }
 
 /**
@@ -22,11 +24,13 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
+    const tags = createTagsModule({ db });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module],
       authenticate: auth.authenticate,
       auth,
+      tags: tags.store,
     };
   } catch (error) {
     db.close();

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { command } from './run';
 import { serve } from './serve';
+import { registerTokenCommands } from './tokens';
 
 export function registerCommands(program: Command): void {
   program.command('serve').description('start the HTTP server (configured by environment, see README)').action(command(serve));
+  registerTokenCommands(program);
 }

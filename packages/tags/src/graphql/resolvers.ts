@@ -1,0 +1,69 @@
+import { Privilege, requirePrivilege } from '@mds/auth';
+import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
+import type { TagStore } from '../store';
+import { parsePage } from '../search-query';
+import { parseTagUrn } from '../urn';
+import { toGraphQLTag, toSearchResult } from './to-graphql';
+
+const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
+const MANAGE = [Privilege.MANAGE_TAGS];
+
+/** The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. */
+export function createTagResolvers(store: TagStore): Resolvers {
+  return {
+    Query: {
+      // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
+      tag: (_parent, { urn }) => {
+        const tag = store.get(urn);
+        return tag && toGraphQLTag(tag);
+      },
+      searchAcrossEntities: (_parent, { input }) => {
+        rejectFilters(input);
+        if (input.types?.length && !input.types.includes('TAG')) {
+          const { start } = parsePage(input.start, input.count);
+          return { start, count: 0, total: 0, searchResults: [] };
+        }
+        const page = store.search({ query: input.query, start: input.start, count: input.count });
+        return { start: page.start, count: page.count, total: page.total, searchResults: page.hits.map(toSearchResult) };
+      },
+    },
+    Mutation: {
+      createTag: (_parent, { input }, { actor }) => {
+        requirePrivilege(actor, CREATE);
+        return store.create(input, actor.urn).urn;
+      },
+      updateTag: (_parent, { urn, input }, { actor }) => {
+        requirePrivilege(actor, MANAGE);
+        if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
+        return toGraphQLTag(store.update(urn, { name: input.name, description: input.description }, actor.urn));
+      },
+      deleteTag: (_parent, { urn }, { actor }) => {
+        requirePrivilege(actor, MANAGE);
+        store.delete(urn);
+        return true;
+      },
+      setTagColor: (_parent, { urn, colorHex }, { actor }) => {
+        requirePrivilege(actor, MANAGE);
+        store.setColor(urn, colorHex, actor.urn);
+        return true;
+      },
+      updateDescription: (_parent, { input }, { actor }) => {
+        requirePrivilege(actor, MANAGE);
+        parseTagUrn(input.resourceUrn, 'resourceUrn');
+        if (input.subResourceType != null || input.subResource != null) {
+          throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
+        }
+        store.setDescription(input.resourceUrn, input.description, actor.urn);
+        return true;
+      },
+    },
+  };
+}
+
+/** Tags have no facets; a filter would silently be ignored, so a non-empty one is refused instead. */
+function rejectFilters(input: SearchAcrossEntitiesInput) {
+  if (input.filters?.length) throw badRequest(`'filters' are not supported when searching tags: pass none`);
+  if (input.orFilters?.some((group) => group.and?.length)) {
+    throw badRequest(`'orFilters' are not supported when searching tags: pass none`);
+  }
+}

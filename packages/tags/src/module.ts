@@ -1,0 +1,15 @@
+import type { ApiModule } from '@mds/schema';
+import type { SqliteDatabase } from '@mds/sqlite';
+import { createTagResolvers } from './graphql/resolvers';
+import { createTagStore, type TagStore, type TagStoreOptions } from './store';
+
+export interface TagsModuleOptions extends TagStoreOptions {
+  /** The database to keep tags in; the caller owns it (opens and closes it). */
+  db: SqliteDatabase;
+}
+
+/** Applies the tags migrations and returns the module for the host plus the store for direct use. */
+export function createTagsModule(options: TagsModuleOptions): { module: ApiModule; store: TagStore } {
+  const store = createTagStore(options.db, options);
+  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store };
+}

@@ -1,0 +1,56 @@
+/** Who did something to a tag, and when (milliseconds since the epoch). */
+export interface AuditStamp {
+  time: number;
+  actor: string;
+}
+
+/** A tag as stored: `id` is the key inside the URN, `name` the display name. */
+export interface Tag {
+  urn: string;
+  id: string;
+  name: string;
+  description: string | null;
+  colorHex: string | null;
+  created: AuditStamp;
+  lastModified: AuditStamp;
+}
+
+export interface NewTag {
+  /** The key inside the URN; a random UUID when absent. */
+  id?: string | null;
+  name: string;
+  description?: string | null;
+}
+
+export interface TagChanges {
+  name: string;
+  /** `undefined` keeps the current description, `null` removes it. */
+  description?: string | null;
+}
+
+export interface TagSearch {
+  /** Words matched as prefixes against name and description; `*` or blank lists every tag. */
+  query?: string | null;
+  start?: number | null;
+  count?: number | null;
+}
+
+export interface MatchedField {
+  name: 'name' | 'description';
+  value: string;
+}
+
+export interface TagSearchHit {
+  tag: Tag;
+  /** The fields the query matched (none when listing everything). */
+  matchedFields: MatchedField[];
+}
+
+export interface TagSearchPage {
+  start: number;
+  /** How many hits this page holds. */
+  count: number;
+  /** How many tags match in all. */
+  total: number;
+  hits: TagSearchHit[];
+}

@@ -1,0 +1,34 @@
+import { openDatabase } from '@mds/sqlite';
+import { createTagStore, createTagsModule } from '@mds/tags';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// Imported by package name alone, as another package or script would: no server, no GraphQL.
+describe('@mds/tags as a library', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mds-tags-lib-'));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates a tag in a SQLite file and reads it back', () => {
+    const db = openDatabase(join(dir, 'library.db'));
+    try {
+      const store = createTagStore(db, { now: () => 42 });
+      store.create({ id: 'library', name: 'From a script', description: 'No server involved' }, 'urn:li:corpuser:script');
+      expect(store.get('urn:li:tag:library')).toEqual({
+        urn: 'urn:li:tag:library',
+        id: 'library',
+        name: 'From a script',
+        description: 'No server involved',
+        colorHex: null,
+        created: { time: 42, actor: 'urn:li:corpuser:script' },
+        lastModified: { time: 42, actor: 'urn:li:corpuser:script' },
+      });
+      expect(store.search({ query: 'scri' }).hits.map((hit) => hit.tag.urn)).toEqual(['urn:li:tag:library']);
+      // The module's store is the same kind of store, over the same file.
+      expect(createTagsModule({ db }).store.get('urn:li:tag:library')?.name).toBe('From a script');
+    } finally {
+      db.close();
+    }
+  });
+});
