@@ -16,9 +16,6 @@ export function packageProject(name: string, overrides: { testTimeout?: number; 
       testTimeout: overrides.testTimeout ?? 20_000,
       hookTimeout: 60_000,
       pool: 'forks',
-      // JSON beside the console output so CI can total every package's results in one closing line.
-      reporters: ['default', 'json'],
-      outputFile: { json: 'test-output/vitest.json' },
     },
   });
 }
