@@ -1,6 +1,7 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { openDatabase } from '@mds/sqlite';
 import { createTagsModule, type TagStore } from '@mds/tags';
+import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { join } from 'node:path';
 import type { Config } from './config';
 import type { Composition } from './server';
@@ -8,6 +9,7 @@ import type { Composition } from './server';
 export interface Domains {
   auth: Auth;
   tags: TagStore;
+  timeseries: Timeseries;
 }
 
 /**
@@ -25,12 +27,15 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
     const tags = createTagsModule({ db });
+    const timeseries = await createTimeseries({ dataDir: config.dataDir, config: parseTimeseriesConfig(config.env) });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module],
       authenticate: auth.authenticate,
+      routes: [{ method: 'GET', path: '/openapi/operations/elasticSearch/getIndexSizes', handler: ({ actor }) => timeseries.openApiIndexSizes(actor) }],
       auth,
       tags: tags.store,
+      timeseries,
     };
   } catch (error) {
     db.close();

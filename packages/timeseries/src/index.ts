@@ -1,1 +1,66 @@
-export {};
+import type { Actor, ApiModule } from '@mds/schema';
+import { join } from 'node:path';
+import type { TimeseriesConfig } from './config.ts';
+import { ElasticsearchStore } from './elasticsearch/store.ts';
+import { openEmbeddedStore } from './embedded/store.ts';
+import { ingestActions } from './ingest-actions.ts';
+import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
+import type { TimeseriesStore } from './port.ts';
+import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
+
+export {
+  DEFAULT_ELASTICSEARCH_TIMEOUT_MS,
+  TimeseriesConfigError,
+  parseTimeseriesConfig,
+  type ElasticsearchConfig,
+  type ElasticsearchImplementation,
+  type EmbeddedConfig,
+  type TimeseriesConfig,
+} from './config.ts';
+export type * from './port.ts';
+export { REGISTRY, indexName, type EntityType } from './registry.ts';
+export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
+export { BATCH_ANSWER, INGEST_MAX_BODY_BYTES, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
+
+export interface OpenApiIndexSizes {
+  sizes: { aspectName: string; entityName: string; indexName: string; sizeMb: number }[];
+}
+
+export interface Timeseries {
+  /** Name 'timeseries'; Rest.li actions on 'operations' and 'aspects'. Its close() is this object's close(). */
+  module: ApiModule;
+  /** The port, for the CLI (seed) and the benchmarks. */
+  store: TimeseriesStore;
+  /** `GET /openapi/operations/elasticSearch/getIndexSizes` (same privilege and 403 as getIndexSizes). */
+  openApiIndexSizes(actor: Actor): Promise<OpenApiIndexSizes>;
+  /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
+  seed(options: Omit<SeedOptions, 'now'>): Promise<SeedResult>;
+  /** Stops running embedded truncations (they report an error) and releases the backend. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The time-series package: the embedded store in `<dataDir>/timeseries.db`, or Elasticsearch/OpenSearch when
+ * configured (the cluster is contacted on first use, so the server starts while it is down).
+ */
+export async function createTimeseries(options: {
+  dataDir: string;
+  config: TimeseriesConfig;
+  now?: () => number;
+}): Promise<Timeseries> {
+  const { config } = options;
+  const store: TimeseriesStore =
+    config.backend === 'elasticsearch'
+      ? new ElasticsearchStore({ config })
+      : await openEmbeddedStore({ file: join(options.dataDir, 'timeseries.db'), indexPrefix: config.indexPrefix });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= store.close());
+  const now = options.now ?? Date.now;
+  return {
+    module: { name: 'timeseries', actions: [...operationsActions(store), ...ingestActions(store)], close },
+    store,
+    openApiIndexSizes: (actor) => openApiIndexSizes(store, actor),
+    seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
+    close,
+  };
+}

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { command } from './run';
 import { serve } from './serve';
+import { registerSeedCommand } from './seed';
 import { registerTokenCommands } from './tokens';
 
 export function registerCommands(program: Command): void {
   program.command('serve').description('start the HTTP server (configured by environment, see README)').action(command(serve));
   registerTokenCommands(program);
+  registerSeedCommand(program);
 }

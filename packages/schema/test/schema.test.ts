@@ -1,0 +1,59 @@
+import { graphql } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError, buildApiSchema, defineAction, forbidden, parseActionParams } from '../src/index';
+
+describe('parseActionParams', () => {
+  const action = defineAction({
+    resource: 'operations',
+    name: 'demo',
+    params: z.object({ entityType: z.string(), batchSize: z.number().int().positive().default(5000) }),
+    handler: (params) => params,
+  });
+  const messageOf = (body: unknown) => {
+    try {
+      parseActionParams(action, body);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(400);
+      return (error as ApiError).message;
+    }
+    throw new Error('expected a 400');
+  };
+
+  it('applies defaults and reads an empty body as no parameters', () => {
+    expect(parseActionParams(action, { entityType: 'dataset' })).toEqual({ entityType: 'dataset', batchSize: 5000 });
+    expect(messageOf(undefined)).toBe("Parameter 'entityType' of action 'demo': is required");
+  });
+
+  it('names the parameter and the rule', () => {
+    expect(messageOf({ entityType: 3 })).toBe("Parameter 'entityType' of action 'demo': must be a string");
+    expect(messageOf({ entityType: 'x', batchSize: 0 })).toMatch(/^Parameter 'batchSize' of action 'demo': .*>0/);
+    expect(messageOf([1])).toBe("Body of action 'demo': must be an object");
+  });
+});
+
+describe('errors', () => {
+  it('carry DataHub’s code and type for GraphQL and a status for REST', () => {
+    const error = forbidden();
+    expect(error.status).toBe(403);
+    expect(error.toJSON()).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', extensions: { code: 403, type: 'UNAUTHORIZED' } });
+  });
+});
+
+describe('buildApiSchema', () => {
+  const schema = buildApiSchema([{ Query: { appConfig: () => ({ appVersion: '1.2.3' }) } }]);
+
+  it('merges every SDL file with the resolvers given', async () => {
+    expect(await graphql({ schema, source: '{ appConfig { appVersion } }' })).toEqual({ data: { appConfig: { appVersion: '1.2.3' } } });
+    for (const type of ['Tag', 'AccessToken', 'AuditStamp']) expect(schema.getType(type)).toBeDefined();
+  });
+
+  it('Long takes integers and digit strings, and refuses the rest', async () => {
+    const long = schema.getType('Long') as import('graphql').GraphQLScalarType;
+    expect(long.parseValue(1_700_000_000_000)).toBe(1_700_000_000_000);
+    expect(long.parseValue('1700000000000')).toBe(1_700_000_000_000);
+    expect(() => long.parseValue(1.5)).toThrow(/Long cannot represent 1.5/);
+    expect(() => long.parseValue('soon')).toThrow(/Long cannot represent/);
+  });
+});

@@ -1,0 +1,261 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TimeseriesStore } from '../src/port.ts';
+import { prefixOf } from '../src/registry.ts';
+import { INDEX as BASE_INDEX, OTHER_INDEX as BASE_OTHER_INDEX, apiError, doc as baseDoc, refOf, waitForProgress, waitForTask, writeRange as baseWriteRange } from './helpers.ts';
+
+/** What the contract needs from a backend: a fresh, empty place to store, reopenable on the same data. */
+export interface StoreHarness {
+  /** Opens the store (again) on this harness's data. */
+  open(): Promise<TimeseriesStore>;
+  /** Makes completed writes and deletions visible to counts and sizes (Elasticsearch: refresh). */
+  settle?(): Promise<void>;
+  /** Dies like a killed process: workers stopped mid-batch, nothing finalised (with `capabilities.crash`). */
+  crash?(store: TimeseriesStore): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface ContractCapabilities {
+  /** The backend's tasks run inside mds, so a restart of mds cuts them short (and it can be simulated). */
+  crash: boolean;
+  /** The size of an index drops as soon as a truncation completes (not so with Lucene's lazy merges). */
+  sizesShrinkPromptly: boolean;
+  /** Rows per second that keep a truncation of a few thousand rows running for a second or so. */
+  slowRowsPerSecond: number;
+}
+
+/**
+ * The port's contract, run against every adapter: same inputs, same observable answers. A test that needs a
+ * capability an adapter lacks (crash simulation) is only registered where it exists.
+ */
+export function describeStoreContract(
+  name: string,
+  capabilities: ContractCapabilities,
+  makeHarness: () => Promise<StoreHarness>,
+): void {
+  describe(`TimeseriesStore contract: ${name}`, () => {
+    let harness: StoreHarness;
+    const opened: TimeseriesStore[] = [];
+    // Index names under the store's prefix (a shared cluster is used with a prefix of its own per run).
+    let INDEX = BASE_INDEX;
+    let OTHER_INDEX = BASE_OTHER_INDEX;
+    const doc = (n: number, options: { index?: string } = {}) => baseDoc(n, { index: options.index ?? INDEX });
+    const writeRange = (store: TimeseriesStore, from: number, to: number, index = INDEX) => baseWriteRange(store, from, to, index);
+
+    async function fresh(): Promise<TimeseriesStore> {
+      harness = await makeHarness();
+      const store = await reopen();
+      INDEX = prefixOf(store.indexPrefix) + BASE_INDEX;
+      OTHER_INDEX = prefixOf(store.indexPrefix) + BASE_OTHER_INDEX;
+      return store;
+    }
+    async function reopen(): Promise<TimeseriesStore> {
+      const store = await harness.open();
+      opened.push(store);
+      return store;
+    }
+    const settle = async () => harness.settle?.();
+
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+      await harness?.dispose();
+    });
+
+    it('counts written documents, and an index never written as empty', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 100);
+      await settle();
+      expect(await store.countForTruncation(INDEX, 40)).toEqual({ matching: 40, total: 100 });
+      expect(await store.countForTruncation(INDEX, 0)).toEqual({ matching: 0, total: 100 });
+      expect(await store.countForTruncation(OTHER_INDEX, 40)).toEqual({ matching: 0, total: 0 });
+    });
+
+    it('overwrites a document written again with the same identity', async () => {
+      const store = await fresh();
+      await store.write([doc(5), doc(6)]);
+      await store.write([{ ...doc(5), eventJson: '{"timestampMillis":5,"rowCount":999}' }]);
+      await settle();
+      expect(await store.countForTruncation(INDEX, 10)).toEqual({ matching: 2, total: 2 });
+    });
+
+    it('reports the size of every index written, and only those', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 3000);
+      await writeRange(store, 1, 100, OTHER_INDEX);
+      await settle();
+      const sizes = await store.indexSizes();
+      expect(sizes.map((s) => s.indexName).sort()).toEqual([OTHER_INDEX, INDEX].sort());
+      const bytes = Object.fromEntries(sizes.map((s) => [s.indexName, s.sizeBytes]));
+      expect(bytes[OTHER_INDEX]).toBeGreaterThan(0);
+      expect(bytes[INDEX]).toBeGreaterThan(bytes[OTHER_INDEX]!);
+    });
+
+    it('truncates by delete: matching rows go, the others stay, the task reports the numbers', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 1000);
+      await settle();
+      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 300, mode: 'delete', batchSize: 64, timeoutSeconds: 30 });
+      expect(taskId).toMatch(/^[A-Za-z0-9_-]+:[1-9][0-9]*$/);
+      const status = await waitForTask(store, taskId);
+      expect(status).toMatchObject({ completed: true, taskId, status: { total: 300, deleted: 300 } });
+      expect(status.error).toBeUndefined();
+      expect(Number(status.status.batches)).toBeGreaterThanOrEqual(5);
+      expect(status.runTimeNanos).toBeGreaterThan(0);
+      await settle();
+      expect(await store.countForTruncation(INDEX, 1000)).toEqual({ matching: 700, total: 700 });
+      expect(await store.countForTruncation(INDEX, 300)).toEqual({ matching: 0, total: 700 });
+    });
+
+    it('truncates by reindex: only the survivors are left, and the index keeps taking writes', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 1000);
+      await settle();
+      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 800, mode: 'reindex', batchSize: 50, timeoutSeconds: 30 });
+      const status = await waitForTask(store, taskId);
+      expect(status).toMatchObject({ completed: true, status: { total: 800, deleted: 800 } });
+      expect(status.error).toBeUndefined();
+      await store.write([doc(5000)]);
+      await settle();
+      expect(await store.countForTruncation(INDEX, 800)).toEqual({ matching: 0, total: 201 });
+    });
+
+    it('truncating an index never written completes with nothing to do', async () => {
+      const store = await fresh();
+      const taskId = await store.startTruncation({ index: OTHER_INDEX, endTimeMillis: 10, mode: 'delete', batchSize: 10, timeoutSeconds: 30 });
+      const status = await waitForTask(store, taskId);
+      expect(status).toMatchObject({ completed: true, status: { deleted: 0 } });
+      expect(status.error).toBeUndefined();
+    });
+
+    it('reports a task while it runs and after it completed; an unknown task is null', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 2000);
+      await settle();
+      const taskId = await store.startTruncation({
+        index: INDEX,
+        endTimeMillis: 1500,
+        mode: 'delete',
+        batchSize: 100,
+        timeoutSeconds: 30,
+        rowsPerSecond: capabilities.slowRowsPerSecond,
+      });
+      const running = await store.taskStatus(refOf(taskId));
+      expect(running).toMatchObject({ completed: false, taskId });
+      expect(running!.status).toHaveProperty('deleted');
+      const done = await waitForTask(store, taskId);
+      expect(done).toMatchObject({ completed: true, taskId, status: { deleted: 1500 } });
+      expect(await store.taskStatus({ node: refOf(taskId).node, id: 987_654 })).toBeNull();
+      expect(await store.taskStatus({ node: 'someOtherNode', id: 1 })).toBeNull();
+    });
+
+    it('refuses a second truncation of the same index while one runs (409 naming it), not of another index', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 2000);
+      await writeRange(store, 1, 10, OTHER_INDEX);
+      await settle();
+      const first = await store.startTruncation({
+        index: INDEX,
+        endTimeMillis: 1500,
+        mode: 'delete',
+        batchSize: 100,
+        timeoutSeconds: 30,
+        rowsPerSecond: capabilities.slowRowsPerSecond,
+      });
+      const refused = await apiError(
+        store.startTruncation({ index: INDEX, endTimeMillis: 10, mode: 'reindex', batchSize: 100, timeoutSeconds: 30 }),
+      );
+      expect(refused.status).toBe(409);
+      expect(refused.message).toContain(first);
+      const other = await store.startTruncation({ index: OTHER_INDEX, endTimeMillis: 5, mode: 'delete', batchSize: 100, timeoutSeconds: 30 });
+      expect((await waitForTask(store, other)).completed).toBe(true);
+      expect((await waitForTask(store, first)).error).toBeUndefined();
+      // Once the first one is done, the index can be truncated again.
+      const again = await store.startTruncation({ index: INDEX, endTimeMillis: 1600, mode: 'delete', batchSize: 100, timeoutSeconds: 30 });
+      expect(await waitForTask(store, again)).toMatchObject({ status: { deleted: 100 } });
+    });
+
+    it('task ids and their status outlive closing and reopening the store', async () => {
+      const store = await fresh();
+      await writeRange(store, 1, 100);
+      await settle();
+      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 50, mode: 'delete', batchSize: 10, timeoutSeconds: 30 });
+      const before = await waitForTask(store, taskId);
+      await store.close();
+      const reopened = await reopen();
+      expect(await reopened.taskStatus(refOf(taskId))).toEqual(before);
+    });
+
+    if (capabilities.sizesShrinkPromptly) {
+      it('an index takes less space once truncated', async () => {
+        const store = await fresh();
+        await writeRange(store, 1, 6000);
+        const size = async () => (await store.indexSizes()).find((s) => s.indexName === INDEX)!.sizeBytes;
+        const before = await size();
+        await waitForTask(store, await store.startTruncation({ index: INDEX, endTimeMillis: 3000, mode: 'delete', batchSize: 500, timeoutSeconds: 30 }));
+        const afterDelete = await size();
+        expect(afterDelete).toBeLessThan(before * 0.7);
+        await waitForTask(store, await store.startTruncation({ index: INDEX, endTimeMillis: 5500, mode: 'reindex', batchSize: 500, timeoutSeconds: 30 }));
+        expect(await size()).toBeLessThan(afterDelete * 0.4);
+      });
+    }
+
+    if (capabilities.crash) {
+      it('a task cut short by a restart reports an error; the data is consistent and a new truncation succeeds', async () => {
+        const store = await fresh();
+        await writeRange(store, 1, 4000);
+        for (const mode of ['delete', 'reindex'] as const) {
+          const current = opened.at(-1)!;
+          const before = await current.countForTruncation(INDEX, 3000);
+          const taskId = await current.startTruncation({
+            index: INDEX,
+            endTimeMillis: 3000,
+            mode,
+            batchSize: 100,
+            timeoutSeconds: 30,
+            rowsPerSecond: capabilities.slowRowsPerSecond,
+          });
+          await waitForProgress(current, taskId, mode === 'delete' ? 'deleted' : 'created');
+          await harness.crash!(current);
+
+          const reopened = await reopen();
+          const status = await reopened.taskStatus(refOf(taskId));
+          expect(status).toMatchObject({ completed: true, taskId });
+          expect(status!.error).toMatch(/interrupted/i);
+          const deleted = Number(status!.status.deleted);
+          // Committed batches stay deleted, everything else is intact; a reindex deletes nothing before its swap.
+          if (mode === 'reindex') expect(deleted).toBe(0);
+          expect(await reopened.countForTruncation(INDEX, 3000)).toEqual({
+            matching: before.matching - deleted,
+            total: before.total - deleted,
+          });
+        }
+        const last = opened.at(-1)!;
+        const retry = await last.startTruncation({ index: INDEX, endTimeMillis: 3000, mode: 'reindex', batchSize: 500, timeoutSeconds: 30 });
+        const status = await waitForTask(last, retry);
+        expect(status.error).toBeUndefined();
+        expect(await last.countForTruncation(INDEX, 3000)).toEqual({ matching: 0, total: 1000 });
+      });
+
+      it('closing the store during a truncation stops it; after reopening it reports an error', async () => {
+        const store = await fresh();
+        await writeRange(store, 1, 3000);
+        const taskId = await store.startTruncation({
+          index: INDEX,
+          endTimeMillis: 2500,
+          mode: 'delete',
+          batchSize: 100,
+          timeoutSeconds: 30,
+          rowsPerSecond: capabilities.slowRowsPerSecond,
+        });
+        await waitForProgress(store, taskId);
+        await store.close();
+        const reopened = await reopen();
+        const status = await reopened.taskStatus(refOf(taskId));
+        expect(status).toMatchObject({ completed: true });
+        expect(status!.error).toMatch(/shut down/);
+        const deleted = Number(status!.status.deleted);
+        expect(await reopened.countForTruncation(INDEX, 3000)).toEqual({ matching: 3000 - deleted, total: 3000 - deleted });
+      });
+    }
+  });
+}
+

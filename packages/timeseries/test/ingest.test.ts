@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentId } from '../src/identity.ts';
+import { createTimeseries, REGISTRY, type Timeseries } from '../src/index.ts';
+import { INGEST_MAX_BODY_BYTES } from '../src/ingest-actions.ts';
+import { actorWith, apiError, callAction, reader, tempDir } from './helpers.ts';
+
+const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
+
+const proposal = (overrides: Record<string, unknown> = {}, value: unknown = { timestampMillis: 1_700_000_000_000, rowCount: 10 }) => ({
+  entityType: 'dataset',
+  entityUrn: URN,
+  changeType: 'UPSERT',
+  aspectName: 'datasetProfile',
+  aspect: { contentType: 'application/json', value: typeof value === 'string' ? value : JSON.stringify(value) },
+  ...overrides,
+});
+
+describe('ingestion actions', () => {
+  let timeseries: Timeseries;
+  let remove: () => void;
+  const call = (name: string, body: unknown, actor = reader) => callAction(timeseries.module.actions!, name, body, actor);
+  const count = (index = 'dataset_datasetprofileaspect_v1') => timeseries.store.countForTruncation(index, Number.MAX_SAFE_INTEGER);
+
+  beforeEach(async () => {
+    const dir = tempDir();
+    remove = dir.remove;
+    timeseries = await createTimeseries({ dataDir: dir.dir, config: { backend: 'embedded', indexPrefix: '' } });
+  });
+  afterEach(async () => {
+    await timeseries.close();
+    remove();
+  });
+
+  it('ingests the spec example for any authenticated actor and answers the entity urn', async () => {
+    const body = JSON.parse(
+      '{"proposal":{"entityType":"dataset","entityUrn":"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)","changeType":"UPSERT","aspectName":"datasetProfile","aspect":{"contentType":"application/json","value":"{\\"timestampMillis\\":1700000000000,\\"rowCount\\":10}"}}}',
+    );
+    expect(await call('ingestProposal', body, actorWith())).toBe(URN);
+    expect(await count()).toEqual({ matching: 1, total: 1 });
+  });
+
+  it('accepts every aspect of the registry, names matched case-insensitively, into lower-case indices', async () => {
+    const proposals = Object.entries(REGISTRY).flatMap(([entityType, aspects]) =>
+      aspects.map((aspectName) =>
+        proposal({
+          entityType: entityType.toUpperCase(),
+          entityUrn: `urn:li:${entityType}:x1`,
+          aspectName: aspectName.toLowerCase(),
+        }),
+      ),
+    );
+    expect(await call('ingestProposalBatch', { proposals })).toBe('success');
+    const names = (await timeseries.store.indexSizes()).map((s) => s.indexName).sort();
+    expect(names).toEqual(
+      [
+        'assertion_assertionruneventaspect_v1',
+        'chart_chartusagestatisticsaspect_v1',
+        'dashboard_dashboardusagestatisticsaspect_v1',
+        'datajob_datahubingestioncheckpointaspect_v1',
+        'datajob_datahubingestionrunsummaryaspect_v1',
+        'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
+        'dataset_datasetprofileaspect_v1',
+        'dataset_datasetusagestatisticsaspect_v1',
+        'dataset_operationaspect_v1',
+        'query_queryusagestatisticsaspect_v1',
+      ].sort(),
+    );
+  });
+
+  it('overwrites a document with the same identity, keeps documents that differ in any identity field', async () => {
+    const base = { timestampMillis: 1000, eventGranularity: { unit: 'DAY', multiple: 1 } };
+    const proposals = [
+      proposal({}, { ...base, rowCount: 1 }),
+      proposal({}, { ...base, rowCount: 2 }), // same identity: overwrites
+      proposal({}, { ...base, messageId: 'm1' }),
+      proposal({}, { ...base, partitionSpec: { partition: 'p1' } }),
+      proposal({}, { ...base, partitionSpec: { timePartition: { startTimeMillis: 0, length: { unit: 'DAY', multiple: 1 } } } }),
+      proposal({}, { timestampMillis: 1000 }),
+      proposal({ entityUrn: `${URN}x` }, base),
+      proposal({}, { ...base, timestampMillis: 1001 }),
+    ];
+    await call('ingestProposalBatch', { proposals });
+    expect(await count()).toEqual({ matching: 7, total: 7 });
+  });
+
+  it('computes the identity like DataHub: JSON texts of the identity fields, concatenated, SHA-256', () => {
+    const id = documentId({
+      timestampMillis: 1000,
+      eventGranularity: '{"unit":"DAY","multiple":1}',
+      urn: URN,
+      messageId: 'm',
+      partitionSpec: { partition: 'p' },
+    });
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const source = `1000"{\\"unit\\":\\"DAY\\",\\"multiple\\":1}""${URN}""m"{"partition":"p"}`;
+    expect(id).toBe(createHash('sha256').update(source).digest('hex'));
+  });
+
+  it('writes a batch all or nothing: one bad proposal writes none', async () => {
+    const error = await apiError(
+      call('ingestProposalBatch', { proposals: [proposal(), proposal({}, { rowCount: 1 })] }),
+    );
+    expect(error.message).toBe(
+      "Parameter 'proposals.1.aspect.value' of action 'ingestProposalBatch': has no timestampMillis (every time-series aspect value needs one)",
+    );
+    expect(await count()).toEqual({ matching: 0, total: 0 });
+  });
+
+  it('takes up to 10,000 proposals per batch and 16 MiB bodies', async () => {
+    const proposals = Array.from({ length: 10_000 }, (_, i) => proposal({}, { timestampMillis: i + 1 }));
+    await call('ingestProposalBatch', { proposals });
+    expect(await count()).toEqual({ matching: 10_000, total: 10_000 });
+    const error = await apiError(call('ingestProposalBatch', { proposals: [...proposals, proposal()] }));
+    expect([error.status, error.message]).toEqual([
+      400,
+      "Parameter 'proposals' of action 'ingestProposalBatch': must hold at most 10000 proposals; split the batch",
+    ]);
+    const batch = timeseries.module.actions!.find((a) => a.name === 'ingestProposalBatch')!;
+    expect(batch.maxBodyBytes).toBe(16 * 1024 * 1024);
+    expect(INGEST_MAX_BODY_BYTES).toBe(16 * 1024 * 1024);
+  });
+
+  it.each([
+    ['missing proposal', {}, "Parameter 'proposal' of action 'ingestProposal': is required"],
+    ['missing entityUrn', { proposal: { ...proposal(), entityUrn: undefined } }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': is required"],
+    ['ill-typed aspectName', { proposal: proposal({ aspectName: 5 }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': must be a string"],
+    ['value not a string', { proposal: proposal({ aspect: { contentType: 'application/json', value: { timestampMillis: 1 } } }) }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be a string"],
+    ['missing aspect', { proposal: { ...proposal(), aspect: undefined } }, "Parameter 'proposal.aspect' of action 'ingestProposal': is required"],
+    ['unknown entity type', { proposal: proposal({ entityType: 'tag' }) }, "Parameter 'proposal.entityType' of action 'ingestProposal': unknown entity type 'tag' (entity types with time-series aspects: dataset, dashboard, chart, assertion, dataProcessInstance, dataJob, query)"],
+    ['not a time-series aspect', { proposal: proposal({ aspectName: 'schemaMetadata' }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': 'schemaMetadata' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)"],
+    ['aspect of another entity', { proposal: proposal({ aspectName: 'chartUsageStatistics' }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': 'chartUsageStatistics' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)"],
+    ['value not JSON', { proposal: proposal({}, '{"timestampMillis":') }, /^Parameter 'proposal\.aspect\.value' of action 'ingestProposal': must be the JSON text of an object \(/],
+    ['value JSON but not an object', { proposal: proposal({}, '[1,2]') }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be the JSON text of an object"],
+    ['missing timestampMillis', { proposal: proposal({}, { rowCount: 1 }) }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': has no timestampMillis (every time-series aspect value needs one)"],
+    ['timestampMillis not an integer', { proposal: proposal({}, { timestampMillis: '2024-01-01' }) }, "Parameter 'proposal.aspect.value.timestampMillis' of action 'ingestProposal': must be an integer (epoch milliseconds)"],
+    ['changeType DELETE', { proposal: proposal({ changeType: 'DELETE' }) }, "Parameter 'proposal.changeType' of action 'ingestProposal': 'DELETE' is not accepted for time-series aspects (accepted: UPSERT)"],
+    ['changeType PATCH', { proposal: proposal({ changeType: 'PATCH' }) }, "Parameter 'proposal.changeType' of action 'ingestProposal': 'PATCH' is not accepted for time-series aspects (accepted: UPSERT)"],
+    ['urn of another entity type', { proposal: proposal({ entityUrn: 'urn:li:chart:(looker,1)' }) }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'urn:li:chart:(looker,1)' is not an urn of entity type 'dataset' (urn:li:dataset:...)"],
+    ['not an urn', { proposal: proposal({ entityUrn: 'db.t' }) }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'db.t' is not an urn of entity type 'dataset' (urn:li:dataset:...)"],
+    ['content type', { proposal: proposal({ aspect: { contentType: 'application/x-protobuf', value: '{}' } }) }, "Parameter 'proposal.aspect.contentType' of action 'ingestProposal': 'application/x-protobuf' is not supported (accepted: application/json)"],
+    ['both partitions', { proposal: proposal({}, { timestampMillis: 1, partitionSpec: { partition: 'a', timePartition: {} } }) }, "Parameter 'proposal.aspect.value.partitionSpec' of action 'ingestProposal': cannot have both partition and timePartition"],
+    ['messageId not a string', { proposal: proposal({}, { timestampMillis: 1, messageId: 5 }) }, "Parameter 'proposal.aspect.value.messageId' of action 'ingestProposal': must be a string"],
+    ['unknown parameter', { proposal: proposal(), proposalz: 1 }, "Body of action 'ingestProposal': unknown key(s) 'proposalz'"],
+  ])('answers 400 naming the problem: %s', async (_case, body, message) => {
+    const error = await apiError(call('ingestProposal', body));
+    expect(error.status).toBe(400);
+    if (typeof message === 'string') expect(error.message).toBe(message);
+    else expect(error.message).toMatch(message);
+    expect(await count()).toEqual({ matching: 0, total: 0 });
+  });
+
+  it("accepts DataHub clients' async flag and ignored MCP fields", async () => {
+    const body = { proposal: { ...proposal(), entityKeyAspect: null, headers: {}, systemMetadata: { runId: 'r1', lastObserved: 1 } }, async: 'false' };
+    expect(await call('ingestProposal', body)).toBe(URN);
+  });
+});
