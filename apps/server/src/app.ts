@@ -4,6 +4,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { createGraphiQLPage } from './graphiql';
 import type { GraphQLResponse } from './graphql';
 import { HttpError, readJsonBody, requireJsonContentType } from './http/body';
+import { createCorsGuard } from './http/cors';
 import { sendError, sendJson } from './http/respond';
 import type { Logger } from './logger';
 import type { RestliDispatcher } from './restli';
@@ -18,6 +19,8 @@ export interface JsonRoute {
 export interface AppOptions {
   logger: Logger;
   maxBodyBytes: number;
+  maxBulkBodyBytes: number;
+  corsOrigins: readonly string[];
   authenticate(authorization: string | undefined): Promise<Actor | null>;
   executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse>;
   restli: RestliDispatcher;
@@ -35,6 +38,7 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams,
 export function createApp(options: AppOptions): RequestListener {
   const { logger } = options;
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
+  const corsAdmits = createCorsGuard(options.corsOrigins);
 
   const authenticated = async (req: IncomingMessage, requestId: string): Promise<ApiContext> => {
     const actor = await options.authenticate(req.headers.authorization);
@@ -61,7 +65,7 @@ export function createApp(options: AppOptions): RequestListener {
       if (req.headers['content-type'] !== undefined) requireJsonContentType(req);
       const context = await authenticated(req, requestId);
       const action = options.restli.find(resource, query.get('action'));
-      const body = await readJsonBody(req, action.maxBodyBytes ?? options.maxBodyBytes);
+      const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
       sendJson(res, 200, await options.restli.run(action, body, context));
     };
     for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource as RestliResource}`, { methods: ['POST'], route });
@@ -83,6 +87,7 @@ export function createApp(options: AppOptions): RequestListener {
         logger.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request'),
       );
     }
+    if (!corsAdmits(req, res)) return;
     const entry = routes.get(path);
     if (!entry) return sendError(res, 404, `No route for ${path}`);
     if (!entry.methods.includes(req.method ?? '')) {

@@ -4,6 +4,8 @@ const MiB = 1024 * 1024;
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const bytes = z.coerce.number().int().positive();
+const limit = z.coerce.number().int().positive();
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Every variable the host reads, with its default. Domain packages parse their own (e.g. ELASTICSEARCH_*). */
 const schema = z.object({
@@ -13,7 +15,20 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MAX_BODY_BYTES: bytes.default(MiB),
+  MAX_INGEST_BODY_BYTES: bytes.default(16 * MiB),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // DataHub's names and defaults for the first three.
+  GRAPHQL_QUERY_INTROSPECTION_ENABLED: bool.default(true),
+  GRAPHQL_QUERY_DEPTH_LIMIT: limit.default(50),
+  GRAPHQL_QUERY_COMPLEXITY_LIMIT: limit.default(2000),
+  GRAPHQL_QUERY_MAX_ALIASES: limit.default(30),
+  GRAPHQL_QUERY_MAX_DIRECTIVES: limit.default(30),
+  GRAPHQL_QUERY_MAX_TOKENS: limit.default(2000),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins like https://app.example.com' }))),
 });
 
 export type Config = {
@@ -23,7 +38,12 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   production: boolean;
   maxBodyBytes: number;
+  /** The body limit of bulk actions (ingestion). */
+  maxBulkBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Origins allowed to call the API from a browser; none by default. */
+  corsOrigins: string[];
+  graphql: { introspection: boolean; maxDepth: number; maxComplexity: number; maxAliases: number; maxDirectives: number; maxTokens: number };
   /** The whole environment, for the packages that read their own variables. */
   env: NodeJS.ProcessEnv;
 };
@@ -50,7 +70,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: c.LOG_LEVEL,
     production: c.NODE_ENV === 'production',
     maxBodyBytes: c.MAX_BODY_BYTES,
+    maxBulkBodyBytes: c.MAX_INGEST_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),
+    graphql: {
+      introspection: c.GRAPHQL_QUERY_INTROSPECTION_ENABLED,
+      maxDepth: c.GRAPHQL_QUERY_DEPTH_LIMIT,
+      maxComplexity: c.GRAPHQL_QUERY_COMPLEXITY_LIMIT,
+      maxAliases: c.GRAPHQL_QUERY_MAX_ALIASES,
+      maxDirectives: c.GRAPHQL_QUERY_MAX_DIRECTIVES,
+      maxTokens: c.GRAPHQL_QUERY_MAX_TOKENS,
+    },
     env,
   };
 }

@@ -24,7 +24,7 @@ const compressors: Record<Encoding, (html: Buffer) => Promise<Buffer>> = {
  * An ETag makes a reload cost a 304.
  */
 export function createGraphiQLPage(options: { endpoint: string; title: string }) {
-  let rendered: Promise<{ html: Buffer; etag: string }> | undefined;
+  let rendered: Promise<{ html: Buffer; etag: string; csp: string }> | undefined;
   const render = async () => {
     const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
     const html = Buffer.from(
@@ -37,14 +37,17 @@ export function createGraphiQLPage(options: { endpoint: string; title: string })
         defaultEditorToolsVisibility: 'headers',
       }),
     );
-    return { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"` };
+    return { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`, csp: contentSecurityPolicy(html.toString('utf8')) };
   };
   const compressed = new Map<Encoding, Promise<Buffer>>();
 
   return async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { html, etag } = await (rendered ??= render());
+    const { html, etag, csp } = await (rendered ??= render());
     const headers = {
       'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
       etag,
       'cache-control': 'no-cache',
       vary: 'accept-encoding',
@@ -62,6 +65,28 @@ export function createGraphiQLPage(options: { endpoint: string; title: string })
     res.writeHead(200, { ...headers, 'content-length': body.length, ...(encoding && { 'content-encoding': encoding }) });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
+}
+
+/**
+ * The page may run only its own inline scripts (by hash) and talk only to this server. Monaco starts its workers from
+ * blob: URLs and inserts style elements at run time; fonts and icons are inlined as data: URLs.
+ */
+function contentSecurityPolicy(html: string): string {
+  const scriptHashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`,
+  );
+  return [
+    "default-src 'none'",
+    `script-src ${scriptHashes.join(' ')}`,
+    'worker-src blob:',
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    'font-src data:',
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 function ifNoneMatch(req: IncomingMessage, etag: string): boolean {

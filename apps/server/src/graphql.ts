@@ -35,12 +35,13 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     let document;
     try {
       document = enveloped.parse(params.query);
+      const validationErrors = enveloped.validate(enveloped.schema, document);
+      if (validationErrors.length > 0) return requestError(validationErrors);
     } catch (error) {
+      // Parse errors, and validation rules that throw instead of reporting, are the document's fault.
       if (error instanceof GraphQLError) return requestError([error]);
       throw error;
     }
-    const validationErrors = enveloped.validate(enveloped.schema, document);
-    if (validationErrors.length > 0) return requestError(validationErrors);
     if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
       return requestError([new GraphQLError('Subscriptions are not supported over POST /api/graphql')]);
     }

@@ -5,6 +5,7 @@ import { createApp, type JsonRoute } from './app';
 import type { Config } from './config';
 import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
+import { graphqlLimitPlugins } from './graphql-limits';
 import type { Logger } from './logger';
 import { createRestliDispatcher } from './restli';
 import { version } from './version';
@@ -23,14 +24,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'shutdownTimeoutMs'>, logger: Logger, composition: Composition): Promise<RunningServer> {
+export async function startServer(
+  config: Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql'>,
+  logger: Logger,
+  composition: Composition,
+): Promise<RunningServer> {
   const modules = [createCoreModule(version), ...composition.modules];
   const schema = buildApiSchema(modules.flatMap((m) => (m.resolvers ? [m.resolvers] : [])));
   const app = createApp({
     logger,
     maxBodyBytes: config.maxBodyBytes,
+    maxBulkBodyBytes: config.maxBulkBodyBytes,
+    corsOrigins: config.corsOrigins,
     authenticate: composition.authenticate,
-    executeGraphQL: createGraphQLExecutor({ schema, logger }),
+    executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
     routes: composition.routes,
   });

@@ -33,6 +33,10 @@ async function replaceEditorText(page: Page, editor: string, text: string) {
 
 it('runs `me` with a pasted token and shows the answer', { timeout: 90_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   await page.goto(`${mds.url}/api/graphiql`);
   await page.locator('.graphiql-execute-button').waitFor({ timeout: 60_000 });
 
@@ -49,6 +53,8 @@ it('runs `me` with a pasted token and shows the answer', { timeout: 90_000 }, as
 
   await expect.poll(() => textOf(page, '.result-window'), { timeout: 20_000 }).toContain('urn:li:corpuser:datahub');
   expect(await textOf(page, '.result-window')).toContain('"manageTokens": true');
+  // The page's strict CSP (its own script hashes, this origin only) must not break any part of it.
+  expect(cspViolations).toEqual([]);
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}graphiql-me.png` });
 

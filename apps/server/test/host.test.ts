@@ -1,6 +1,7 @@
 import { defineAction, type Actor } from '@mds/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -18,7 +19,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
   fetch(server.url + path, { method: 'POST', body, headers: { authorization: 'Bearer ok', 'content-type': 'application/json', ...headers } });
 
 beforeAll(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024, shutdownTimeoutMs: 1000 }, createLogger('silent'), {
+  server = await startServer(loadConfig({ PORT: '0', MAX_BODY_BYTES: String(64 * 1024) }), createLogger('silent'), {
     modules: [{ name: 'test', actions: [echo] }],
     authenticate: async (header) => (header === 'Bearer ok' ? actor : null),
   });

@@ -14,8 +14,8 @@ export interface RestliAction<Params extends z.ZodType = z.ZodType> {
   name: string;
   /** Validates the JSON body; a failure answers 400 naming the parameter. */
   params: Params;
-  /** Largest body this action accepts, in bytes (ingestion takes more than the default). */
-  maxBodyBytes?: number;
+  /** Takes the operator's larger bulk body limit (MAX_INGEST_BODY_BYTES) instead of MAX_BODY_BYTES: ingestion. */
+  bulk?: boolean;
   handler(params: z.infer<Params>, context: ApiContext): unknown;
 }
 

@@ -20,7 +20,7 @@ export {
 export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
-export { BATCH_ANSWER, INGEST_MAX_BODY_BYTES, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
+export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
 
 export interface OpenApiIndexSizes {
   sizes: { aspectName: string; entityName: string; indexName: string; sizeMb: number }[];

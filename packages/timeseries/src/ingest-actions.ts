@@ -4,8 +4,6 @@ import type { TimeseriesStore } from './port.ts';
 import { proposalSchema, toDocument } from './proposal.ts';
 
 export const MAX_PROPOSALS_PER_BATCH = 10_000;
-/** Large enough for 10,000 usage-statistics proposals; the host refuses bigger bodies before parsing them. */
-export const INGEST_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Answer of ingestProposalBatch. DataHub answers its batch action with the string `success` (RESTLI_SUCCESS);
@@ -24,7 +22,7 @@ export function ingestActions(store: TimeseriesStore): RestliAction[] {
     defineAction({
       resource: 'aspects',
       name: 'ingestProposal',
-      maxBodyBytes: INGEST_MAX_BODY_BYTES,
+      bulk: true,
       params: z.object({ proposal: proposalSchema, async }).strict(),
       async handler({ proposal }) {
         const document = toDocument(proposal, { action: 'ingestProposal', path: 'proposal', indexPrefix: store.indexPrefix });
@@ -35,7 +33,7 @@ export function ingestActions(store: TimeseriesStore): RestliAction[] {
     defineAction({
       resource: 'aspects',
       name: 'ingestProposalBatch',
-      maxBodyBytes: INGEST_MAX_BODY_BYTES,
+      bulk: true,
       params: z
         .object({
           proposals: z

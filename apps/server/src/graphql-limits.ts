@@ -1,0 +1,32 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { NoSchemaIntrospectionCustomRule, type GraphQLError, type ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from './config';
+
+/** Report each exceeded limit as a validation error (armor would throw at the first one). */
+const reportAll = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
+
+/**
+ * The operation limits (graphql-armor, as envelop plugins so they run inside Yoga's pipeline): DataHub's depth and
+ * complexity defaults plus caps on aliases, directives and tokens. A refused document is a 400 whose message names
+ * the limit. With introspection off, field suggestions are hidden too: they would leak the schema.
+ */
+export function graphqlLimitPlugins(limits: Config['graphql']): Plugin[] {
+  const plugins: Plugin[] = [
+    EnvelopArmorPlugin({
+      maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reportAll },
+      costLimit: { maxCost: limits.maxComplexity, ignoreIntrospection: true, ...reportAll },
+      maxAliases: { n: limits.maxAliases, ...reportAll },
+      maxDirectives: { n: limits.maxDirectives, ...reportAll },
+      maxTokens: { n: limits.maxTokens },
+      blockFieldSuggestion: { enabled: !limits.introspection },
+    }) as Plugin,
+  ];
+  if (!limits.introspection) {
+    plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
+  }
+  return plugins;
+}
