@@ -7,6 +7,8 @@ import { HttpError, readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
 import { sendError, sendJson } from './http/respond';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+import type { Readiness } from './readiness';
 import type { RestliDispatcher } from './restli';
 
 /** An extra authenticated JSON route a package offers outside GraphQL and Rest.li (e.g. DataHub's OpenAPI paths). */
@@ -18,9 +20,13 @@ export interface JsonRoute {
 
 export interface AppOptions {
   logger: Logger;
+  metrics: Metrics;
+  readiness: Readiness;
   maxBodyBytes: number;
   maxBulkBodyBytes: number;
   corsOrigins: readonly string[];
+  /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
+  metricsPublic: boolean;
   authenticate(authorization: string | undefined): Promise<Actor | null>;
   executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse>;
   restli: RestliDispatcher;
@@ -32,39 +38,62 @@ const GRAPHIQL_PATH = '/api/graphiql';
 /** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
 const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
 
-type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, requestId: string) => Promise<void> | void;
+/** What one request turned out to be, for its log line and its metrics. */
+interface RequestInfo {
+  requestId: string;
+  /** The GraphQL operation name or the Rest.li action ('' elsewhere). */
+  operation: string;
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo) => Promise<void> | void;
 
 /** The whole HTTP surface in one place: socket → route → authentication → domain, and every error's shape. */
 export function createApp(options: AppOptions): RequestListener {
-  const { logger } = options;
+  const { logger, metrics } = options;
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
   const corsAdmits = createCorsGuard(options.corsOrigins);
 
-  const authenticated = async (req: IncomingMessage, requestId: string): Promise<ApiContext> => {
+  const authenticated = async (req: IncomingMessage, info: RequestInfo): Promise<ApiContext> => {
     const actor = await options.authenticate(req.headers.authorization);
     if (!actor) throw new ApiError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-    return { actor, requestId };
+    return { actor, requestId: info.requestId };
   };
 
   const routes = new Map<string, { methods: string[]; route: Route; graphql?: boolean }>();
-  routes.set('/health', { methods: ['GET', 'HEAD'], route: (_req, res) => sendJson(res, 200, { status: 'ok' }) });
+  routes.set('/health', {
+    methods: ['GET', 'HEAD'],
+    route: async (_req, res) => {
+      const reason = await options.readiness.check();
+      sendJson(res, reason ? 503 : 200, reason ? { status: 'unavailable', reason } : { status: 'ok' });
+    },
+  });
+  routes.set('/metrics', {
+    methods: ['GET'],
+    route: async (req, res, _query, info) => {
+      if (!options.metricsPublic) await authenticated(req, info);
+      const text = await metrics.render();
+      res.writeHead(200, { 'content-type': metrics.contentType, 'content-length': Buffer.byteLength(text) }).end(text);
+    },
+  });
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
   routes.set(GRAPHQL_PATH, {
     methods: ['POST'],
     graphql: true,
-    route: async (req, res, _query, requestId) => {
+    route: async (req, res, _query, info) => {
       requireJsonContentType(req);
-      const context = await authenticated(req, requestId);
+      const context = await authenticated(req, info);
       const body = await readJsonBody(req, options.maxBodyBytes);
-      const { status, result } = await options.executeGraphQL(body, context);
+      const { status, result, operation } = await options.executeGraphQL(body, context);
+      info.operation = operation;
       sendJson(res, status, result);
     },
   });
   for (const resource of options.restli.resources) {
-    const route: Route = async (req, res, query, requestId) => {
+    const route: Route = async (req, res, query, info) => {
       if (req.headers['content-type'] !== undefined) requireJsonContentType(req);
-      const context = await authenticated(req, requestId);
+      const context = await authenticated(req, info);
       const action = options.restli.find(resource, query.get('action'));
+      info.operation = action.name;
       const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
       sendJson(res, 200, await options.restli.run(action, body, context));
     };
@@ -73,29 +102,32 @@ export function createApp(options: AppOptions): RequestListener {
   for (const extra of options.routes ?? []) {
     routes.set(extra.path, {
       methods: [extra.method],
-      route: async (req, res, _query, requestId) => sendJson(res, 200, await extra.handler(await authenticated(req, requestId))),
+      route: async (req, res, _query, info) => sendJson(res, 200, await extra.handler(await authenticated(req, info))),
     });
   }
 
   return (req, res) => {
     const started = performance.now();
-    const requestId = requestIdOf(req);
-    res.setHeader('x-request-id', requestId);
+    const info: RequestInfo = { requestId: requestIdOf(req), operation: '' };
+    res.setHeader('x-request-id', info.requestId);
     const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
-    if (logger.isLevelEnabled('info')) {
-      res.once('finish', () =>
-        logger.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request'),
-      );
-    }
-    if (!corsAdmits(req, res)) return;
     const entry = routes.get(path);
+    res.once('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observe(entry ? path : 'unmatched', info.operation, res.statusCode, seconds);
+      if (logger.isLevelEnabled('info')) {
+        const ms = Math.round(seconds * 100_000) / 100;
+        logger.info({ requestId: info.requestId, method: req.method, path, operation: info.operation || undefined, status: res.statusCode, ms }, 'request');
+      }
+    });
+    if (!corsAdmits(req, res)) return;
     if (!entry) return sendError(res, 404, `No route for ${path}`);
     if (!entry.methods.includes(req.method ?? '')) {
       return sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
     }
     Promise.resolve()
-      .then(() => entry.route(req, res, new URLSearchParams(search), requestId))
-      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, requestId, logger));
+      .then(() => entry.route(req, res, new URLSearchParams(search), info))
+      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger));
   };
 }
 

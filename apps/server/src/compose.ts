@@ -33,6 +33,8 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module],
       authenticate: auth.authenticate,
       routes: [{ method: 'GET', path: '/openapi/operations/elasticSearch/getIndexSizes', handler: ({ actor }) => timeseries.openApiIndexSizes(actor) }],
+      readinessChecks: [() => timeseries.store.checkReady()],
+      metricSources: timeseries.store,
       auth,
       tags: tags.store,
       timeseries,

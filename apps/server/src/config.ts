@@ -16,6 +16,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MAX_BODY_BYTES: bytes.default(MiB),
   MAX_INGEST_BODY_BYTES: bytes.default(16 * MiB),
+  METRICS_PUBLIC: bool.default(false),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // DataHub's names and defaults for the first three.
   GRAPHQL_QUERY_INTROSPECTION_ENABLED: bool.default(true),
@@ -41,6 +42,8 @@ export type Config = {
   /** The body limit of bulk actions (ingestion). */
   maxBulkBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Serve /metrics without credentials. */
+  metricsPublic: boolean;
   /** Origins allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
   graphql: { introspection: boolean; maxDepth: number; maxComplexity: number; maxAliases: number; maxDirectives: number; maxTokens: number };
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxBodyBytes: c.MAX_BODY_BYTES,
     maxBulkBodyBytes: c.MAX_INGEST_BODY_BYTES,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    metricsPublic: c.METRICS_PUBLIC,
     corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),
     graphql: {
       introspection: c.GRAPHQL_QUERY_INTROSPECTION_ENABLED,

@@ -1,5 +1,5 @@
 import { badRequest, UNKNOWN_ERROR_MESSAGE, type ApiContext } from '@mds/schema';
-import { GraphQLError, getOperationAST, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from './logger';
 
@@ -12,6 +12,8 @@ interface GraphQLParams {
 export interface GraphQLResponse {
   status: number;
   result: ExecutionResult;
+  /** The operation's name ('anonymous' when it has none, '' when the document never parsed), for logs and metrics. */
+  operation: string;
 }
 
 /**
@@ -42,8 +44,11 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
       if (error instanceof GraphQLError) return requestError([error]);
       throw error;
     }
-    if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
-      return requestError([new GraphQLError('Subscriptions are not supported over POST /api/graphql')]);
+    const operationAst = getOperationAST(document, params.operationName);
+    if (!operationAst) return requestError([unknownOperation(document, params.operationName)]);
+    const operation = operationAst?.name?.value ?? 'anonymous';
+    if (operationAst?.operation === 'subscription') {
+      return requestError([new GraphQLError('Subscriptions are not supported over POST /api/graphql')], operation);
     }
     const contextValue = await enveloped.contextFactory();
     const result = (await enveloped.execute({
@@ -59,14 +64,22 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
       }
     }
     // No `data` means the request could not run (e.g. bad variables): that is the caller's error.
-    return { status: 'data' in result ? 200 : 400, result };
+    return { status: 'data' in result ? 200 : 400, result, operation };
   };
 }
 
+/** graphql-js's words for a document whose operation cannot be chosen (Yoga's executor would throw a plain Error: a 500). */
+function unknownOperation(document: DocumentNode, name: string | undefined): GraphQLError {
+  if (name) return new GraphQLError(`Unknown operation named "${name}".`);
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+  return new GraphQLError(operations ? 'Must provide operation name if query contains multiple operations.' : 'Must provide an operation.');
+}
+
 /** A document that never ran: 400, graphql-js's messages, DataHub's error extensions. */
-function requestError(errors: readonly GraphQLError[]): GraphQLResponse {
+function requestError(errors: readonly GraphQLError[], operation = ''): GraphQLResponse {
   return {
     status: 400,
+    operation,
     result: {
       errors: errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 400, type: 'BAD_REQUEST' } })),
     },

@@ -1,12 +1,16 @@
 import { buildApiSchema, type Actor, type ApiModule } from '@mds/schema';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp, type JsonRoute } from './app';
 import type { Config } from './config';
 import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
 import { graphqlLimitPlugins } from './graphql-limits';
+import { sendJson } from './http/respond';
 import type { Logger } from './logger';
+import { createMetrics, type MetricSources } from './metrics';
+import { createReadiness } from './readiness';
 import { createRestliDispatcher } from './restli';
 import { version } from './version';
 
@@ -15,39 +19,65 @@ export interface Composition {
   modules: ApiModule[];
   authenticate(authorization: string | undefined): Promise<Actor | null>;
   routes?: JsonRoute[];
+  /** Backend checks for /health: each resolves when its backend can serve, or throws saying why not. */
+  readinessChecks?: (() => Promise<void>)[];
+  metricSources?: MetricSources;
 }
 
-export interface RunningServer {
+export interface RunningServer<C extends Composition = Composition> {
   server: Server;
   url: string;
+  composition: C;
   /** Stops accepting, lets in-flight requests finish (bounded), then releases every module. */
   close(): Promise<void>;
 }
 
-export async function startServer(
-  config: Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql'>,
+type ServerConfig = Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql' | 'metricsPublic'>;
+
+/**
+ * Listens at once and answers 503 ("starting") until the composition is ready — opening databases and applying
+ * migrations — then serves the API. A composition that fails closes the listener and rejects.
+ */
+export async function startServer<C extends Composition>(
+  config: ServerConfig,
   logger: Logger,
-  composition: Composition,
-): Promise<RunningServer> {
-  const modules = [createCoreModule(version), ...composition.modules];
-  const schema = buildApiSchema(modules.flatMap((m) => (m.resolvers ? [m.resolvers] : [])));
-  const app = createApp({
-    logger,
-    maxBodyBytes: config.maxBodyBytes,
-    maxBulkBodyBytes: config.maxBulkBodyBytes,
-    corsOrigins: config.corsOrigins,
-    authenticate: composition.authenticate,
-    executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
-    restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
-    routes: composition.routes,
-  });
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, app);
+  composition: C | (() => Promise<C>),
+  hooks: { listening?(url: string): void } = {},
+): Promise<RunningServer<C>> {
+  let handle: RequestListener = starting;
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => handle(req, res));
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+
   const { address, port } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  hooks.listening?.(url);
+
+  let composed: C;
+  try {
+    composed = typeof composition === 'function' ? await composition() : composition;
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
+  const modules = [createCoreModule(version), ...composed.modules];
+  const schema = buildApiSchema(modules.flatMap((m) => (m.resolvers ? [m.resolvers] : [])));
+  handle = createApp({
+    logger,
+    metrics: createMetrics(composed.metricSources),
+    readiness: createReadiness(composed.readinessChecks ?? []),
+    maxBodyBytes: config.maxBodyBytes,
+    maxBulkBodyBytes: config.maxBulkBodyBytes,
+    corsOrigins: config.corsOrigins,
+    metricsPublic: config.metricsPublic,
+    authenticate: composed.authenticate,
+    executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
+    restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
+    routes: composed.routes,
+  });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -59,5 +89,18 @@ export async function startServer(
       clearTimeout(timer);
       for (const module of [...modules].reverse()) await module.close?.();
     })());
-  return { server, url: `http://${host}:${port}`, close };
+  return { server, url, composition: composed, close };
+}
+
+const starting: RequestListener = (req, res) => {
+  const path = (req.url ?? '/').split('?', 1)[0];
+  if (path === '/health') return sendJson(res, 503, { status: 'starting', reason: 'opening databases and applying migrations' });
+  sendJson(res, 503, { message: 'mds is starting; retry shortly', status: 503 }, { 'retry-after': '1' });
+};
+
+/** Node drops a CONNECT (a proxy's method) without a word unless someone listens: refuse it like any other method. */
+function refuseConnect(_req: unknown, socket: Duplex): void {
+  const body = JSON.stringify({ message: 'Method CONNECT is not allowed', status: 405 });
+  socket.on('error', () => socket.destroy());
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -71,6 +71,12 @@ export interface TaskStatus {
   error?: string;
 }
 
+/**
+ * Truncation tasks by state. Embedded: every task in its table. Elasticsearch: the tasks running in the cluster now,
+ * and those this process saw finish (the cluster keeps no count of finished ones).
+ */
+export type TaskCounts = Record<'running' | 'completed' | 'failed', number>;
+
 export interface TimeseriesStore {
   readonly kind: 'embedded' | 'elasticsearch';
   /** `INDEX_PREFIX` this store names its indices with ('' for none). */
@@ -85,6 +91,10 @@ export interface TimeseriesStore {
   startTruncation(request: TruncationRequest): Promise<string>;
   /** Null when the task is unknown (another node, never existed, or forgotten by the backend). */
   taskStatus(task: TaskRef): Promise<TaskStatus | null>;
+  /** Resolves when the backend can serve; otherwise throws the 503 `unavailable` error naming why (readiness). */
+  checkReady(): Promise<void>;
+  /** Truncation tasks by state, for metrics (see TaskCounts). */
+  taskCounts(): Promise<TaskCounts>;
   /** Releases connections; a running embedded truncation is stopped and reports an error. */
   close(): Promise<void>;
 }

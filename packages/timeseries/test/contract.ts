@@ -141,8 +141,10 @@ export function describeStoreContract(
       const running = await store.taskStatus(refOf(taskId));
       expect(running).toMatchObject({ completed: false, taskId });
       expect(running!.status).toHaveProperty('deleted');
+      expect(await store.taskCounts()).toMatchObject({ running: 1, failed: 0 });
       const done = await waitForTask(store, taskId);
       expect(done).toMatchObject({ completed: true, taskId, status: { deleted: 1500 } });
+      expect(await store.taskCounts()).toEqual({ running: 0, completed: 1, failed: 0 });
       expect(await store.taskStatus({ node: refOf(taskId).node, id: 987_654 })).toBeNull();
       expect(await store.taskStatus({ node: 'someOtherNode', id: 1 })).toBeNull();
     });

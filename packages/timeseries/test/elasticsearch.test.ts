@@ -10,6 +10,7 @@ import {
   NODE,
   bulkResponse,
   countResponse,
+  errorBody,
   deleteByQueryStarted,
   indexCreated,
   indexExists,
@@ -264,6 +265,28 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
       error: '1 failures, first: es_rejected_execution_exception: rejected execution of coordinating operation',
     });
     expect(await status(4)).toEqual({ error: `Could not get task status for ${NODE}:4` });
+  });
+
+  it('counts truncation tasks: running ones of this prefix in the cluster, finished ones this process saw', async () => {
+    const cluster = fakeCluster(flavour, (r) => {
+      if (r.path === '/_tasks') return { body: tasksList([{ id: 1, index: INDEX }, { id: 5, index: 'someone_elses_index' }]) };
+      if (r.path === `/_tasks/${NODE}:2`) return { body: taskCompleted(2, INDEX) };
+      if (r.path === `/_tasks/${NODE}:3`) return { body: taskFailed(3, INDEX) };
+      return undefined;
+    });
+    const store = track(cluster.store());
+    await store.taskStatus({ node: NODE, id: 2 });
+    await store.taskStatus({ node: NODE, id: 3 });
+    expect(await store.taskCounts()).toEqual({ running: 1, completed: 1, failed: 1 });
+    const list = cluster.calls().find((r) => r.path === '/_tasks')!;
+    expect([list.method, list.querystring]).toEqual(['GET', { actions: 'indices:data/write/delete/byquery', detailed: 'true', group_by: 'none' }]);
+  });
+
+  it('is ready when the cluster answers, and says why not when it does not', async () => {
+    await expect(track(fakeCluster(flavour, () => undefined).store()).checkReady()).resolves.toBeUndefined();
+    const down = fakeCluster(flavour, (r) => (r.path === '/' ? { status: 503, body: errorBody('cluster_block_exception', 'not recovered', 503) } : undefined));
+    const error = await apiError(track(down.store()).checkReady());
+    expect(error.status).toBe(503);
   });
 
   it('answers 503 naming the cause when the cluster fails a request', async () => {

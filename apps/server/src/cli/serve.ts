@@ -7,8 +7,8 @@ import { configFromEnv } from './run';
 export async function serve(): Promise<void> {
   const config = configFromEnv();
   const logger = createLogger(config.logLevel);
-  const domains = await compose(config);
-  const running = await startServer(config, logger, domains);
+  const running = await startServer(config, logger, () => compose(config));
+  const domains = running.composition;
 
   const lines = [`mds listening on ${running.url}`, `  GraphQL   ${running.url}/api/graphql`, `  GraphiQL  ${running.url}/api/graphiql`];
   if (domains.auth.isFirstStart && !config.production) {

@@ -3,6 +3,7 @@ import { conflict, unavailable } from '@mds/schema';
 import type { ElasticsearchConfig } from '../config.ts';
 import type {
   IndexSize,
+  TaskCounts,
   TaskRef,
   TaskStatus,
   TimeseriesDocument,
@@ -34,6 +35,8 @@ export class ElasticsearchStore implements TimeseriesStore {
   private readonly cluster: Cluster;
   /** Indices known to exist with our mappings (created on first use). */
   private readonly created = new Set<string>();
+  /** Tasks this process saw finish, for taskCounts (the cluster keeps no tally). */
+  private readonly finished = new Map<string, 'completed' | 'failed'>();
 
   constructor(options: ClusterOptions & { config: ElasticsearchConfig }) {
     this.indexPrefix = options.config.indexPrefix;
@@ -125,8 +128,24 @@ export class ElasticsearchStore implements TimeseriesStore {
       };
       const error = taskError(answer);
       if (error) status.error = error;
+      if (status.completed) this.finished.set(status.taskId, error ? 'failed' : 'completed');
       return status;
     });
+  }
+
+  async checkReady(): Promise<void> {
+    await this.cluster.run('the readiness check', (client, options) => client.info({}, options));
+  }
+
+  async taskCounts(): Promise<TaskCounts> {
+    const running = await this.cluster.run('the task list request', async (client, options) => {
+      const list = await client.tasks.list({ actions: DELETE_BY_QUERY_ACTION, detailed: true, group_by: 'none' }, options);
+      const tasks = Array.isArray(list.tasks) ? list.tasks : Object.values(list.tasks ?? {});
+      return tasks.filter((t) => isOurIndex(t.description, this.indexPrefix)).length;
+    });
+    let completed = 0;
+    for (const outcome of this.finished.values()) if (outcome === 'completed') completed++;
+    return { running, completed, failed: this.finished.size - completed };
   }
 
   async close(): Promise<void> {
@@ -176,6 +195,12 @@ function bulkFailure(result: estypes.BulkResponse) {
     `Elasticsearch rejected ${failed.length} of ${result.items.length} documents` +
       (first ? `: ${first.type}: ${first.reason ?? ''}`.trimEnd() : '.'),
   );
+}
+
+/** Whether a `delete-by-query [<index>]` task description names a time-series index under this prefix. */
+function isOurIndex(description: string | undefined, prefix: string): boolean {
+  const index = /^delete-by-query \[(.*)\]$/.exec(description ?? '')?.[1];
+  return index !== undefined && index.endsWith('aspect_v1') && (prefix === '' || index.startsWith(`${prefix}_`));
 }
 
 /** The id of a delete-by-query task running on this index, found through `_tasks` so it works across mds restarts. */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
   IndexSize,
+  TaskCounts,
   TaskRef,
   TaskStatus,
   TimeseriesDocument,
@@ -169,6 +170,13 @@ export class EmbeddedStore implements TimeseriesStore {
   }
 
   /** Stops running truncations after their current batch (they report an error), then closes the database. */
+  /** A local file that opened is ready. */
+  async checkReady(): Promise<void> {}
+
+  async taskCounts(): Promise<TaskCounts> {
+    return this.tasks.counts();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

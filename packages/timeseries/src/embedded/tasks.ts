@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from '@mds/sqlite';
 import { randomInt } from 'node:crypto';
-import type { TaskStatus, TruncationMode } from '../port.ts';
+import type { TaskCounts, TaskStatus, TruncationMode } from '../port.ts';
 import { FINISH_SQL, META_TABLE, SCRATCH_NAME, TASKS_TABLE, quote, whileWriting } from './sql.js';
 
 /** A row of `timeseries_tasks`, as the raw statements below read it. */
@@ -45,6 +45,7 @@ export class TaskTable {
   private readonly byId;
   private readonly runningOnIndex;
   private readonly allRunning;
+  private readonly byState;
   private readonly insert;
   private readonly finish;
 
@@ -60,6 +61,7 @@ export class TaskTable {
     this.byId = db.prepare(`SELECT ${ROW} FROM ${TASKS_TABLE} WHERE id = ?`);
     this.runningOnIndex = db.prepare(`SELECT ${ROW} FROM ${TASKS_TABLE} WHERE index_name = ? AND state = 'running'`);
     this.allRunning = db.prepare(`SELECT ${ROW} FROM ${TASKS_TABLE} WHERE state = 'running'`);
+    this.byState = db.prepare(`SELECT state, count(*) AS n FROM ${TASKS_TABLE} GROUP BY state`);
     this.insert = db.prepare(`INSERT INTO ${TASKS_TABLE}
       (index_name, mode, end_time_millis, batch_size, rows_per_second, state, started_at, heartbeat_at, owner_pid, owner_instance)
       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`);
@@ -73,6 +75,14 @@ export class TaskTable {
   /** Running tasks on an index whose owner is alive (dead ones are marked failed on the way). */
   liveOnIndex(index: string): TaskRow[] {
     return (this.runningOnIndex.all(index) as TaskRow[]).filter((row) => this.settle(row).state === 'running');
+  }
+
+  /** Tasks by state; running rows without a live owner are settled first, so a dead task never counts as running. */
+  counts(): TaskCounts {
+    for (const row of this.allRunning.all() as TaskRow[]) this.settle(row);
+    const counts: TaskCounts = { running: 0, completed: 0, failed: 0 };
+    for (const { state, n } of this.byState.all() as { state: keyof TaskCounts; n: number }[]) counts[state] = n;
+    return counts;
   }
 
   create(task: { index: string; mode: TruncationMode; endTimeMillis: number; batchSize: number; rowsPerSecond?: number }): number {
