@@ -2,10 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runCli, spawnServer } from './support/child';
 
-// `mds` as operators run it: its own process, configured by the environment.
+// `mds` as operators run it: its own process, configured by the environment. Each test starts processes, so
+// each gets a budget that holds on a loaded two-core machine.
+vi.setConfig({ testTimeout: 90_000 });
 const freshDataDir = () => mkdtempSync(join(tmpdir(), 'mds-proc-'));
 const me = (url: string, token: string) =>
   fetch(`${url}/api/graphql`, {
