@@ -1,7 +1,6 @@
 import type { Actor, ApiModule } from '@mds/schema';
 import { join } from 'node:path';
 import type { TimeseriesConfig } from './config.ts';
-import { ElasticsearchStore } from './elasticsearch/store.ts';
 import { openEmbeddedStore } from './embedded/store.ts';
 import { ingestActions } from './ingest-actions.ts';
 import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
@@ -49,9 +48,10 @@ export async function createTimeseries(options: {
   now?: () => number;
 }): Promise<Timeseries> {
   const { config } = options;
+  // The Elasticsearch client is half of the server's code: load it only for a configured cluster.
   const store: TimeseriesStore =
     config.backend === 'elasticsearch'
-      ? new ElasticsearchStore({ config })
+      ? new (await import('./elasticsearch/store.ts')).ElasticsearchStore({ config })
       : await openEmbeddedStore({ file: join(options.dataDir, 'timeseries.db'), indexPrefix: config.indexPrefix });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= store.close());

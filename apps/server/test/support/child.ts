@@ -9,13 +9,17 @@ export interface ChildServer {
   url: string;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Everything the process wrote to stdout (its log lines) so far. */
+  stdout(): string;
   exited: Promise<number | null>;
 }
 
-/** Starts `mds serve` as its own process and waits for the line announcing its URL. */
-export async function spawnServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `mds serve` (from source, or the bundle given as `entry`) as its own process and waits for the line announcing its URL. */
+export async function spawnServer(env: Record<string, string>, entry: string = BIN): Promise<ChildServer> {
+  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -23,10 +27,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
       const match = /mds listening on (http:\/\/\S+)/.exec(stderr);
       if (match) resolve(match[1]!);
     });
-    child.stdout!.resume();
     void exited.then((code) => reject(new Error(`mds exited with ${code} before listening:\n${stderr}`)));
   });
-  return { process: child, url, stderr: () => stderr, exited };
+  return { process: child, url, stderr: () => stderr, stdout: () => stdout, exited };
 }
 
 /** Runs the `mds` CLI to completion. */

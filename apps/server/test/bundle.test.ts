@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { spawnServer } from './support/child';
+
+// `pnpm start`, `pnpm dev` and the benchmark run the bundle, not the sources: it must hold everything, including the
+// packages' migrations and worker threads, which it finds next to their sources.
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+it('the bundled server starts, migrates, ingests through its workers and truncates', { timeout: 120_000 }, async () => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root });
+  const bundle = `${root}dist/mds.mjs`;
+  expect(existsSync(bundle)).toBe(true);
+  const dataDir = fileURLToPath(new URL(`../test-output/bundle-${Date.now()}`, import.meta.url));
+  const server = await spawnServer({ DATA_DIR: dataDir, NODE_ENV: 'development' }, bundle);
+  try {
+    const token = /root access token[^\n]*\n\s+(\S+)/.exec(server.stderr())![1]!;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await post('/api/graphql', { query: 'mutation { createTag(input: { id: "bundled", name: "b" }) }' })).body).toEqual({ data: { createTag: 'urn:li:tag:bundled' } });
+    const proposal = (t: number) => ({
+      entityType: 'dataset',
+      entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)',
+      changeType: 'UPSERT',
+      aspectName: 'operation',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: t, operationType: 'INSERT', lastUpdatedTimestamp: t }) },
+    });
+    expect((await post('/aspects?action=ingestProposalBatch', { proposals: [1, 2, 3].map(proposal) })).status).toBe(200);
+    const dry = await post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'operation', endTimeMillis: 2 });
+    expect(dry.body.value).toMatch(/^Delete 2 out of 3 rows \(66\.67%\)\./);
+  } finally {
+    server.process.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }
+});
