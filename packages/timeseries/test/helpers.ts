@@ -3,8 +3,9 @@ import { isApiError, parseActionParams, type Actor, type ApiError, type RestliAc
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { documentId } from '../src/identity.ts';
+import { createTimeseries, type Timeseries } from '../src/index.ts';
 import type { TaskRef, TaskStatus, TimeseriesDocument, TimeseriesStore } from '../src/port.ts';
 
 export const INDEX = 'dataset_datasetprofileaspect_v1';
@@ -13,6 +14,24 @@ export const OTHER_INDEX = 'dashboard_dashboardusagestatisticsaspect_v1';
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mds-timeseries-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh embedded time-series package for every test of the calling suite, closed and deleted after it. */
+export function embeddedPerTest(): { readonly timeseries: Timeseries } {
+  let current: { timeseries: Timeseries; remove: () => void } | undefined;
+  beforeEach(async () => {
+    const { dir, remove } = tempDir();
+    current = { timeseries: await createTimeseries({ dataDir: dir, config: { backend: 'embedded', indexPrefix: '' } }), remove };
+  });
+  afterEach(async () => {
+    await current!.timeseries.close();
+    current!.remove();
+  });
+  return {
+    get timeseries() {
+      return current!.timeseries;
+    },
+  };
 }
 
 export const admin: Actor = { urn: 'urn:li:corpuser:datahub', privileges: ALL_PRIVILEGES };

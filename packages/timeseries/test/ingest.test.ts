@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentId } from '../src/identity.ts';
-import { createTimeseries, REGISTRY, type Timeseries } from '../src/index.ts';
-import { actorWith, apiError, callAction, reader, tempDir } from './helpers.ts';
+import { REGISTRY } from '../src/index.ts';
+import { actorWith, apiError, callAction, reader, embeddedPerTest } from './helpers.ts';
 
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
 
@@ -16,20 +16,10 @@ const proposal = (overrides: Record<string, unknown> = {}, value: unknown = { ti
 });
 
 describe('ingestion actions', () => {
-  let timeseries: Timeseries;
-  let remove: () => void;
-  const call = (name: string, body: unknown, actor = reader) => callAction(timeseries.module.actions!, name, body, actor);
-  const count = (index = 'dataset_datasetprofileaspect_v1') => timeseries.store.countForTruncation(index, Number.MAX_SAFE_INTEGER);
+  const suite = embeddedPerTest();
+  const call = (name: string, body: unknown, actor = reader) => callAction(suite.timeseries.module.actions!, name, body, actor);
+  const count = (index = 'dataset_datasetprofileaspect_v1') => suite.timeseries.store.countForTruncation(index, Number.MAX_SAFE_INTEGER);
 
-  beforeEach(async () => {
-    const dir = tempDir();
-    remove = dir.remove;
-    timeseries = await createTimeseries({ dataDir: dir.dir, config: { backend: 'embedded', indexPrefix: '' } });
-  });
-  afterEach(async () => {
-    await timeseries.close();
-    remove();
-  });
 
   it('ingests the spec example for any authenticated actor and answers the entity urn', async () => {
     const body = JSON.parse(
@@ -50,7 +40,7 @@ describe('ingestion actions', () => {
       ),
     );
     expect(await call('ingestProposalBatch', { proposals })).toBe('success');
-    const names = (await timeseries.store.indexSizes()).map((s) => s.indexName).sort();
+    const names = (await suite.timeseries.store.indexSizes()).map((s) => s.indexName).sort();
     expect(names).toEqual(
       [
         'assertion_assertionruneventaspect_v1',
@@ -115,7 +105,7 @@ describe('ingestion actions', () => {
       400,
       "Parameter 'proposals' of action 'ingestProposalBatch': must hold at most 10000 proposals; split the batch",
     ]);
-    const batch = timeseries.module.actions!.find((a) => a.name === 'ingestProposalBatch')!;
+    const batch = suite.timeseries.module.actions!.find((a) => a.name === 'ingestProposalBatch')!;
     expect(batch.bulk).toBe(true);
   });
 

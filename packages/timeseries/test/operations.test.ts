@@ -1,28 +1,17 @@
 import { Privilege } from '@mds/auth';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTimeseries, type Timeseries } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { indexSizeEntries } from '../src/operations-actions.ts';
-import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, tempDir, waitForTask, writeRange } from './helpers.ts';
+import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, waitForTask, writeRange } from './helpers.ts';
 
 describe('operations actions', () => {
-  let timeseries: Timeseries;
-  let remove: () => void;
-  const call = (name: string, body: unknown, actor = admin) => callAction(timeseries.module.actions!, name, body, actor);
+  const suite = embeddedPerTest();
+  const call = (name: string, body: unknown, actor = admin) => callAction(suite.timeseries.module.actions!, name, body, actor);
 
-  beforeEach(async () => {
-    const dir = tempDir();
-    remove = dir.remove;
-    timeseries = await createTimeseries({ dataDir: dir.dir, config: { backend: 'embedded', indexPrefix: '' } });
-  });
-  afterEach(async () => {
-    await timeseries.close();
-    remove();
-  });
 
   describe('getIndexSizes', () => {
     it('lists every time-series index, parsed names, decimal MB in both fields, largest first', async () => {
-      await writeRange(timeseries.store, 1, 2000);
-      await timeseries.store.write([doc(1, { index: 'chart_chartusagestatisticsaspect_v1' })]);
+      await writeRange(suite.timeseries.store, 1, 2000);
+      await suite.timeseries.store.write([doc(1, { index: 'chart_chartusagestatisticsaspect_v1' })]);
       const { indexSizes } = (await call('getIndexSizes', {})) as { indexSizes: Record<string, unknown>[] };
       expect(indexSizes).toHaveLength(2);
       expect(Object.keys(indexSizes[0]!)).toEqual(['aspectName', 'sizeMb', 'indexName', 'entityName', 'sizeInMb']);
@@ -32,7 +21,7 @@ describe('operations actions', () => {
         entityName: 'chart',
         aspectName: 'chartusagestatistics',
       });
-      const sizes = await timeseries.store.indexSizes();
+      const sizes = await suite.timeseries.store.indexSizes();
       for (const entry of indexSizes) {
         const bytes = sizes.find((s) => s.indexName === entry.indexName)!.sizeBytes;
         expect(entry.sizeMb).toBe(bytes / 1_000_000);
@@ -53,12 +42,12 @@ describe('operations actions', () => {
     });
 
     it('is also the OpenAPI answer: {sizes:[{aspectName, entityName, indexName, sizeMb}]}, same privilege', async () => {
-      await writeRange(timeseries.store, 1, 10);
-      const answer = await timeseries.openApiIndexSizes(admin);
+      await writeRange(suite.timeseries.store, 1, 10);
+      const answer = await suite.timeseries.openApiIndexSizes(admin);
       expect(answer.sizes).toHaveLength(1);
       expect(Object.keys(answer.sizes[0]!)).toEqual(['aspectName', 'entityName', 'indexName', 'sizeMb']);
       expect(answer.sizes[0]).toMatchObject({ aspectName: 'datasetprofile', entityName: 'dataset', indexName: INDEX });
-      const refused = await apiError(timeseries.openApiIndexSizes(reader));
+      const refused = await apiError(suite.timeseries.openApiIndexSizes(reader));
       expect([refused.status, refused.message]).toEqual([403, 'User is unauthorized to get index sizes.']);
     });
 
@@ -80,7 +69,7 @@ describe('operations actions', () => {
       call('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', ...body }, actor);
 
     it('dry-runs by default, with DataHub answer text byte for byte', async () => {
-      await writeRange(timeseries.store, 1, 1000);
+      await writeRange(suite.timeseries.store, 1, 1000);
       expect(await truncate({ endTimeMillis: 600 })).toBe(
         'Delete 600 out of 1000 rows (60.00%). Reindexing the aspect without the deleted records. This was a dry run. Run with dryRun = false to execute.',
       );
@@ -93,7 +82,7 @@ describe('operations actions', () => {
       expect(await truncate({ endTimeMillis: 999, forceDeleteByQuery: true, forceReindex: false })).toBe(
         'Delete 999 out of 1000 rows (99.90%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.',
       );
-      expect(await timeseries.store.countForTruncation(INDEX, 1000)).toEqual({ matching: 1000, total: 1000 });
+      expect(await suite.timeseries.store.countForTruncation(INDEX, 1000)).toEqual({ matching: 1000, total: 1000 });
     });
 
     it('reads the aspect and entity type case-insensitively; an index never written is 0 of 0', async () => {
@@ -103,22 +92,22 @@ describe('operations actions', () => {
     });
 
     it('really runs with dryRun false: answers a task id, getEsTaskStatus follows it to completion', async () => {
-      await writeRange(timeseries.store, 1, 1000);
+      await writeRange(suite.timeseries.store, 1, 1000);
       const taskId = (await truncate({ endTimeMillis: 300, dryRun: false, batchSize: 100 })) as string;
       expect(taskId).toMatch(/^[A-Za-z0-9]+:\d+$/);
-      await waitForTask(timeseries.store, taskId);
+      await waitForTask(suite.timeseries.store, taskId);
       const text = (await call('getEsTaskStatus', { task: taskId })) as string;
       const status = JSON.parse(text);
       expect(Object.keys(status)).toEqual(['completed', 'taskId', 'status', 'runTimeNanos']);
       expect(status).toMatchObject({ completed: true, taskId, status: { total: 300, deleted: 300, batches: 3 } });
       const { node, id } = refOf(taskId);
       expect(await call('getEsTaskStatus', { nodeId: node, taskId: id })).toBe(text);
-      expect(await timeseries.store.countForTruncation(INDEX, 1000)).toEqual({ matching: 700, total: 700 });
+      expect(await suite.timeseries.store.countForTruncation(INDEX, 1000)).toEqual({ matching: 700, total: 700 });
     });
 
     it('refuses a second truncation of an index while one runs, with 409 naming the task', async () => {
-      await writeRange(timeseries.store, 1, 3000);
-      const running = await timeseries.store.startTruncation({
+      await writeRange(suite.timeseries.store, 1, 3000);
+      const running = await suite.timeseries.store.startTruncation({
         index: INDEX,
         endTimeMillis: 2500,
         mode: 'delete',
@@ -133,7 +122,7 @@ describe('operations actions', () => {
       );
       // A dry run is only a count: allowed meanwhile.
       expect(await truncate({ endTimeMillis: 2900 })).toMatch(/^Delete \d+ out of \d+ rows/);
-      await waitForTask(timeseries.store, running);
+      await waitForTask(suite.timeseries.store, running);
     });
 
     it('needs TRUNCATE_TIMESERIES_INDEX_PRIVILEGE, with DataHub 403 text', async () => {
@@ -175,8 +164,8 @@ describe('operations actions', () => {
     });
 
     it('reports a running task as not completed', async () => {
-      await writeRange(timeseries.store, 1, 2000);
-      const taskId = await timeseries.store.startTruncation({
+      await writeRange(suite.timeseries.store, 1, 2000);
+      const taskId = await suite.timeseries.store.startTruncation({
         index: INDEX,
         endTimeMillis: 1500,
         mode: 'delete',
@@ -187,7 +176,7 @@ describe('operations actions', () => {
       const status = JSON.parse((await call('getEsTaskStatus', { task: taskId })) as string);
       expect(status).toMatchObject({ completed: false, taskId });
       expect(status.status).toMatchObject({ requests_per_second: 3000 });
-      await waitForTask(timeseries.store, taskId);
+      await waitForTask(suite.timeseries.store, taskId);
     });
 
     it.each([
@@ -218,8 +207,8 @@ describe('operations actions', () => {
   });
 
   it('exposes its actions under the module name timeseries, on the right resources', () => {
-    expect(timeseries.module.name).toBe('timeseries');
-    expect(timeseries.module.actions!.map((a) => `${a.resource}.${a.name}`).sort()).toEqual([
+    expect(suite.timeseries.module.name).toBe('timeseries');
+    expect(suite.timeseries.module.actions!.map((a) => `${a.resource}.${a.name}`).sort()).toEqual([
       'aspects.ingestProposal',
       'aspects.ingestProposalBatch',
       'operations.getEsTaskStatus',
