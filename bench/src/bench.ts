@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCeilingProcess } from './ceiling-process.ts';
+import type { ListeningChild } from './children.ts';
+import type { BenchConfig } from './config.ts';
+import type { BenchContext, Scenario } from './context.ts';
+import { Fixtures } from './fixtures.ts';
+import { mdsEntry, startMdsProcess, type MdsProcess } from './mds-process.ts';
+import { memoryOf } from './proc-status.ts';
+import { summarizeProfiles } from './profile.ts';
+import { machine, type Report, type ScenarioResult } from './report.ts';
+
+export interface BenchOptions {
+  config: BenchConfig;
+  scenarios: readonly Scenario[];
+  /** Where `--cpu-prof` profiles of the server go (it then runs from source, for readable names); none when absent. */
+  profileDir?: string;
+  log(message: string): void;
+}
+
+/**
+ * Runs the selected scenarios against one mds process (and one ceiling process when needed). A scenario that fails
+ * is recorded with its error and the run goes on; every child process is stopped before this returns.
+ */
+export async function runBench(options: BenchOptions): Promise<Report> {
+  const { config, log } = options;
+  const started = performance.now();
+  const results: ScenarioResult[] = [];
+  let mds: MdsProcess | undefined;
+  let ceiling: ListeningChild | undefined;
+  const server = mdsEntry(Boolean(options.profileDir));
+  try {
+    if (options.profileDir) {
+      rmSync(options.profileDir, { recursive: true, force: true });
+      mkdirSync(options.profileDir, { recursive: true });
+    }
+    log(`mds from ${server.kind}: ${server.path}`);
+    if (server.warning) log(`WARNING: ${server.warning}`);
+    mds = await startMdsProcess(options.profileDir ? { fromSource: true, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] } : {});
+    log(`mds pid ${mds.pid} at ${mds.url}, data in ${mds.dataDir}`);
+    if (options.scenarios.some((s) => s.needsCeiling)) {
+      ceiling = await startCeilingProcess();
+      log(`ceiling pid ${ceiling.pid} at ${ceiling.url}`);
+    }
+    const runId = randomBytes(4).toString('hex');
+    const target = { name: 'mds', url: mds.url, token: mds.token };
+    const context: BenchContext = {
+      config,
+      runId,
+      mds,
+      target,
+      ceiling: ceiling && { name: 'ceiling', url: ceiling.url, token: 'ceiling' },
+      fixtures: new Fixtures(target, config, runId),
+      log,
+    };
+    for (const scenario of options.scenarios) {
+      log(`▶ ${scenario.name}`);
+      const t0 = performance.now();
+      const seconds = () => Math.round((performance.now() - t0) / 100) / 10;
+      try {
+        const { rows, details } = await scenario.run(context);
+        const serverMemory = running(mds) ? memoryOf(mds.pid) : undefined;
+        results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows, serverMemory, details });
+        for (const row of rows) log(`  ${row.label}: ${row.value} ${row.unit}${row.target ? ` (${row.target.met ? 'met' : 'NOT met'}: ${row.target.text})` : ''}`);
+      } catch (error) {
+        let message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        if (!running(mds) && scenario.name !== 'coldStart') message += `\nmds has exited; its stderr ends with:\n${mds.stderr().slice(-2000)}`;
+        results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows: [], details: {}, error: message });
+        log(`  failed: ${message}`);
+      }
+    }
+  } finally {
+    await Promise.all([mds?.stop(), ceiling?.stop()]);
+  }
+  const report: Report = { mode: config.mode, machine: machine(), config, server, seconds: Math.round((performance.now() - started) / 1000), scenarios: results };
+  if (options.profileDir) report.profile = { dir: options.profileDir, threads: summarizeProfiles(options.profileDir) };
+  return report;
+}
+
+const running = (child: ListeningChild) => child.child.exitCode === null && child.child.signalCode === null;
+
+export const profileDirIn = (outDir: string) => join(outDir, 'profile');

@@ -1,0 +1,74 @@
+import { buildApiSchema } from '@mds/schema';
+import { execute, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The ceiling: what the same SDL costs over node:http with nothing else — graphql-js `execute`, a parse (and
+ * validation) cache keyed by the query text, and no-op resolvers answering plausible shapes. No auth beyond
+ * "a header is present", no persistence. mds cannot be faster than this on the same machine; the ratio mds/ceiling
+ * says how much of the budget the real server spends on everything else.
+ */
+const TAG_PROPERTIES = { name: 'Bench tag', description: 'A tag answered by the ceiling', colorHex: null };
+const tag = (urn: string) => ({ urn, type: 'TAG', properties: TAG_PROPERTIES });
+const SEARCH_PAGE = Array.from({ length: 10 }, (_, i) => ({ entity: tag(`urn:li:tag:bench-${i}`), matchedFields: [] }));
+
+const resolvers = {
+  Entity: { __resolveType: () => 'Tag' },
+  Query: {
+    tag: (_: unknown, args: { urn: string }) => tag(args.urn),
+    searchAcrossEntities: () => ({ start: 0, count: SEARCH_PAGE.length, total: 1000, searchResults: SEARCH_PAGE }),
+    appConfig: () => ({ appVersion: 'ceiling' }),
+  },
+  Mutation: { createTag: () => 'urn:li:tag:x' },
+};
+
+export function createCeilingServer(): Server {
+  const schema = buildApiSchema([resolvers as never]);
+  const documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
+  const prepare = (query: string) => {
+    let entry = documents.get(query);
+    if (!entry) {
+      const document = parse(query);
+      entry = { document, errors: validate(schema, document) };
+      documents.set(query, entry);
+    }
+    return entry;
+  };
+
+  return createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    if (req.url === '/health') return send(200, { status: 'ok' });
+    if (req.method !== 'POST' || req.url !== '/api/graphql') return send(404, { message: 'not found' });
+    if (!req.headers.authorization) return send(401, { message: 'Unauthorized to perform this action.' });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        const { query, variables, operationName } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const { document, errors } = prepare(query);
+        if (errors.length > 0) return send(400, { errors });
+        const result = execute({ schema, document, variableValues: variables, operationName, contextValue: {} });
+        if (result instanceof Promise) result.then((r) => send(200, r), (e: Error) => send(500, { message: e.message }));
+        else send(200, result);
+      } catch (error) {
+        send(400, { message: (error as Error).message });
+      }
+    });
+  });
+}
+
+/** Run directly (by ceiling-process.ts): listen on a random loopback port and announce it on stderr. */
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const server = createCeilingServer();
+  server.keepAliveTimeout = 5_000;
+  server.listen(0, '127.0.0.1', () => {
+    process.stderr.write(`ceiling listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+  });
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+}

@@ -1,0 +1,107 @@
+import type { BenchConfig } from './config.ts';
+import { graphql, inPool, postJson } from './http.ts';
+import { median, type Target } from './load.ts';
+import { ASPECTS, batchBody, fillPlan, indexNameOf } from './proposals.ts';
+import { CREATE_TAG, WORDS } from './queries.ts';
+
+/** Rows [from, to) of one aspect. */
+export interface RowRange {
+  aspectNo: number;
+  from: number;
+  to: number;
+}
+
+export interface IngestStats {
+  rows: number;
+  batches: number;
+  seconds: number;
+  docsPerSecond: number;
+  batchMs: { p50: number; max: number };
+}
+
+/**
+ * Sends `ranges` as ingestProposalBatch requests of `batchSize` proposals from `clients` concurrent clients.
+ * Bodies are built just before sending (2 M proposals would not fit in memory at once); that cost is on the
+ * harness's side of the clock, as a real client's would be.
+ */
+export async function ingest(target: Target, ranges: RowRange[], batchSize: number, clients: number): Promise<IngestStats> {
+  const batches = ranges.flatMap(({ aspectNo, from, to }) => {
+    const out: RowRange[] = [];
+    for (let start = from; start < to; start += batchSize) out.push({ aspectNo, from: start, to: Math.min(to, start + batchSize) });
+    return out;
+  });
+  const batchMs: number[] = [];
+  const started = performance.now();
+  await inPool(batches.length, clients, async (i) => {
+    const { aspectNo, from, to } = batches[i]!;
+    const body = batchBody(aspectNo, from, to);
+    const sent = performance.now();
+    await postJson(target, '/aspects?action=ingestProposalBatch', body);
+    batchMs.push(performance.now() - sent);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rows = batches.reduce((sum, b) => sum + b.to - b.from, 0);
+  return {
+    rows,
+    batches: batches.length,
+    seconds: Math.round(seconds * 100) / 100,
+    docsPerSecond: Math.round(rows / seconds),
+    batchMs: { p50: Math.round(median(batchMs)), max: Math.round(Math.max(...batchMs)) },
+  };
+}
+
+/**
+ * Data several scenarios need, created once per run on first use (so `--only` works for any scenario), through
+ * the public HTTP API as a user would.
+ */
+export class Fixtures {
+  private readTagsOnce?: Promise<string[]>;
+  private searchTagsOnce?: Promise<{ tags: number; seconds: number }>;
+  private timeseriesOnce?: Promise<IngestStats & { rowsPerIndex: Record<string, number> }>;
+
+  constructor(
+    private readonly target: Target,
+    private readonly config: BenchConfig,
+    private readonly runId: string,
+  ) {}
+
+  /** 100 existing tags that tag(urn) reads rotate over. */
+  readTags(): Promise<string[]> {
+    return (this.readTagsOnce ??= this.createTags('read', 100, (i) => ({ name: `Read tag ${i}` })));
+  }
+
+  /** `searchTags` tags whose descriptions each hold one of WORDS, for searchAcrossEntities. */
+  searchTags(): Promise<{ tags: number; seconds: number }> {
+    return (this.searchTagsOnce ??= (async () => {
+      const started = performance.now();
+      const urns = await this.createTags('search', this.config.searchTags, (i) => ({
+        name: `Search tag ${i}`,
+        description: `${WORDS[i % WORDS.length]} data owned by team ${i % 37}`,
+      }));
+      return { tags: urns.length, seconds: Math.round((performance.now() - started) / 10) / 100 };
+    })());
+  }
+
+  /** The registry's 10 time-series indices filled with `timeseriesRows` rows; the first holds the rows to truncate. */
+  timeseries() {
+    return (this.timeseriesOnce ??= (async () => {
+      const plan = fillPlan(this.config.timeseriesRows, this.config.truncateRows);
+      const stats = await ingest(
+        this.target,
+        plan.map((rows, aspectNo) => ({ aspectNo, from: 0, to: rows })),
+        this.config.ingestBatch,
+        this.config.ingestClients,
+      );
+      return { ...stats, rowsPerIndex: Object.fromEntries(ASPECTS.map((a, i) => [indexNameOf(a), plan[i]!])) };
+    })());
+  }
+
+  private async createTags(kind: string, count: number, fields: (i: number) => { name: string; description?: string }): Promise<string[]> {
+    const urns: string[] = new Array(count);
+    await inPool(count, 16, async (i) => {
+      const input = { id: `bench-${this.runId}-${kind}-${i}`, ...fields(i) };
+      urns[i] = (await graphql<{ createTag: string }>(this.target, CREATE_TAG, { input })).createTag;
+    });
+    return urns;
+  }
+}

@@ -1,0 +1,130 @@
+import autocannon from 'autocannon';
+
+/** A server under load: its base URL and the bearer token it accepts. */
+export interface Target {
+  name: string;
+  url: string;
+  token: string;
+}
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** A fixed body, or a generator called for every request (fresh ids, rotating urns). */
+  body?: string | (() => string);
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationS: number;
+  /** A steady rate over all connections (requests/s) instead of as fast as possible. */
+  overallRate?: number;
+}
+
+export interface LoadStats {
+  durationS: number;
+  requests: number;
+  rps: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  /** Everything that is not a clean answer: socket errors, timeouts, non-2xx, GraphQL `errors` in a 200. */
+  errors: { total: number; socket: number; timeouts: number; non2xx: number; graphqlErrors: number };
+  statusCodes: Record<string, number>;
+  /** The first few failed answers, to tell what went wrong. */
+  errorSamples: string[];
+}
+
+export interface RunningLoad {
+  /** Ends the load early (the result arrives at autocannon's next 1 s tick). */
+  stop(): void;
+  done: Promise<LoadStats>;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Starts autocannon against `target`; every connection cycles through `requests` in order. */
+export function startLoad(target: Target, requests: LoadRequest[], options: LoadOptions): RunningLoad {
+  let graphqlErrors = 0;
+  const errorSamples: string[] = [];
+  // A GraphQL error still answers 200: look into the body (Rest.li bodies never hold this key).
+  const onResponse = (status: number, body: string) => {
+    const failed = status >= 300 || body.includes('"errors":[');
+    if (status < 300 && failed) graphqlErrors++;
+    if (failed && errorSamples.length < 5) errorSamples.push(`${status} ${body.slice(0, 300)}`);
+  };
+  const instance = autocannon({
+    url: target.url,
+    connections: options.connections,
+    duration: options.durationS,
+    overallRate: options.overallRate,
+    timeout: 10,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+    requests: requests.map(({ method, path, body }) =>
+      typeof body === 'function'
+        ? { method, path, onResponse, setupRequest: (request) => ({ ...request, body: body() }) }
+        : { method, path, body, onResponse },
+    ),
+  });
+  const done = Promise.resolve(instance).then((r): LoadStats => {
+    const durationS = r.duration;
+    return {
+      durationS,
+      requests: r.requests.total,
+      rps: round(r.requests.total / durationS, 1),
+      latencyMs: { mean: round(r.latency.mean), p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+      errors: {
+        total: r.errors + r.non2xx + graphqlErrors,
+        socket: r.errors - r.timeouts,
+        timeouts: r.timeouts,
+        non2xx: r.non2xx,
+        graphqlErrors,
+      },
+      statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, { count }]) => [code, count])),
+      errorSamples,
+    };
+  });
+  return { stop: () => instance.stop(), done };
+}
+
+export const runLoad = (target: Target, requests: LoadRequest[], options: LoadOptions) => startLoad(target, requests, options).done;
+
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Medians over rounds of what the report shows. */
+export function summarize(rounds: LoadStats[]) {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
+    p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
+    errors: rounds.reduce((sum, r) => sum + r.errors.total, 0),
+  };
+}
+export type LoadSummary = ReturnType<typeof summarize>;
+
+/**
+ * mds against the ceiling with the same requests and connections: a short warm-up of each (JIT, caches), then
+ * rounds alternating mds / ceiling so that drift of the machine (other load, thermal) hits both alike.
+ */
+export async function versusCeiling(
+  mds: Target,
+  ceiling: Target,
+  requests: LoadRequest[],
+  options: { connections: number; rounds: number; roundS: number; warmupS: number },
+) {
+  const load = { connections: options.connections, durationS: options.roundS };
+  if (options.warmupS > 0) {
+    await runLoad(mds, requests, { ...load, durationS: options.warmupS });
+    await runLoad(ceiling, requests, { ...load, durationS: options.warmupS });
+  }
+  const rounds: { mds: LoadStats; ceiling: LoadStats }[] = [];
+  for (let i = 0; i < options.rounds; i++) {
+    rounds.push({ mds: await runLoad(mds, requests, load), ceiling: await runLoad(ceiling, requests, load) });
+  }
+  const m = summarize(rounds.map((r) => r.mds));
+  const c = summarize(rounds.map((r) => r.ceiling));
+  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), rounds };
+}

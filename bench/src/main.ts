@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { profileDirIn, runBench } from './bench.ts';
+import { FULL, SMOKE } from './config.ts';
+import { toMarkdown, writeReport } from './report.ts';
+import { SCENARIOS } from './scenarios/index.ts';
+
+const USAGE = `usage: pnpm bench [--smoke] [--only <scenario,…>] [--out <dir>] [--profile]
+  --smoke     every scenario with tiny sizes and ~1 s durations (checks the harness works)
+  --only      run only these scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}
+  --out       where latest.json and latest.md go (default: bench/results)
+  --profile   run the server under --cpu-prof and summarise its hot spots`;
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (error) {
+  fail((error as Error).message);
+}
+if (args.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const names = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = names?.filter((n) => !SCENARIOS.some((s) => s.name === n)) ?? [];
+if (unknown.length) fail(`unknown scenario(s): ${unknown.join(', ')}`);
+const scenarios = names ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
+const outDir = args.out ?? fileURLToPath(new URL('../results', import.meta.url));
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const report = await runBench({
+  config: args.smoke ? SMOKE : FULL,
+  scenarios,
+  profileDir: args.profile ? profileDirIn(outDir) : undefined,
+  log,
+}).catch((error: unknown) => {
+  log(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+const written = writeReport(outDir, report);
+process.stdout.write(`\n${toMarkdown(report)}\n`);
+if (report.profile) process.stdout.write(`CPU profile summary:\n${JSON.stringify(report.profile, null, 2)}\n`);
+log(`results: ${written.json}, ${written.markdown}`);
+const failed = report.scenarios.filter((s) => s.error);
+if (failed.length) log(`failed scenarios: ${failed.map((s) => s.name).join(', ')}`);
+process.exit(failed.length ? 1 : 0);

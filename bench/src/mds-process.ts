@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { makeTempDir, spawnListening, type ListeningChild } from './children.ts';
+
+/**
+ * Everything the harness knows about starting mds lives in this file (the server's start-up may change while it is
+ * being optimised: adapt it here only).
+ */
+const SERVER_DIR = fileURLToPath(new URL('../../apps/server/', import.meta.url));
+/** The esbuild bundle (`pnpm --filter @mds/server build`; root `pnpm bench` builds it first): what `pnpm start` runs. */
+const BUNDLE = join(SERVER_DIR, 'dist/mds.mjs');
+/** The CLI from TypeScript source through tsx: used when there is no bundle (e.g. the CI smoke run). */
+const FROM_SOURCE = join(SERVER_DIR, 'bin/mds.js');
+const ROOT_ACTOR = 'urn:li:corpuser:datahub';
+
+export interface MdsSecrets {
+  signingKey: string;
+  salt: string;
+}
+
+export interface MdsProcessOptions {
+  /** Start on this existing data directory (cold starts); a fresh temporary one when absent. */
+  dataDir?: string;
+  /** The token secrets the data directory was used with; generated when absent. */
+  secrets?: MdsSecrets;
+  /** A root token already valid for this data directory; one is created (before the start) when absent. */
+  token?: string;
+  /** Run the TypeScript sources even when a bundle exists (profiles then name files and packages). */
+  fromSource?: boolean;
+  /** Extra arguments for node itself, e.g. `--cpu-prof` (which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
+}
+
+export interface MdsProcess extends ListeningChild {
+  /** A bearer token of the root user (Admin: every privilege). */
+  token: string;
+  dataDir: string;
+  secrets: MdsSecrets;
+  /** What to pass to startMdsProcess to start again on the same data (for cold starts). */
+  restartOptions: MdsProcessOptions;
+}
+
+/** Only what the server needs, so that the caller's ELASTICSEARCH_*, PORT, NODE_OPTIONS… cannot change the setup. */
+function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  return {
+    ...inherited,
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secrets.signingKey,
+    DATAHUB_TOKEN_SERVICE_SALT: secrets.salt,
+  };
+}
+
+/** The newest modification time of the server's and packages' sources, to tell a stale bundle. */
+function newestSource(): number {
+  const roots = [join(SERVER_DIR, 'src'), ...readdirSync(join(SERVER_DIR, '../../packages')).map((p) => join(SERVER_DIR, '../../packages', p, 'src'))];
+  let newest = 0;
+  for (const root of roots.filter((r) => existsSync(r))) {
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Which file runs the server: the bundle when built (warning when older than the sources), else the source CLI. */
+export function mdsEntry(fromSource = false): { path: string; kind: 'bundle' | 'source'; warning?: string } {
+  if (fromSource || !existsSync(BUNDLE)) return { path: FROM_SOURCE, kind: 'source' };
+  const stale = statSync(BUNDLE).mtimeMs < newestSource();
+  return { path: BUNDLE, kind: 'bundle', ...(stale ? { warning: `${BUNDLE} is older than the sources: run \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does)` } : {}) };
+}
+
+/**
+ * Starts `mds serve` on loopback (embedded defaults, logs at warn) as a child process, with a root token made by
+ * `mds token create` on the same data directory first. Resolves once the server announces its URL.
+ */
+export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<MdsProcess> {
+  const dataDir = options.dataDir ?? makeTempDir('mds-bench-');
+  const secrets = options.secrets ?? { signingKey: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') };
+  const env = mdsEnv(dataDir, secrets);
+  const entry = mdsEntry(options.fromSource).path;
+  let token = options.token;
+  if (!token) {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [entry, 'token', 'create', '--actor', ROOT_ACTOR, '--name', 'bench'],
+      { env, encoding: 'utf8' },
+    ).catch((error: { stderr?: string; message: string }) => {
+      throw new Error(`mds token create failed: ${error.stderr || error.message}`);
+    });
+    token = stdout.trim();
+  }
+  const child = await spawnListening(process.execPath, [...(options.nodeArgs ?? []), entry, 'serve'], {
+    env,
+    urlPattern: /mds listening on (http:\/\/\S+)/,
+    what: 'mds',
+  });
+  return { ...child, token, dataDir, secrets, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
+}

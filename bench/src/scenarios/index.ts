@@ -1,0 +1,14 @@
+import type { Scenario } from '../context.ts';
+import { coldStart } from './cold-start.ts';
+import { createTag, search, tagRead } from './graphql-vs-ceiling.ts';
+import { peakRss } from './memory.ts';
+import { soak } from './soak.ts';
+import { getIndexSizes, ingestProposalBatch } from './timeseries.ts';
+import { truncation } from './truncation.ts';
+
+/**
+ * Every scenario, in the order a run takes them. Search comes before createTag so it searches the fixture's tags
+ * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
+ * so it is last.
+ */
+export const SCENARIOS: readonly Scenario[] = [tagRead, search, createTag, ingestProposalBatch, getIndexSizes, truncation, soak, peakRss, coldStart];

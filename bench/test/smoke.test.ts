@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, expect, test } from 'vitest';
+import type { Report } from '../src/report.ts';
+import { SCENARIOS } from '../src/scenarios/index.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'mds-bench-smoke-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  // Should the test time out: the harness stops its own servers on SIGINT.
+  if (child?.exitCode === null) child.kill('SIGINT');
+  rmSync(out, { recursive: true, force: true });
+});
+
+/** The harness as CI and users run it: its own process, every scenario, smoke sizes. Asserts shape, never speed. */
+test('pnpm bench --smoke runs every scenario and writes well-formed results', async () => {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  const harness = spawn(process.execPath, ['--import', tsx, main, '--smoke', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = harness;
+  let output = '';
+  harness.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  harness.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const [code] = await once(harness, 'exit');
+  expect(code, output).toBe(0);
+
+  const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
+  expect(report.mode).toBe('smoke');
+  expect(report.machine).toMatchObject({ cores: expect.any(Number), node: process.version, date: expect.any(String) });
+  expect(report.machine.cpuModel).not.toBe('');
+  expect(report.scenarios.map((s) => s.name)).toEqual(SCENARIOS.map((s) => s.name));
+  for (const scenario of report.scenarios) {
+    expect(scenario.error, `${scenario.name}: ${scenario.error}`).toBeUndefined();
+    expect(scenario.rows.length, scenario.name).toBeGreaterThan(0);
+    for (const row of scenario.rows) {
+      expect(Number.isFinite(row.value), `${scenario.name}: ${row.label}`).toBe(true);
+      expect(row.unit).not.toBe('');
+      if (row.ceiling !== undefined) expect(row.ratio).toBeCloseTo(row.value / row.ceiling, 2);
+      if (row.target) expect(typeof row.target.met).toBe('boolean');
+    }
+  }
+  // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
+  const rows = report.scenarios.flatMap((s) => s.rows);
+  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(3);
+  expect(rows.filter((r) => r.target)).toHaveLength(12);
+
+  const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+  expect(markdown).toContain('| scenario | measured | ceiling | ratio | target | met |');
+  expect(markdown.split('\n').filter((line) => /^\| (?!scenario|---)/.test(line))).toHaveLength(rows.length);
+});
