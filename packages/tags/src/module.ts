@@ -1,5 +1,5 @@
 import type { ApiModule } from '@mds/schema';
-import type { SqliteDatabase } from '@mds/sqlite';
+import { createGroupCommit, type SqliteDatabase } from '@mds/sqlite';
 import { createTagResolvers } from './graphql/resolvers';
 import { createTagStore, type TagStore, type TagStoreOptions } from './store';
 
@@ -8,8 +8,11 @@ export interface TagsModuleOptions extends TagStoreOptions {
   db: SqliteDatabase;
 }
 
-/** Applies the tags migrations and returns the module for the host plus the store for direct use. */
+/**
+ * Applies the tags migrations and returns the module for the host plus the store for direct use. The module's
+ * writes are group-committed: concurrent mutations share one durable commit instead of one fsync each.
+ */
 export function createTagsModule(options: TagsModuleOptions): { module: ApiModule; store: TagStore } {
   const store = createTagStore(options.db, options);
-  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store };
+  return { module: { name: 'tags', resolvers: createTagResolvers(store, createGroupCommit(options.db)) }, store };
 }

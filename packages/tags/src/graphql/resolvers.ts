@@ -1,5 +1,6 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
+import type { GroupCommit } from '@mds/sqlite';
 import type { TagStore } from '../store';
 import { parsePage } from '../search-query';
 import { parseTagUrn } from '../urn';
@@ -8,8 +9,11 @@ import { toGraphQLTag, toSearchResult } from './to-graphql';
 const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
 const MANAGE = [Privilege.MANAGE_TAGS];
 
-/** The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. */
-export function createTagResolvers(store: TagStore): Resolvers {
+/**
+ * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Writes go
+ * through `commits`, so each mutation answers once its write is durable.
+ */
+export function createTagResolvers(store: TagStore, commits: GroupCommit): Resolvers {
   return {
     Query: {
       // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
@@ -28,32 +32,32 @@ export function createTagResolvers(store: TagStore): Resolvers {
       },
     },
     Mutation: {
-      createTag: (_parent, { input }, { actor }) => {
+      createTag: async (_parent, { input }, { actor }) => {
         requirePrivilege(actor, CREATE);
-        return store.create(input, actor.urn).urn;
+        return (await commits.run(() => store.create(input, actor.urn))).urn;
       },
-      updateTag: (_parent, { urn, input }, { actor }) => {
+      updateTag: async (_parent, { urn, input }, { actor }) => {
         requirePrivilege(actor, MANAGE);
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
-        return toGraphQLTag(store.update(urn, { name: input.name, description: input.description }, actor.urn));
+        return toGraphQLTag(await commits.run(() => store.update(urn, { name: input.name, description: input.description }, actor.urn)));
       },
-      deleteTag: (_parent, { urn }, { actor }) => {
+      deleteTag: async (_parent, { urn }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        store.delete(urn);
+        await commits.run(() => store.delete(urn));
         return true;
       },
-      setTagColor: (_parent, { urn, colorHex }, { actor }) => {
+      setTagColor: async (_parent, { urn, colorHex }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        store.setColor(urn, colorHex, actor.urn);
+        await commits.run(() => store.setColor(urn, colorHex, actor.urn));
         return true;
       },
-      updateDescription: (_parent, { input }, { actor }) => {
+      updateDescription: async (_parent, { input }, { actor }) => {
         requirePrivilege(actor, MANAGE);
         parseTagUrn(input.resourceUrn, 'resourceUrn');
         if (input.subResourceType != null || input.subResource != null) {
           throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
         }
-        store.setDescription(input.resourceUrn, input.description, actor.urn);
+        await commits.run(() => store.setDescription(input.resourceUrn, input.description, actor.urn));
         return true;
       },
     },
