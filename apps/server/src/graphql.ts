@@ -1,6 +1,7 @@
 import { badRequest, UNKNOWN_ERROR_MESSAGE, type ApiContext } from '@mds/schema';
 import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { createDocumentCache } from './document-cache';
 import type { Logger } from './logger';
 
 interface GraphQLParams {
@@ -29,6 +30,7 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     logging: false,
     plugins: options.plugins ?? [],
     maskedErrors: { maskError },
+    parserAndValidationCache: { documentCache: createDocumentCache(), errorCache: createDocumentCache() },
   });
 
   return async function executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse> {

@@ -45,7 +45,15 @@ export async function startServer<C extends Composition>(
   hooks: { listening?(url: string): void } = {},
 ): Promise<RunningServer<C>> {
   let handle: RequestListener = starting;
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => handle(req, res));
+  // Once closing, every answer closes its connection: busy keep-alive clients would otherwise hold the drain open
+  // until the shutdown timeout, and then lose whatever was in flight.
+  let draining = false;
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+    // An answer that was already under way when closing began is sent keep-alive: close its connection right after.
+    else res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
+    handle(req, res);
+  });
   server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,6 +90,7 @@ export async function startServer<C extends Composition>(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      draining = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

@@ -24,6 +24,24 @@ export type Proposal = z.infer<typeof proposalSchema>;
 
 const ACCEPTED_CHANGE_TYPES = ['UPSERT'];
 
+/**
+ * Aspects are a few levels deep; far deeper JSON (which JSON.parse accepts) would overflow the stack of
+ * JSON.stringify and every other recursive reader down the line, so it is refused up front.
+ */
+const MAX_NESTING = 100;
+
+/** Whether objects and arrays in `value` nest more than `max` levels (iterative: the value may be arbitrarily deep). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** The rule a proposal broke, naming the parameter the way parseActionParams does. */
 function invalid(action: string, path: string, rule: string): never {
   throw badRequest(`Parameter '${path}' of action '${action}': ${rule}`);
@@ -68,6 +86,10 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
     invalid(action, valuePath, `must be the JSON text of an object (${(error as Error).message})`);
   }
   if (!isObject(value)) invalid(action, valuePath, 'must be the JSON text of an object');
+  if (nestedDeeperThan(value, MAX_NESTING)) invalid(action, valuePath, `is nested more than ${MAX_NESTING} levels deep`);
+  if (nestedDeeperThan(proposal.systemMetadata, MAX_NESTING)) {
+    invalid(action, `${path}.systemMetadata`, `is nested more than ${MAX_NESTING} levels deep`);
+  }
 
   const timestampMillis = value.timestampMillis;
   if (timestampMillis === undefined || timestampMillis === null) {

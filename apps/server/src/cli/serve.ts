@@ -16,7 +16,6 @@ export async function serve(): Promise<void> {
     const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_MONTH', name: 'first-start root token' });
     lines.push('', `First start of ${config.dataDir}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
   }
-  process.stderr.write(`${lines.join('\n')}\n`);
 
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -25,4 +24,6 @@ export async function serve(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // Announced only now: a supervisor that signals as soon as it reads this line gets a graceful stop, not a kill.
+  process.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,33 @@
+/** Characters of document text all parse caches together may hold (about 20–40 bytes of AST per character). */
+export const DOCUMENT_CACHE_CHARS = 2 * 1024 * 1024;
+const DOCUMENT_CACHE_ENTRIES = 1024;
+
+/**
+ * Yoga's parse caches (parsed documents, parse errors) count entries only: 1,024 distinct one-megabyte documents
+ * (a long comment is one token) kept a gigabyte alive. This LRU also bounds the text it holds, so memory stays
+ * bounded whatever callers send; a document larger than the whole budget is simply parsed every time.
+ */
+export function createDocumentCache<T>(maxChars = DOCUMENT_CACHE_CHARS, maxEntries = DOCUMENT_CACHE_ENTRIES) {
+  const entries = new Map<string, T>(); // insertion order = least recently used first
+  let chars = 0;
+  return {
+    get(key: string): T | undefined {
+      const value = entries.get(key);
+      if (value === undefined) return undefined;
+      entries.delete(key); // move to the most recently used end
+      entries.set(key, value);
+      return value;
+    },
+    set(key: string, value: T): void {
+      if (key.length > maxChars) return;
+      if (entries.delete(key)) chars -= key.length;
+      entries.set(key, value);
+      chars += key.length;
+      for (const oldest of entries.keys()) {
+        if (chars <= maxChars && entries.size <= maxEntries) break;
+        entries.delete(oldest);
+        chars -= oldest.length;
+      }
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, elasticsearch9, silentCluster } from '../support/fake-elasticsearch';
+import { SYSTEM_AUTH, apiClient, freshDataDir, spawnLive, stop, type ApiClient } from '../support/live';
+import { startMds, type Mds } from '../support/mds';
+import type { ChildServer } from '../support/child';
+import { T0, profileProposal } from '../support/timeseries-data';
+
+// Backends that fail: an Elasticsearch that is not there or never answers, and two truncations racing.
+const TIMEOUT_MS = 500;
+/** What a 2-core CI adds on top of the configured bound (scheduling, the request itself). */
+const SLACK_MS = 1_500;
+const TARGET = { entityType: 'dataset', aspect: 'datasetProfile' };
+
+/** Every index operation, as an operator or an ingesting client calls it. */
+const indexOperations: [string, (api: ApiClient) => Promise<{ status: number; body: any }>][] = [
+  ['getIndexSizes', (api) => api.operation('getIndexSizes', {})],
+  ['getIndexSizes (OpenAPI)', async (api) => {
+    const res = await fetch(`${api.url}/openapi/operations/elasticSearch/getIndexSizes`, { headers: { authorization: SYSTEM_AUTH } });
+    return { status: res.status, body: await res.json() };
+  }],
+  ['truncateTimeseriesAspect (dry run)', (api) => api.operation('truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0 })],
+  ['truncateTimeseriesAspect', (api) => api.operation('truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0, dryRun: false })],
+  ['getEsTaskStatus', (api) => api.operation('getEsTaskStatus', { task: 'abc:1' })],
+  ['ingestProposal', (api) => api.ingest([profileProposal(T0)])],
+  ['ingestProposalBatch', (api) => api.ingest([profileProposal(T0), profileProposal(T0 + 1)])],
+];
+
+async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await run();
+  return [result, performance.now() - started];
+}
+
+/** Tags are SQLite's business: they keep working whatever the cluster does. */
+async function expectTagsWork(api: ApiClient, id: string) {
+  const [created, ms] = await timed(() => api.graphql(`mutation { createTag(input: { id: "${id}", name: "${id}" }) }`));
+  expect(created).toEqual({ status: 200, body: { data: { createTag: `urn:li:tag:${id}` } } });
+  expect((await api.graphql(`{ tag(urn: "urn:li:tag:${id}") { urn } }`)).body.data.tag.urn).toBe(`urn:li:tag:${id}`);
+  return ms;
+}
+
+describe('Elasticsearch unreachable', () => {
+  let server: ChildServer;
+  let api: ApiClient;
+  beforeAll(async () => {
+    server = await spawnLive({ DATA_DIR: freshDataDir('es-down'), ELASTICSEARCH_URL: `http://127.0.0.1:${await closedPort()}`, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    api = apiClient(server.url);
+  });
+  afterAll(() => stop(server));
+
+  it.each(indexOperations)('%s answers 503 naming the cause, within the bound', async (_name, call) => {
+    const [{ status, body }, ms] = await timed(() => call(api));
+    expect(status).toBe(503);
+    expect(body.message).toMatch(/Elasticsearch at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
+    expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
+  });
+
+  it('the tag API keeps working', async () => {
+    await expectTagsWork(api, 'while-es-is-down');
+  });
+});
+
+describe('Elasticsearch accepting connections but never answering, then coming back', () => {
+  let server: ChildServer;
+  let api: ApiClient;
+  let silent: Awaited<ReturnType<typeof silentCluster>>;
+  beforeAll(async () => {
+    silent = await silentCluster();
+    server = await spawnLive({ DATA_DIR: freshDataDir('es-silent'), ELASTICSEARCH_URL: silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    api = apiClient(server.url);
+  });
+  afterAll(async () => {
+    await stop(server);
+    await silent.close();
+  });
+
+  it.each(indexOperations)('%s answers 503 once ELASTICSEARCH_TIMEOUT_MS has passed', async (_name, call) => {
+    const [{ status, body }, ms] = await timed(() => call(api));
+    expect(status).toBe(503);
+    expect(body.message).toMatch(new RegExp(`did not answer .* within ${TIMEOUT_MS} ms`));
+    expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
+  });
+
+  it('tags answer at once while index operations hang', async () => {
+    const hanging = api.operation('getIndexSizes', {});
+    const tagMs = await expectTagsWork(api, 'while-es-hangs');
+    expect(tagMs).toBeLessThan(TIMEOUT_MS);
+    expect((await hanging).status).toBe(503);
+  });
+
+  it('the next call succeeds once a cluster answers on that address', async () => {
+    await silent.close();
+    const cluster = await elasticsearch9(silent.port);
+    try {
+      const { status, body } = await api.operation('getIndexSizes', {});
+      expect([status, body]).toEqual([200, { value: { indexSizes: [] } }]);
+      expect(cluster.requests).toEqual(['GET /', expect.stringMatching(/^GET \/\*aspect_v1\/_stats\/store/)]);
+    } finally {
+      await cluster.close();
+    }
+  });
+});
+
+describe('two truncations of one index at once', () => {
+  let mds: Mds;
+  beforeAll(async () => {
+    mds = await startMds();
+    for (let from = 0; from < 40_000; from += 5_000) {
+      const proposals = Array.from({ length: 5_000 }, (_, i) => profileProposal(T0 + from + i));
+      expect((await mds.post('/aspects?action=ingestProposalBatch', { proposals })).status).toBe(200);
+    }
+  });
+  afterAll(() => mds.close());
+
+  const truncate = (params: Record<string, unknown>) =>
+    mds.post('/gms/operations?action=truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0 + 9_999, dryRun: false, batchSize: 2, ...params });
+  const status = async (task: string) => JSON.parse((await mds.post('/gms/operations?action=getEsTaskStatus', { task })).body.value);
+
+  it('the second is refused with a 409 naming the running task; once it completes, a new one starts', async () => {
+    const [first, second] = await Promise.all([truncate({}), truncate({ forceReindex: true })]);
+    const [started, refused] = first.status === 200 ? [first, second] : [second, first];
+    expect(started.status).toBe(200);
+    const task = started.body.value as string;
+    expect(refused).toEqual({
+      status: 409,
+      body: {
+        status: 409,
+        message: `A truncation of dataset_datasetprofileaspect_v1 is already running as task ${task}; wait for it to complete (poll getEsTaskStatus) before starting another.`,
+      },
+    });
+    expect((await truncate({ batchSize: 1000 })).status).toBe(409);
+
+    for (let i = 0; i < 600 && !(await status(task)).completed; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await status(task)).toMatchObject({ completed: true });
+    const next = await truncate({ endTimeMillis: T0 + 19_999 });
+    expect(next.status).toBe(200);
+    expect(next.body.value).not.toBe(task);
+  }, 60_000);
+});
