@@ -44,13 +44,13 @@ export async function runBench(options: BenchOptions): Promise<Report> {
       log(`ceiling pid ${ceiling.pid} at ${ceiling.url}`);
     }
     const runId = randomBytes(4).toString('hex');
-    const target = { name: 'mds', url: mds.url, token: mds.token };
+    const target = { name: 'mds', url: mds.url, token: mds.token, pid: mds.pid };
     const context: BenchContext = {
       config,
       runId,
       mds,
       target,
-      ceiling: ceiling && { name: 'ceiling', url: ceiling.url, token: 'ceiling' },
+      ceiling: ceiling && { name: 'ceiling', url: ceiling.url, token: 'ceiling', pid: ceiling.pid },
       fixtures: new Fixtures(target, config, runId),
       log,
     };

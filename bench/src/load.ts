@@ -1,10 +1,13 @@
 import autocannon from 'autocannon';
+import { cpuSecondsOf } from './proc-status.ts';
 
 /** A server under load: its base URL and the bearer token it accepts. */
 export interface Target {
   name: string;
   url: string;
   token: string;
+  /** The server's process, to charge it the CPU time its requests cost. */
+  pid?: number;
 }
 
 export interface LoadRequest {
@@ -29,6 +32,11 @@ export interface LoadStats {
   /** Everything that is not a clean answer: socket errors, timeouts, non-2xx, GraphQL `errors` in a 200. */
   errors: { total: number; socket: number; timeouts: number; non2xx: number; graphqlErrors: number };
   statusCodes: Record<string, number>;
+  /**
+   * CPU time the server process (all its threads) spent per request, in µs. Unlike throughput, this barely moves
+   * when other work on a shared machine takes CPU from the load generator or the server.
+   */
+  cpuUsPerRequest?: number;
   /** The first few failed answers, to tell what went wrong. */
   errorSamples: string[];
 }
@@ -64,9 +72,12 @@ export function startLoad(target: Target, requests: LoadRequest[], options: Load
         : { method, path, body, onResponse },
     ),
   });
+  const cpuBefore = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
   const done = Promise.resolve(instance).then((r): LoadStats => {
     const durationS = r.duration;
+    const cpu = cpuBefore === undefined ? undefined : cpuSecondsOf(target.pid!) - cpuBefore;
     return {
+      ...(cpu === undefined || r.requests.total === 0 ? {} : { cpuUsPerRequest: round((cpu * 1e6) / r.requests.total, 1) }),
       durationS,
       requests: r.requests.total,
       rps: round(r.requests.total / durationS, 1),
@@ -101,6 +112,7 @@ export function summarize(rounds: LoadStats[]) {
     p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
     errors: rounds.reduce((sum, r) => sum + r.errors.total, 0),
+    cpuUsPerRequest: median(rounds.flatMap((r) => (r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
   };
 }
 export type LoadSummary = ReturnType<typeof summarize>;
@@ -126,5 +138,7 @@ export async function versusCeiling(
   }
   const m = summarize(rounds.map((r) => r.mds));
   const c = summarize(rounds.map((r) => r.ceiling));
-  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), rounds };
+  // The same comparison by cost: the ceiling's CPU per request over mds's (1.0 = as cheap as bare graphql-js).
+  const cpuRatio = round(c.cpuUsPerRequest / m.cpuUsPerRequest, 3);
+  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), cpuRatio, rounds };
 }

@@ -55,14 +55,16 @@ export function machine() {
 /** A throughput measured against the ceiling, with its target as a fraction of the ceiling. */
 export function ratioRow(
   label: string,
-  result: { mds: { rps: number; p50Ms: number; p99Ms: number }; ceiling: { rps: number }; ratio: number },
+  result: { mds: { rps: number; p50Ms: number; p99Ms: number; cpuUsPerRequest: number }; ceiling: { rps: number; cpuUsPerRequest: number }; ratio: number; cpuRatio: number },
   minRatio?: number,
 ): Row {
   return {
     label,
     value: result.mds.rps,
     unit: 'req/s',
-    note: `p50 ${result.mds.p50Ms} ms, p99 ${result.mds.p99Ms} ms`,
+    note:
+      `p50 ${result.mds.p50Ms} ms, p99 ${result.mds.p99Ms} ms; server CPU ${result.mds.cpuUsPerRequest} µs/request ` +
+      `vs ceiling ${result.ceiling.cpuUsPerRequest} µs (cost ratio ${result.cpuRatio})`,
     ceiling: result.ceiling.rps,
     ratio: result.ratio,
     ...(minRatio === undefined ? {} : { target: { text: `≥ ${minRatio.toFixed(2)} of ceiling`, met: result.ratio >= minRatio } }),

@@ -61,13 +61,28 @@ export function createMetrics(sources?: MetricSources) {
     return operation;
   };
 
+  // prom-client validates and hashes a label object on every call; resolve each label set to its series once.
+  // Keyed by the capped labels, so the map is as bounded as the series themselves.
+  const series = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'route' | 'operation'> }>();
+  const seriesOf = (route: string, rawOperation: string, status: number) => {
+    const operation = operationLabel(rawOperation);
+    const key = `${route} ${operation} ${status}`;
+    let found = series.get(key);
+    if (!found) {
+      const labels = { route, operation };
+      found = { count: requests.labels({ ...labels, status: String(status) }), time: latency.labels(labels) };
+      series.set(key, found);
+    }
+    return found;
+  };
+
   return {
     contentType: registry.contentType,
     render: () => registry.metrics(),
     observe(route: string, operation: string, status: number, seconds: number) {
-      const labels = { route, operation: operationLabel(operation) };
-      requests.inc({ ...labels, status: String(status) });
-      latency.observe(labels, seconds);
+      const { count, time } = seriesOf(route, operation, status);
+      count.inc();
+      time.observe(seconds);
     },
   };
 }

@@ -24,13 +24,13 @@ export interface TokenFilter {
 export function createStore(db: SqliteDatabase) {
   const orm = drizzle(db);
 
-  // The per-request query: prepared once, token row joined with its user (both primary-key lookups).
-  const credentialQuery = orm
-    .select({ actorUrn: accessTokens.actorUrn, expiresAt: accessTokens.expiresAt, userUrn: users.actorUrn, roleUrn: users.roleUrn })
-    .from(accessTokens)
-    .leftJoin(users, eq(users.actorUrn, accessTokens.actorUrn))
-    .where(eq(accessTokens.id, sql.placeholder('id')))
-    .prepare();
+  // The per-request query: token row joined with its user (both primary-key lookups). Plain better-sqlite3 rather
+  // than drizzle here: it runs on every request, and drizzle's per-call parameter and row mapping cost as much as
+  // the lookup itself.
+  const credentialQuery = db.prepare<[string], { actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(
+    `SELECT t.actor_urn AS actorUrn, t.expires_at AS expiresAt, u.actor_urn AS userUrn, u.role_urn AS roleUrn
+     FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`,
+  );
   const tokenQuery = orm.select().from(accessTokens).where(eq(accessTokens.id, sql.placeholder('id'))).prepare();
   const userQuery = orm.select().from(users).where(eq(users.actorUrn, sql.placeholder('urn'))).prepare();
 
@@ -38,7 +38,7 @@ export function createStore(db: SqliteDatabase) {
 
   return {
     credential(id: string): Credential | undefined {
-      const row = credentialQuery.get({ id });
+      const row = credentialQuery.get(id);
       if (!row) return undefined;
       return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
     },
