@@ -119,6 +119,16 @@ describe('SIGKILL during a truncation', () => {
   const noScratchLeft = (dataDir: string) =>
     expect(schemaObjects(databasesOf(dataDir)[1]!).filter(({ name }) => /__(reindex|retired)_/.test(name))).toEqual([]);
 
+  /** After an interrupted task, a new truncation up to `end` completes with `status` and leaves only the survivors. */
+  async function truncatesCleanlyAgain(api: ApiClient, end: number, status: Record<string, number>) {
+    const again = await startTruncation(api, T0 + end);
+    expect(again.status).toBe(200);
+    const done = await pollTask(api, again.body.value, (s) => s.completed);
+    expect(done).toMatchObject({ completed: true, status });
+    expect(done.error).toBeUndefined();
+    expect(await dryRunCount(api, T0 + end)).toEqual({ matching: 0, total: ROWS - end - 1 });
+  }
+
   it('delete path: the task ends with an error, rows go in key order only, and a new truncation succeeds', async () => {
     const end = 9_999; // 10,000 of 40,000 rows: under half, so batches of deletes
     const { DATA_DIR, task, seen } = await killMidTruncation(T0 + end, (s) => s.status.deleted >= 50);
@@ -133,12 +143,7 @@ describe('SIGKILL during a truncation', () => {
       expect(left).toBeLessThanOrEqual(end + 1 - seen.status.deleted);
       expect(await countBetween(api, end + 1 - left, end)).toBe(left);
 
-      const again = await startTruncation(api, T0 + end);
-      expect(again.status).toBe(200);
-      const done = await pollTask(api, again.body.value, (s) => s.completed);
-      expect(done).toMatchObject({ completed: true, status: { deleted: left } });
-      expect(done.error).toBeUndefined();
-      expect(await dryRunCount(api, T0 + end)).toEqual({ matching: 0, total: ROWS - end - 1 });
+      await truncatesCleanlyAgain(api, end, { deleted: left });
     } finally {
       await stop(server);
     }
@@ -157,12 +162,7 @@ describe('SIGKILL during a truncation', () => {
       expect(await dryRunCount(api, T0 + end)).toEqual({ matching: end + 1, total: ROWS });
       expect(await countBetween(api, end + 1, ROWS - 1)).toBe(ROWS - end - 1);
 
-      const again = await startTruncation(api, T0 + end);
-      expect(again.status).toBe(200);
-      const done = await pollTask(api, again.body.value, (s) => s.completed);
-      expect(done).toMatchObject({ completed: true, status: { created: ROWS - end - 1, deleted: end + 1 } });
-      expect(done.error).toBeUndefined();
-      expect(await dryRunCount(api, T0 + end)).toEqual({ matching: 0, total: ROWS - end - 1 });
+      await truncatesCleanlyAgain(api, end, { created: ROWS - end - 1, deleted: end + 1 });
     } finally {
       await stop(server);
     }
@@ -170,3 +170,4 @@ describe('SIGKILL during a truncation', () => {
     expectIntact(DATA_DIR);
   }, 90_000);
 });
+
