@@ -14,9 +14,21 @@ export interface ChildServer {
   exited: Promise<number | null>;
 }
 
-/** Starts `mds serve` (from source, or the bundle given as `entry`) as its own process and waits for the line announcing its URL. */
-export async function spawnServer(env: Record<string, string>, entry: string = BIN): Promise<ChildServer> {
-  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** How to launch the server: `mds serve` from source by default, the bundle, or a command such as `pnpm dev`. */
+type Launch = string | { command: string; args: string[]; cwd: string };
+
+/**
+ * Starts the server as its own process and waits for the line announcing its URL. A command launch gets its own
+ * process group (stop it with `process.kill(-pid, signal)`), so a signal reaches the server behind pnpm and sh.
+ */
+export async function spawnServer(env: Record<string, string>, launch: Launch = BIN): Promise<ChildServer> {
+  const [command, args, cwd] = typeof launch === 'string' ? [process.execPath, [launch, 'serve']] : [launch.command, launch.args, launch.cwd];
+  const child = spawn(command, args, {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
+    detached: typeof launch !== 'string',
+  });
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
