@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TimeseriesStore } from '../src/port.ts';
 import { prefixOf } from '../src/registry.ts';
-import { INDEX as BASE_INDEX, OTHER_INDEX as BASE_OTHER_INDEX, apiError, doc as baseDoc, refOf, waitForProgress, waitForTask, writeRange as baseWriteRange } from './helpers.ts';
+import { INDEX as BASE_INDEX, OTHER_INDEX as BASE_OTHER_INDEX, apiError, doc as baseDoc, refOf, truncation as baseTruncation, waitForProgress, waitForTask, writeRange as baseWriteRange } from './helpers.ts';
 
 /** What the contract needs from a backend: a fresh, empty place to store, reopenable on the same data. */
 export interface StoreHarness {
@@ -40,6 +40,7 @@ export function describeStoreContract(
     let OTHER_INDEX = BASE_OTHER_INDEX;
     const doc = (n: number, options: { index?: string } = {}) => baseDoc(n, { index: options.index ?? INDEX });
     const writeRange = (store: TimeseriesStore, from: number, to: number, index = INDEX) => baseWriteRange(store, from, to, index);
+    const truncation = (request: Parameters<typeof baseTruncation>[0]) => baseTruncation({ index: INDEX, ...request });
 
     async function fresh(): Promise<TimeseriesStore> {
       harness = await makeHarness();
@@ -93,7 +94,7 @@ export function describeStoreContract(
       const store = await fresh();
       await writeRange(store, 1, 1000);
       await settle();
-      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 300, mode: 'delete', batchSize: 64, timeoutSeconds: 30 });
+      const taskId = await store.startTruncation(truncation({ endTimeMillis: 300, batchSize: 64 }));
       expect(taskId).toMatch(/^[A-Za-z0-9_-]+:[1-9][0-9]*$/);
       const status = await waitForTask(store, taskId);
       expect(status).toMatchObject({ completed: true, taskId, status: { total: 300, deleted: 300 } });
@@ -109,7 +110,7 @@ export function describeStoreContract(
       const store = await fresh();
       await writeRange(store, 1, 1000);
       await settle();
-      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 800, mode: 'reindex', batchSize: 50, timeoutSeconds: 30 });
+      const taskId = await store.startTruncation(truncation({ endTimeMillis: 800, mode: 'reindex', batchSize: 50 }));
       const status = await waitForTask(store, taskId);
       expect(status).toMatchObject({ completed: true, status: { total: 800, deleted: 800 } });
       expect(status.error).toBeUndefined();
@@ -120,7 +121,7 @@ export function describeStoreContract(
 
     it('truncating an index never written completes with nothing to do', async () => {
       const store = await fresh();
-      const taskId = await store.startTruncation({ index: OTHER_INDEX, endTimeMillis: 10, mode: 'delete', batchSize: 10, timeoutSeconds: 30 });
+      const taskId = await store.startTruncation(truncation({ index: OTHER_INDEX, endTimeMillis: 10, batchSize: 10 }));
       const status = await waitForTask(store, taskId);
       expect(status).toMatchObject({ completed: true, status: { deleted: 0 } });
       expect(status.error).toBeUndefined();
@@ -130,14 +131,7 @@ export function describeStoreContract(
       const store = await fresh();
       await writeRange(store, 1, 2000);
       await settle();
-      const taskId = await store.startTruncation({
-        index: INDEX,
-        endTimeMillis: 1500,
-        mode: 'delete',
-        batchSize: 100,
-        timeoutSeconds: 30,
-        rowsPerSecond: capabilities.slowRowsPerSecond,
-      });
+      const taskId = await store.startTruncation(truncation({ endTimeMillis: 1500, rowsPerSecond: capabilities.slowRowsPerSecond }));
       const running = await store.taskStatus(refOf(taskId));
       expect(running).toMatchObject({ completed: false, taskId });
       expect(running!.status).toHaveProperty('deleted');
@@ -154,24 +148,17 @@ export function describeStoreContract(
       await writeRange(store, 1, 2000);
       await writeRange(store, 1, 10, OTHER_INDEX);
       await settle();
-      const first = await store.startTruncation({
-        index: INDEX,
-        endTimeMillis: 1500,
-        mode: 'delete',
-        batchSize: 100,
-        timeoutSeconds: 30,
-        rowsPerSecond: capabilities.slowRowsPerSecond,
-      });
+      const first = await store.startTruncation(truncation({ endTimeMillis: 1500, rowsPerSecond: capabilities.slowRowsPerSecond }));
       const refused = await apiError(
-        store.startTruncation({ index: INDEX, endTimeMillis: 10, mode: 'reindex', batchSize: 100, timeoutSeconds: 30 }),
+        store.startTruncation(truncation({ endTimeMillis: 10, mode: 'reindex' })),
       );
       expect(refused.status).toBe(409);
       expect(refused.message).toContain(first);
-      const other = await store.startTruncation({ index: OTHER_INDEX, endTimeMillis: 5, mode: 'delete', batchSize: 100, timeoutSeconds: 30 });
+      const other = await store.startTruncation(truncation({ index: OTHER_INDEX, endTimeMillis: 5 }));
       expect((await waitForTask(store, other)).completed).toBe(true);
       expect((await waitForTask(store, first)).error).toBeUndefined();
       // Once the first one is done, the index can be truncated again.
-      const again = await store.startTruncation({ index: INDEX, endTimeMillis: 1600, mode: 'delete', batchSize: 100, timeoutSeconds: 30 });
+      const again = await store.startTruncation(truncation({ endTimeMillis: 1600 }));
       expect(await waitForTask(store, again)).toMatchObject({ status: { deleted: 100 } });
     });
 
@@ -179,7 +166,7 @@ export function describeStoreContract(
       const store = await fresh();
       await writeRange(store, 1, 100);
       await settle();
-      const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 50, mode: 'delete', batchSize: 10, timeoutSeconds: 30 });
+      const taskId = await store.startTruncation(truncation({ endTimeMillis: 50, batchSize: 10 }));
       const before = await waitForTask(store, taskId);
       await store.close();
       const reopened = await reopen();
@@ -192,10 +179,10 @@ export function describeStoreContract(
         await writeRange(store, 1, 6000);
         const size = async () => (await store.indexSizes()).find((s) => s.indexName === INDEX)!.sizeBytes;
         const before = await size();
-        await waitForTask(store, await store.startTruncation({ index: INDEX, endTimeMillis: 3000, mode: 'delete', batchSize: 500, timeoutSeconds: 30 }));
+        await waitForTask(store, await store.startTruncation(truncation({ endTimeMillis: 3000, batchSize: 500 })));
         const afterDelete = await size();
         expect(afterDelete).toBeLessThan(before * 0.7);
-        await waitForTask(store, await store.startTruncation({ index: INDEX, endTimeMillis: 5500, mode: 'reindex', batchSize: 500, timeoutSeconds: 30 }));
+        await waitForTask(store, await store.startTruncation(truncation({ endTimeMillis: 5500, mode: 'reindex', batchSize: 500 })));
         expect(await size()).toBeLessThan(afterDelete * 0.4);
       });
     }
@@ -231,7 +218,7 @@ export function describeStoreContract(
           });
         }
         const last = opened.at(-1)!;
-        const retry = await last.startTruncation({ index: INDEX, endTimeMillis: 3000, mode: 'reindex', batchSize: 500, timeoutSeconds: 30 });
+        const retry = await last.startTruncation(truncation({ endTimeMillis: 3000, mode: 'reindex', batchSize: 500 }));
         const status = await waitForTask(last, retry);
         expect(status.error).toBeUndefined();
         expect(await last.countForTruncation(INDEX, 3000)).toEqual({ matching: 0, total: 1000 });
@@ -240,14 +227,7 @@ export function describeStoreContract(
       it('closing the store during a truncation stops it; after reopening it reports an error', async () => {
         const store = await fresh();
         await writeRange(store, 1, 3000);
-        const taskId = await store.startTruncation({
-          index: INDEX,
-          endTimeMillis: 2500,
-          mode: 'delete',
-          batchSize: 100,
-          timeoutSeconds: 30,
-          rowsPerSecond: capabilities.slowRowsPerSecond,
-        });
+        const taskId = await store.startTruncation(truncation({ endTimeMillis: 2500, rowsPerSecond: capabilities.slowRowsPerSecond }));
         await waitForProgress(store, taskId);
         await store.close();
         const reopened = await reopen();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedStore, openEmbeddedStore } from '../src/embedded/store.ts';
 import { describeStoreContract } from './contract.ts';
-import { INDEX, OTHER_INDEX, doc, refOf, tempDir, waitForProgress, waitForTask, writeRange } from './helpers.ts';
+import { INDEX, OTHER_INDEX, doc, refOf, tempDir, truncation, waitForProgress, waitForTask, writeRange } from './helpers.ts';
 
 describeStoreContract('embedded SQLite', { crash: true, sizesShrinkPromptly: true, slowRowsPerSecond: 2_000 }, async () => {
   const { dir, remove } = tempDir();
@@ -42,7 +42,7 @@ describe('embedded store specifics', () => {
     await writeRange(store, 1, 20_000);
     const fileSize = () => statSync(file).size + statSync(`${file}-wal`, { throwIfNoEntry: false })!.size;
     const before = fileSize();
-    await waitForTask(store, await store.startTruncation({ index: INDEX, endTimeMillis: 18_000, mode: 'reindex', batchSize: 5000, timeoutSeconds: 30 }));
+    await waitForTask(store, await store.startTruncation(truncation({ endTimeMillis: 18_000, mode: 'reindex', batchSize: 5000 })));
     // The worker vacuums and checkpoints right after completing the task.
     await expect.poll(() => statSync(file).size, { timeout: 10_000 }).toBeLessThan(before * 0.3);
   });
@@ -50,14 +50,7 @@ describe('embedded store specifics', () => {
   it('keeps rows written while a reindex copies, and leaves no scratch table or trigger behind', async () => {
     const { store, file } = await open();
     await writeRange(store, 1, 3000);
-    const taskId = await store.startTruncation({
-      index: INDEX,
-      endTimeMillis: 1000,
-      mode: 'reindex',
-      batchSize: 100,
-      timeoutSeconds: 30,
-      rowsPerSecond: 4000,
-    });
+    const taskId = await store.startTruncation(truncation({ endTimeMillis: 1000, mode: 'reindex', rowsPerSecond: 4000 }));
     await waitForProgress(store, taskId, 'created'); // the copy is past 1100 now
     // Written mid-copy: a survivor behind the copy's position, a rewrite of a row copied already, survivors ahead,
     // and an old row that must go too.
@@ -82,7 +75,7 @@ describe('embedded store specifics', () => {
     const file = join(dir, 'timeseries.db');
     const store = await openEmbeddedStore({ file, indexPrefix: '' });
     await writeRange(store, 1, 3000);
-    const taskId = await store.startTruncation({ index: INDEX, endTimeMillis: 1000, mode: 'reindex', batchSize: 100, timeoutSeconds: 30, rowsPerSecond: 2000 });
+    const taskId = await store.startTruncation(truncation({ endTimeMillis: 1000, mode: 'reindex', rowsPerSecond: 2000 }));
     await waitForProgress(store, taskId, 'created');
     await store.simulateCrash();
     const leftovers = () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { documentId } from '../src/identity.ts';
 import { createTimeseries, type Timeseries } from '../src/index.ts';
-import type { TaskRef, TaskStatus, TimeseriesDocument, TimeseriesStore } from '../src/port.ts';
+import type { TaskRef, TaskStatus, TimeseriesDocument, TimeseriesStore, TruncationRequest } from '../src/port.ts';
 
 export const INDEX = 'dataset_datasetprofileaspect_v1';
 export const OTHER_INDEX = 'dashboard_dashboardusagestatisticsaspect_v1';
@@ -66,6 +66,15 @@ export async function writeRange(store: TimeseriesStore, from: number, to: numbe
   }
   await store.write(batch);
 }
+
+/** A truncation request with the tests' usual settings (INDEX, delete, batches of 100, 30 s); give what the test is about. */
+export const truncation = (request: Pick<TruncationRequest, 'endTimeMillis'> & Partial<TruncationRequest>): TruncationRequest => ({
+  index: INDEX,
+  mode: 'delete',
+  batchSize: 100,
+  timeoutSeconds: 30,
+  ...request,
+});
 
 export function refOf(taskId: string): TaskRef {
   const [node, id] = taskId.split(':');

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { describe, expect, it } from 'vitest';
 import { indexSizeEntries } from '../src/operations-actions.ts';
-import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, waitForTask, writeRange } from './helpers.ts';
+import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, truncation, waitForTask, writeRange } from './helpers.ts';
 
 describe('operations actions', () => {
   const suite = embeddedPerTest();
@@ -107,14 +107,7 @@ describe('operations actions', () => {
 
     it('refuses a second truncation of an index while one runs, with 409 naming the task', async () => {
       await writeRange(suite.timeseries.store, 1, 3000);
-      const running = await suite.timeseries.store.startTruncation({
-        index: INDEX,
-        endTimeMillis: 2500,
-        mode: 'delete',
-        batchSize: 100,
-        timeoutSeconds: 30,
-        rowsPerSecond: 3000,
-      });
+      const running = await suite.timeseries.store.startTruncation(truncation({ endTimeMillis: 2500, rowsPerSecond: 3000 }));
       const refused = await apiError(truncate({ endTimeMillis: 10, dryRun: false }));
       expect(refused.status).toBe(409);
       expect(refused.message).toBe(
@@ -165,14 +158,7 @@ describe('operations actions', () => {
 
     it('reports a running task as not completed', async () => {
       await writeRange(suite.timeseries.store, 1, 2000);
-      const taskId = await suite.timeseries.store.startTruncation({
-        index: INDEX,
-        endTimeMillis: 1500,
-        mode: 'delete',
-        batchSize: 100,
-        timeoutSeconds: 30,
-        rowsPerSecond: 3000,
-      });
+      const taskId = await suite.timeseries.store.startTruncation(truncation({ endTimeMillis: 1500, rowsPerSecond: 3000 }));
       const status = JSON.parse((await call('getEsTaskStatus', { task: taskId })) as string);
       expect(status).toMatchObject({ completed: false, taskId });
       expect(status.status).toMatchObject({ requests_per_second: 3000 });
