@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createGraphiQLPage } from './graphiql';
 import type { GraphQLResponse } from './graphql';
-import { HttpError, readJsonBody, requireJsonContentType } from './http/body';
+import { readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
 import { sendError, sendJson } from './http/respond';
 import type { Logger } from './logger';
@@ -133,7 +133,7 @@ export function createApp(options: AppOptions): RequestListener {
 
 function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requestId: string, logger: Logger): void {
   if (res.headersSent) return void res.destroy();
-  const known = error instanceof ApiError || error instanceof HttpError;
+  const known = error instanceof ApiError;
   if (!known) logger.error({ requestId, err: error }, 'request failed');
   const status = known ? error.status : 500;
   const message = known ? error.message : UNKNOWN_ERROR_MESSAGE;
@@ -142,7 +142,7 @@ function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requ
   // A 413 leaves the rest of the body unread on the socket: close it rather than drain it.
   if (status === 413) headers.connection = 'close';
   if (!graphql) return sendError(res, status, message, headers);
-  const type = error instanceof ApiError ? error.kind : status === 500 ? 'SERVER_ERROR' : 'BAD_REQUEST';
+  const type = known ? error.kind : 'SERVER_ERROR';
   sendJson(res, status, { errors: [{ message, extensions: { code: status, type } }] }, headers);
 }
 

@@ -54,6 +54,7 @@ describe('POST /api/graphql', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('answers content type %s with 415', async (type) => {
     const res = await post('/api/graphql', '{"query":"{ __typename }"}', { 'content-type': type });
     expect(res.status).toBe(415);
+    expect((await res.json()).errors[0].extensions).toEqual({ code: 415, type: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('answers a syntax error with 400 and graphql-js message', async () => {

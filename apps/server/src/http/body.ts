@@ -1,22 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from '@mds/schema';
+import { ApiError, badRequest } from '@mds/schema';
 
 const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
 
 /** 415 unless the request says its body is JSON. (CORS-simple content types never reach a handler: CSRF.) */
 export function requireJsonContentType(req: IncomingMessage): void {
   if (!isJsonType(req.headers['content-type'])) {
-    throw new HttpError(415, `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json`);
-  }
-}
-
-/** An HTTP-level refusal outside DataHub's error kinds (413, 415). */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json`);
   }
 }
 
@@ -35,7 +25,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 function readText(req: IncomingMessage, limit: number): Promise<string> {
-  const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
+  const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes`);
   if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
