@@ -1,4 +1,4 @@
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type Actor, type ApiContext, type RestliResource } from '@mds/schema';
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type Actor, type ApiContext, type JsonRoute, type RestliResource } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createGraphiQLPage } from './graphiql';
@@ -10,13 +10,6 @@ import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
 import type { RestliDispatcher } from './restli';
-
-/** An extra authenticated JSON route a package offers outside GraphQL and Rest.li (e.g. DataHub's OpenAPI paths). */
-export interface JsonRoute {
-  method: 'GET' | 'POST';
-  path: string;
-  handler(context: ApiContext): unknown;
-}
 
 export interface AppOptions {
   logger: Logger;

@@ -32,7 +32,6 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       // Closed last to first: the shared database after every module that uses it.
       modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module],
       authenticate: auth.authenticate,
-      routes: [{ method: 'GET', path: '/openapi/operations/elasticSearch/getIndexSizes', handler: ({ actor }) => timeseries.openApiIndexSizes(actor) }],
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,
       auth,

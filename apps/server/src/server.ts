@@ -2,7 +2,7 @@ import { buildApiSchema, type Actor, type ApiModule } from '@mds/schema';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createApp, type JsonRoute } from './app';
+import { createApp } from './app';
 import type { Config } from './config';
 import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
@@ -18,7 +18,6 @@ import { version } from './version';
 export interface Composition {
   modules: ApiModule[];
   authenticate(authorization: string | undefined): Promise<Actor | null>;
-  routes?: JsonRoute[];
   /** Backend checks for /health: each resolves when its backend can serve, or throws saying why not. */
   readinessChecks?: (() => Promise<void>)[];
   metricSources?: MetricSources;
@@ -84,7 +83,7 @@ export async function startServer<C extends Composition>(
     authenticate: composed.authenticate,
     executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
-    routes: composed.routes,
+    routes: modules.flatMap((m) => m.routes ?? []),
   });
 
   let closing: Promise<void> | undefined;

@@ -3,4 +3,4 @@ export type { Actor, ApiContext } from './context';
 export * from './errors';
 export * from './actions';
 export { buildApiSchema, loadTypeDefs } from './sdl';
-export type { ApiModule } from './module';
+export type { ApiModule, JsonRoute } from './module';

@@ -57,7 +57,12 @@ export async function createTimeseries(options: {
   const close = () => (closing ??= store.close());
   const now = options.now ?? Date.now;
   return {
-    module: { name: 'timeseries', actions: [...operationsActions(store), ...ingestActions(store)], close },
+    module: {
+      name: 'timeseries',
+      actions: [...operationsActions(store), ...ingestActions(store)],
+      routes: [{ method: 'GET', path: '/openapi/operations/elasticSearch/getIndexSizes', handler: ({ actor }) => openApiIndexSizes(store, actor) }],
+      close,
+    },
     store,
     openApiIndexSizes: (actor) => openApiIndexSizes(store, actor),
     seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
