@@ -6,12 +6,12 @@ import { defineProject } from 'vitest/config';
 const graphqlEntry = createRequire(import.meta.url).resolve('graphql', { paths: [new URL('./packages/schema', import.meta.url).pathname] });
 
 /** The one vitest setup every package uses: tests run from TypeScript source, no build step. */
-export function packageProject(name: string, overrides: { testTimeout?: number; include?: string[]; exclude?: string[] } = {}) {
+export function packageProject(name: string, overrides: { testTimeout?: number; exclude?: string[] } = {}) {
   return defineProject({
     resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
     test: {
       name,
-      include: overrides.include ?? ['test/**/*.test.ts'],
+      include: ['test/**/*.test.ts'],
       exclude: ['**/node_modules/**', ...(overrides.exclude ?? [])],
       environment: 'node',
       testTimeout: overrides.testTimeout ?? 20_000,
