@@ -19,9 +19,10 @@ export interface Authenticator {
 }
 
 /**
- * Bearer access tokens and the Basic system client. Only the signature check is cached (keyed by the token's salted
- * hash): whether the token still exists (revocation), whether it expired, and the user's current role are read on
- * every call, so a revocation or role change applies to the very next request.
+ * Bearer access tokens and the Basic system client. Verified signatures are cached (keyed by the token's salted
+ * hash). Whether the token still exists (revocation), whether it expired, and the user's current role are asked of
+ * the store on every call; its cache sees every commit, so a revocation or role change applies to the very next
+ * request.
  */
 export function createAuthenticator(options: {
   store: Store;

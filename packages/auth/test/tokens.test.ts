@@ -1,4 +1,5 @@
 import { ApiError } from '@mds/schema';
+import { openDatabase } from '@mds/sqlite';
 import { generateKeyPair, SignJWT } from 'jose';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -226,7 +227,16 @@ describe('verification', () => {
     const { auth, db } = withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'u' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    db.prepare('DELETE FROM users WHERE actor_urn = ?').run(BOB);
+    // Removed out of band, by another process's connection (an operator's sqlite3 shell, say).
+    openDatabase(db.name).prepare('DELETE FROM users WHERE actor_urn = ?').run(BOB);
+    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
+  });
+
+  it('refuses a token revoked by another process (the CLI) on the very next call', async () => {
+    const { auth, db } = withBob();
+    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'cli' });
+    expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
+    setup({ db: openDatabase(db.name) }).auth.tokens.revoke(id);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
   });
 

@@ -97,3 +97,5 @@ export function createGroupCommit(db: SqliteDatabase) {
     },
   };
 }
+
+export { createReadCache, type ReadCache } from './read-cache';

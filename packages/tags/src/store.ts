@@ -1,4 +1,4 @@
-import { applyMigrations, type SqliteDatabase } from '@mds/sqlite';
+import { applyMigrations, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/sqlite';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,8 @@ export class TagStore {
   readonly #listMatching;
   readonly #countMatching;
   readonly #searchSnapshot;
+  /** Tags by id, as `get` answers them: the read every `tag(urn)` makes. Emptied by any write. */
+  readonly #byId: ReadCache<string, Tag | null>;
 
   /** Use `createTagStore`, which applies the migrations this expects. */
   constructor(db: SqliteDatabase, options: TagStoreOptions = {}) {
@@ -75,6 +77,7 @@ export class TagStore {
        VALUES (?, (SELECT ifnull(max(doc_id), 0) + 1 FROM tags), ?, ?, ?, ?, ?, ?)`,
     );
     this.#select = db.prepare<[string], TagRow>(`SELECT ${COLUMNS} FROM tags WHERE id = ?`);
+    this.#byId = createReadCache(db, { maxEntries: 10_000 });
     const update = (set: string) => `UPDATE tags SET ${set}, updated_at = @time, updated_by = @actor WHERE id = @id RETURNING ${COLUMNS}`;
     this.#updateNameAndDescription = db.prepare<[Stamped & { name: string; description: string | null }], TagRow>(
       update('name = @name, description = @description'),
@@ -116,7 +119,7 @@ export class TagStore {
     const description = validateDescription(input.description ?? null);
     const time = this.#now();
     try {
-      this.#insert.run(id, name, description, time, actor, time, actor);
+      this.#write(() => this.#insert.run(id, name, description, time, actor, time, actor));
     } catch (error) {
       // The primary key decides between concurrent creates of one id: exactly one INSERT wins.
       if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest(TAG_ALREADY_EXISTS);
@@ -128,8 +131,11 @@ export class TagStore {
 
   /** The tag with this URN, or null when there is none (a malformed URN is a 400). */
   get(urn: string): Tag | null {
-    const row = this.#select.get(parseTagUrn(urn));
-    return row ? toTag(row) : null;
+    const id = parseTagUrn(urn);
+    return this.#byId.get(id, () => {
+      const row = this.#select.get(id);
+      return row ? toTag(row) : null;
+    });
   }
 
   /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
@@ -138,26 +144,29 @@ export class TagStore {
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
     const stamped = { id, time: this.#now(), actor };
-    const row =
+    const row = this.#write(() =>
       description === undefined
         ? this.#updateName.get({ ...stamped, name })
-        : this.#updateNameAndDescription.get({ ...stamped, name, description });
+        : this.#updateNameAndDescription.get({ ...stamped, name, description }),
+    );
     return existing(row, urn);
   }
 
   setColor(urn: string, colorHex: string, actor: string): Tag {
     const id = parseTagUrn(urn);
-    return existing(this.#updateColor.get({ id, colorHex: validateColorHex(colorHex), time: this.#now(), actor }), urn);
+    const checked = validateColorHex(colorHex);
+    return existing(this.#write(() => this.#updateColor.get({ id, colorHex: checked, time: this.#now(), actor })), urn);
   }
 
   setDescription(urn: string, description: string, actor: string): Tag {
     const id = parseTagUrn(urn);
     const checked = validateDescription(description);
-    return existing(this.#updateDescription.get({ id, description: checked, time: this.#now(), actor }), urn);
+    return existing(this.#write(() => this.#updateDescription.get({ id, description: checked, time: this.#now(), actor })), urn);
   }
 
   delete(urn: string): void {
-    if (this.#delete.run(parseTagUrn(urn)).changes === 0) throw tagNotFound(urn);
+    const id = parseTagUrn(urn);
+    if (this.#write(() => this.#delete.run(id)).changes === 0) throw tagNotFound(urn);
   }
 
   /** One page of tags: by relevance then id for text queries, by name (case-insensitive) then id when listing all. */
@@ -166,6 +175,15 @@ export class TagStore {
     const text = parseTextQuery(search.query);
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
     return this.#searchSnapshot(page, text);
+  }
+
+  /** Every write goes through here, so the read cache never outlives a change this connection made. */
+  #write<T>(statement: () => T): T {
+    try {
+      return statement();
+    } finally {
+      this.#byId.invalidate();
+    }
   }
 }
 

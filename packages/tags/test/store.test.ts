@@ -167,6 +167,32 @@ describe('update, colour, description and delete', () => {
     expect(store.get('urn:li:tag:pii')).toEqual(updated);
   });
 
+  it('answers every read with the latest write, whichever connection made it', () => {
+    const fixture = setup({ now: steppingClock(T0) });
+    const { store } = fixture;
+    const urn = 'urn:li:tag:cached';
+    const name = () => store.get(urn)?.name;
+    expect(store.get(urn)).toBeNull();
+    store.create({ id: 'cached', name: 'v1' }, alice);
+    expect(name()).toBe('v1');
+    store.update(urn, { name: 'v2' }, bob);
+    expect(name()).toBe('v2');
+    store.setDescription(urn, 'described', bob);
+    expect(store.get(urn)?.description).toBe('described');
+    store.setColor(urn, '#00ff00', bob);
+    expect(store.get(urn)?.colorHex).toBe('#00ff00');
+    // Another process (a second server, the CLI) writing to the same file.
+    const other = createTagStore(openDatabase(fixture.file));
+    other.update(urn, { name: 'v3' }, bob);
+    expect(name()).toBe('v3');
+    other.delete(urn);
+    expect(store.get(urn)).toBeNull();
+    other.create({ id: 'cached', name: 'v4' }, alice);
+    expect(name()).toBe('v4');
+    store.delete(urn);
+    expect(store.get(urn)).toBeNull();
+  });
+
   it('keeps the description when an update leaves it out, and removes it when the update says null', () => {
     const store = withTag();
     expect(store.update('urn:li:tag:pii', { name: 'Renamed' }, bob).description).toBe('Personal');

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '@mds/sqlite';
+import { createReadCache, type SqliteDatabase } from '@mds/sqlite';
 import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { accessTokens, users } from './schema';
@@ -31,6 +31,9 @@ export function createStore(db: SqliteDatabase) {
     `SELECT t.actor_urn AS actorUrn, t.expires_at AS expiresAt, u.actor_urn AS userUrn, u.role_urn AS roleUrn
      FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`,
   );
+  // Credentials are asked for on every request; the cache sees every commit (ours: invalidate below; other
+  // processes': data_version), so a revocation or role change still applies to the very next request.
+  const credentials = createReadCache<string, Credential | undefined>(db, { maxEntries: 10_000 });
   const tokenQuery = orm.select().from(accessTokens).where(eq(accessTokens.id, sql.placeholder('id'))).prepare();
   const userQuery = orm.select().from(users).where(eq(users.actorUrn, sql.placeholder('urn'))).prepare();
 
@@ -38,9 +41,11 @@ export function createStore(db: SqliteDatabase) {
 
   return {
     credential(id: string): Credential | undefined {
-      const row = credentialQuery.get(id);
-      if (!row) return undefined;
-      return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
+      return credentials.get(id, () => {
+        const row = credentialQuery.get(id);
+        if (!row) return undefined;
+        return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
+      });
     },
 
     findToken(id: string): TokenRow | undefined {
@@ -49,11 +54,14 @@ export function createStore(db: SqliteDatabase) {
 
     insertToken(row: TokenRow): void {
       orm.insert(accessTokens).values(row).run();
+      credentials.invalidate();
     },
 
     /** Whether a row was deleted. */
     deleteToken(id: string): boolean {
-      return orm.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
+      const deleted = orm.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
+      credentials.invalidate();
+      return deleted;
     },
 
     /** Newest expiry first, never-expiring last (DataHub sorts by expiresAt descending). */
@@ -88,6 +96,7 @@ export function createStore(db: SqliteDatabase) {
             .run();
         }
       });
+      credentials.invalidate();
     },
   };
 }

@@ -1,0 +1,54 @@
+import type Database from 'better-sqlite3';
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** A number that moves whenever a commit from another connection (another process) may have changed the file. */
+export type CommitStamp = () => number;
+
+// The first copy of the wal-index header (https://www.sqlite.org/walformat.html §2.1): its change counter, frame
+// count and salts move with every commit and every WAL restart, whichever connection made them.
+const WAL_INDEX_HEADER_BYTES = 48;
+
+const stamps = new WeakMap<Database.Database, CommitStamp>();
+const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
+/**
+ * One stamp per connection, shared by every cache over it. In WAL mode it reads the wal-index header from the
+ * `-shm` file: one pread, without the locks a statement takes (`PRAGMA data_version` costs a read transaction,
+ * several times as much). Other journal modes, and in-memory databases, fall back to data_version. Either way,
+ * writes made through this same connection do not move the stamp: their owner invalidates.
+ */
+export function commitStamp(db: Database.Database): CommitStamp {
+  let stamp = stamps.get(db);
+  if (!stamp) {
+    stamp = walIndexStamp(db) ?? dataVersionStamp(db);
+    stamps.set(db, stamp);
+  }
+  return stamp;
+}
+
+function dataVersionStamp(db: Database.Database): CommitStamp {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  return () => dataVersion.get() as number;
+}
+
+function walIndexStamp(db: Database.Database): CommitStamp | undefined {
+  if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
+  let fd: number;
+  try {
+    fd = openSync(`${db.name}-shm`, 'r');
+  } catch {
+    return undefined;
+  }
+  openFiles.register(db, fd);
+  let seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  let read = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  let generation = 0;
+  return () => {
+    // A short read (a header not written yet) counts as a change: never a reason to trust the cache.
+    if (readSync(fd, read, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES || !read.equals(seen)) {
+      generation++;
+      [seen, read] = [read, seen];
+    }
+    return generation;
+  };
+}
