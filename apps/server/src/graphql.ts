@@ -28,9 +28,9 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     landingPage: false,
     batching: false,
     logging: false,
-    plugins: options.plugins ?? [],
+    plugins: [...(options.plugins ?? []), cacheValidationByDocument()],
     maskedErrors: { maskError },
-    parserAndValidationCache: { documentCache: createDocumentCache(), errorCache: createDocumentCache() },
+    parserAndValidationCache: { documentCache: createDocumentCache(), errorCache: createDocumentCache(), validationCache: false },
   });
 
   return async function executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse> {
@@ -67,6 +67,22 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     }
     // No `data` means the request could not run (e.g. bad variables): that is the caller's error.
     return { status: 'data' in result ? 200 : 400, result, operation };
+  };
+}
+
+/**
+ * Validation results by parsed document. The parse cache hands out one DocumentNode per query text, and neither the
+ * schema nor the rules change while the executor lives, so the document alone is the key. (Yoga's own cache keys on
+ * the names of every rule, rebuilt from the rule list on each request: a measurable share of a cached request.)
+ */
+function cacheValidationByDocument(): Plugin {
+  const results = new WeakMap<DocumentNode, readonly Error[]>();
+  return {
+    onValidate({ params: { documentAST }, setResult }) {
+      const cached = results.get(documentAST);
+      if (cached) return setResult(cached);
+      return ({ result }) => void results.set(documentAST, result);
+    },
   };
 }
 
