@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createSecretKey, hash, randomUUID, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** DataHub's issuer claim. */
@@ -23,7 +23,8 @@ export function signingKeyOf(signingKey: string): KeyObject {
 }
 
 export function hashToken(token: string, salt: string): string {
-  return createHash('sha256').update(token, 'utf8').update(salt, 'utf8').digest('base64');
+  // One-shot crypto.hash: hashed on every request, and less than half the cost of a Hash object.
+  return hash('sha256', token + salt, 'base64');
 }
 
 /** Signs a personal access token with DataHub's claims; `exp` is left out when it never expires. */
