@@ -21,7 +21,7 @@ export interface AppOptions {
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
   authenticate(authorization: string | undefined): Promise<Actor | null>;
-  executeGraphQL(body: unknown, context: ApiContext): Promise<GraphQLResponse>;
+  executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];
 }
@@ -38,7 +38,8 @@ interface RequestInfo {
   operation: string;
 }
 
-type Route = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo) => Promise<void> | void;
+/** `search` is the query string without its `?`: most routes never look at it, so it is parsed only where needed. */
+type Route = (req: IncomingMessage, res: ServerResponse, search: string, info: RequestInfo) => Promise<void> | void;
 
 /** The whole HTTP surface in one place: socket → route → authentication → domain, and every error's shape. */
 export function createApp(options: AppOptions): RequestListener {
@@ -62,7 +63,7 @@ export function createApp(options: AppOptions): RequestListener {
   });
   routes.set('/metrics', {
     methods: ['GET'],
-    route: async (req, res, _query, info) => {
+    route: async (req, res, _search, info) => {
       if (!options.metricsPublic) await authenticated(req, info);
       const text = await metrics.render();
       res.writeHead(200, { 'content-type': metrics.contentType, 'content-length': Buffer.byteLength(text) }).end(text);
@@ -72,7 +73,7 @@ export function createApp(options: AppOptions): RequestListener {
   routes.set(GRAPHQL_PATH, {
     methods: ['POST'],
     graphql: true,
-    route: async (req, res, _query, info) => {
+    route: async (req, res, _search, info) => {
       requireJsonContentType(req);
       const context = await authenticated(req, info);
       const body = await readJsonBody(req, options.maxBodyBytes);
@@ -82,10 +83,10 @@ export function createApp(options: AppOptions): RequestListener {
     },
   });
   for (const resource of options.restli.resources) {
-    const route: Route = async (req, res, query, info) => {
+    const route: Route = async (req, res, search, info) => {
       if (req.headers['content-type'] !== undefined) requireJsonContentType(req);
       const context = await authenticated(req, info);
-      const action = options.restli.find(resource, query.get('action'));
+      const action = options.restli.find(resource, new URLSearchParams(search).get('action'));
       info.operation = action.name;
       const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
       sendJson(res, 200, await options.restli.run(action, body, context));
@@ -95,7 +96,7 @@ export function createApp(options: AppOptions): RequestListener {
   for (const extra of options.routes ?? []) {
     routes.set(extra.path, {
       methods: [extra.method],
-      route: async (req, res, _query, info) => sendJson(res, 200, await extra.handler(await authenticated(req, info))),
+      route: async (req, res, _search, info) => sendJson(res, 200, await extra.handler(await authenticated(req, info))),
     });
   }
 
@@ -118,9 +119,8 @@ export function createApp(options: AppOptions): RequestListener {
     if (!entry.methods.includes(req.method ?? '')) {
       return sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
     }
-    Promise.resolve()
-      .then(() => entry.route(req, res, new URLSearchParams(search), info))
-      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger));
+    const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
+    run().catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger));
   };
 }
 
