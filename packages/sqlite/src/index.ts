@@ -3,7 +3,6 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { configureConnection } from './connection.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -16,7 +15,10 @@ export interface OpenOptions {
 export function openDatabase(file: string, options: OpenOptions = {}): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  configureConnection(db, options.synchronous);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
   return db;
 }
 
@@ -51,6 +53,49 @@ export function applyMigrations(db: SqliteDatabase, options: { folder: string; o
   migrate(drizzle(db), { migrationsFolder: options.folder, migrationsTable: table });
 }
 
+export type GroupCommit = ReturnType<typeof createGroupCommit>;
+
+/**
+ * Group commit: writes queued during one turn of the event loop run in a single transaction, so they share one
+ * fsync instead of paying one each (with synchronous=FULL the fsync, not the SQL, is what a write costs). Each write
+ * runs in its own savepoint: one that throws is rolled back alone and rejects alone. Every promise settles only
+ * after the commit, so nothing is acknowledged before it is durable.
+ */
+export function createGroupCommit(db: SqliteDatabase) {
+  type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
+  let queue: Pending[] = [];
+  // A better-sqlite3 transaction called inside another becomes a SAVEPOINT.
+  const inSavepoint = db.transaction((work: () => unknown) => work());
+  const runAll = db.transaction((batch: Pending[]) =>
+    batch.map(({ work }) => {
+      try {
+        return { ok: true as const, value: inSavepoint(work) };
+      } catch (error) {
+        return { ok: false as const, error };
+      }
+    }),
+  );
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    let outcomes;
+    try {
+      outcomes = runAll.immediate(batch);
+    } catch (error) {
+      // The commit itself failed (disk full, I/O error): none of the batch happened.
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
+  };
+  return {
+    /** Runs `work` (synchronous SQL) in the next group transaction; settles once that transaction committed. */
+    run<T>(work: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        if (queue.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(flush);
+      });
+    },
+  };
+}
+
 export { createReadCache, type ReadCache } from './read-cache';
-export { applyStatement, statementCache } from './connection.js';
-export { createWriterThread, WriteError, type WriteOutcome, type WriteStatement, type WriterThread } from './writer-thread';

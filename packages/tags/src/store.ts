@@ -1,4 +1,4 @@
-import { applyMigrations, applyStatement, createReadCache, statementCache, type ReadCache, type SqliteDatabase, type WriteOutcome, type WriteStatement, type WriterThread } from '@mds/sqlite';
+import { applyMigrations, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/sqlite';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +53,13 @@ const MARK = 'char(1)';
  */
 export class TagStore {
   readonly #now: () => number;
-  readonly #prepare: ReturnType<typeof statementCache>;
+  readonly #insert;
   readonly #select;
+  readonly #updateNameAndDescription;
+  readonly #updateName;
+  readonly #updateColor;
+  readonly #updateDescription;
+  readonly #delete;
   readonly #listAll;
   readonly #countAll;
   readonly #listMatching;
@@ -66,9 +71,21 @@ export class TagStore {
   /** Use `createTagStore`, which applies the migrations this expects. */
   constructor(db: SqliteDatabase, options: TagStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
-    this.#prepare = statementCache(db);
+    // doc_id (the FTS rowid) is the next integer, computed inside the INSERT, which holds the write lock.
+    this.#insert = db.prepare<[string, string, string | null, number, string, number, string]>(
+      `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by)
+       VALUES (?, (SELECT ifnull(max(doc_id), 0) + 1 FROM tags), ?, ?, ?, ?, ?, ?)`,
+    );
     this.#select = db.prepare<[string], TagRow>(`SELECT ${COLUMNS} FROM tags WHERE id = ?`);
     this.#byId = createReadCache(db, { maxEntries: 10_000 });
+    const update = (set: string) => `UPDATE tags SET ${set}, updated_at = @time, updated_by = @actor WHERE id = @id RETURNING ${COLUMNS}`;
+    this.#updateNameAndDescription = db.prepare<[Stamped & { name: string; description: string | null }], TagRow>(
+      update('name = @name, description = @description'),
+    );
+    this.#updateName = db.prepare<[Stamped & { name: string }], TagRow>(update('name = @name'));
+    this.#updateColor = db.prepare<[Stamped & { colorHex: string }], TagRow>(update('color_hex = @colorHex'));
+    this.#updateDescription = db.prepare<[Stamped & { description: string }], TagRow>(update('description = @description'));
+    this.#delete = db.prepare<[string]>(`DELETE FROM tags WHERE id = ?`);
     this.#listAll = db.prepare<[number, number], TagRow>(
       `SELECT ${COLUMNS} FROM tags ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`,
     );
@@ -95,81 +112,21 @@ export class TagStore {
     });
   }
 
-  /**
-   * Every write, validated and planned without running it: `apply` runs a plan on this connection, now;
-   * `applyOnWriterThread` runs it on a writer thread, group-committed. One plan, the same answers either way.
-   */
-  readonly plan = {
-    /** Creates a tag owned by `actor`; an id already taken is a 400 `This Tag already exists!`. */
-    create: (input: NewTag, actor: string): TagWrite<Tag> => {
-      const id = input.id === undefined || input.id === null ? randomUUID() : validateId(input.id);
-      const name = validateName(input.name);
-      const description = validateDescription(input.description ?? null);
-      const time = this.#now();
-      const stamp = { time, actor };
-      return {
-        statement: { sql: INSERT, params: [id, name, description, time, actor, time, actor] },
-        answer: () => ({ urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp }),
-      };
-    },
-    /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
-    update: (urn: string, changes: TagChanges, actor: string): TagWrite<Tag> => {
-      const id = parseTagUrn(urn);
-      const name = validateName(changes.name);
-      const description = validateDescription(changes.description);
-      const stamped = { id, time: this.#now(), actor };
-      return description === undefined
-        ? updated(urn, UPDATE_NAME, { ...stamped, name })
-        : updated(urn, UPDATE_NAME_AND_DESCRIPTION, { ...stamped, name, description });
-    },
-    setColor: (urn: string, colorHex: string, actor: string): TagWrite<Tag> => {
-      const id = parseTagUrn(urn);
-      return updated(urn, UPDATE_COLOR, { id, colorHex: validateColorHex(colorHex), time: this.#now(), actor });
-    },
-    setDescription: (urn: string, description: string, actor: string): TagWrite<Tag> => {
-      const id = parseTagUrn(urn);
-      return updated(urn, UPDATE_DESCRIPTION, { id, description: validateDescription(description), time: this.#now(), actor });
-    },
-    delete: (urn: string): TagWrite<void> => ({
-      statement: { sql: DELETE, params: [parseTagUrn(urn)] },
-      answer: ({ changes }) => {
-        if (changes === 0) throw tagNotFound(urn);
-      },
-    }),
-  };
-
+  /** Creates a tag owned by `actor`; an id already taken is a 400 `This Tag already exists!`. */
   create(input: NewTag, actor: string): Tag {
-    return this.apply(this.plan.create(input, actor));
-  }
-
-  update(urn: string, changes: TagChanges, actor: string): Tag {
-    return this.apply(this.plan.update(urn, changes, actor));
-  }
-
-  setColor(urn: string, colorHex: string, actor: string): Tag {
-    return this.apply(this.plan.setColor(urn, colorHex, actor));
-  }
-
-  setDescription(urn: string, description: string, actor: string): Tag {
-    return this.apply(this.plan.setDescription(urn, description, actor));
-  }
-
-  delete(urn: string): void {
-    this.apply(this.plan.delete(urn));
-  }
-
-  /** Runs a planned write on this store's own connection, now. */
-  apply<T>(write: TagWrite<T>): T {
-    let outcome: WriteOutcome;
+    const id = input.id === undefined || input.id === null ? randomUUID() : validateId(input.id);
+    const name = validateName(input.name);
+    const description = validateDescription(input.description ?? null);
+    const time = this.#now();
     try {
-      outcome = applyStatement(this.#prepare, write.statement);
+      this.#write(() => this.#insert.run(id, name, description, time, actor, time, actor));
     } catch (error) {
-      throw refusal(error);
-    } finally {
-      // The read cache must never outlive a change this connection made.
-      this.#byId.invalidate();
+      // The primary key decides between concurrent creates of one id: exactly one INSERT wins.
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest(TAG_ALREADY_EXISTS);
+      throw error;
     }
-    return write.answer(outcome);
+    const stamp = { time, actor };
+    return { urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp };
   }
 
   /** The tag with this URN, or null when there is none (a malformed URN is a 400). */
@@ -181,6 +138,37 @@ export class TagStore {
     });
   }
 
+  /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
+  update(urn: string, changes: TagChanges, actor: string): Tag {
+    const id = parseTagUrn(urn);
+    const name = validateName(changes.name);
+    const description = validateDescription(changes.description);
+    const stamped = { id, time: this.#now(), actor };
+    const row = this.#write(() =>
+      description === undefined
+        ? this.#updateName.get({ ...stamped, name })
+        : this.#updateNameAndDescription.get({ ...stamped, name, description }),
+    );
+    return existing(row, urn);
+  }
+
+  setColor(urn: string, colorHex: string, actor: string): Tag {
+    const id = parseTagUrn(urn);
+    const checked = validateColorHex(colorHex);
+    return existing(this.#write(() => this.#updateColor.get({ id, colorHex: checked, time: this.#now(), actor })), urn);
+  }
+
+  setDescription(urn: string, description: string, actor: string): Tag {
+    const id = parseTagUrn(urn);
+    const checked = validateDescription(description);
+    return existing(this.#write(() => this.#updateDescription.get({ id, description: checked, time: this.#now(), actor })), urn);
+  }
+
+  delete(urn: string): void {
+    const id = parseTagUrn(urn);
+    if (this.#write(() => this.#delete.run(id)).changes === 0) throw tagNotFound(urn);
+  }
+
   /** One page of tags: by relevance then id for text queries, by name (case-insensitive) then id when listing all. */
   search(search: TagSearch = {}): TagSearchPage {
     const page = parsePage(search.start, search.count);
@@ -188,51 +176,29 @@ export class TagStore {
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
     return this.#searchSnapshot(page, text);
   }
+
+  /** Every write goes through here, so the read cache never outlives a change this connection made. */
+  #write<T>(statement: () => T): T {
+    try {
+      return statement();
+    } finally {
+      this.#byId.invalidate();
+    }
+  }
 }
 
-/** A write, validated and ready to run on any connection to the file: its statement, and how its outcome answers. */
-export interface TagWrite<T> {
-  statement: WriteStatement;
-  answer(outcome: WriteOutcome): T;
-}
-
-/**
- * Runs a planned write on a writer thread (group-committed, durable when it settles): the same statement, answers
- * and refusals as `TagStore.apply`. The store's read cache sees the thread's commit as another connection's.
- */
-export function applyOnWriterThread<T>(writer: WriterThread, write: TagWrite<T>): Promise<T> {
-  return writer.run(write.statement).then(write.answer, (error: unknown) => {
-    throw refusal(error);
-  });
-}
-
-// doc_id (the FTS rowid) is the next integer, computed inside the INSERT, which holds the write lock.
-const INSERT = `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by)
-  VALUES (?, (SELECT ifnull(max(doc_id), 0) + 1 FROM tags), ?, ?, ?, ?, ?, ?)`;
-const update = (set: string) => `UPDATE tags SET ${set}, updated_at = @time, updated_by = @actor WHERE id = @id RETURNING ${COLUMNS}`;
-const UPDATE_NAME_AND_DESCRIPTION = update('name = @name, description = @description');
-const UPDATE_NAME = update('name = @name');
-const UPDATE_COLOR = update('color_hex = @colorHex');
-const UPDATE_DESCRIPTION = update('description = @description');
-const DELETE = `DELETE FROM tags WHERE id = ?`;
-
-/** An UPDATE … RETURNING of one tag: its new state, or 404 when there is no such tag. */
-function updated(urn: string, sql: string, params: { id: string; time: number; actor: string } & Record<string, unknown>): TagWrite<Tag> {
-  return {
-    statement: { sql, params },
-    answer: ({ row }) => {
-      if (!row) throw tagNotFound(urn);
-      return toTag(row as TagRow);
-    },
-  };
-}
-
-/** SQLite's refusal in the domain's words: the primary key decides between concurrent creates of one id. */
-function refusal(error: unknown): unknown {
-  return (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? badRequest(TAG_ALREADY_EXISTS) : error;
+interface Stamped {
+  id: string;
+  time: number;
+  actor: string;
 }
 
 const tagNotFound = (urn: string) => notFound(`Tag ${urn} does not exist`);
+
+function existing(row: TagRow | undefined, urn: string): Tag {
+  if (!row) throw tagNotFound(urn);
+  return toTag(row);
+}
 
 function toTag(row: TagRow): Tag {
   return {

@@ -1,5 +1,5 @@
 import { Privilege } from '@mds/auth';
-import { ApiError, buildApiSchema, type ApiContext, type ApiModule } from '@mds/schema';
+import { ApiError, buildApiSchema, type ApiContext } from '@mds/schema';
 import { openDatabase, type SqliteDatabase } from '@mds/sqlite';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,9 +9,7 @@ import { afterEach } from 'vitest';
 import { createTagsModule } from '../src/index';
 
 const opened: { db: SqliteDatabase; dir: string }[] = [];
-const modules: ApiModule[] = [];
-afterEach(async () => {
-  for (const module of modules.splice(0)) await module.close?.(); // writer threads first: they hold connections too
+afterEach(() => {
   for (const { db, dir } of opened.splice(0)) {
     if (db.open) db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -37,7 +35,6 @@ export function steppingClock(start = 1_700_000_000_000) {
 export function setup(options: { now?: () => number } = {}) {
   const { db, file } = tempDatabase();
   const { module, store } = createTagsModule({ db, ...options });
-  modules.push(module);
   const schema = buildApiSchema([module.resolvers!]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;

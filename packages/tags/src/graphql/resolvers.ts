@@ -1,6 +1,7 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
-import type { TagStore, TagWrite } from '../store';
+import type { GroupCommit } from '@mds/sqlite';
+import type { TagStore } from '../store';
 import { parsePage } from '../search-query';
 import { parseTagUrn } from '../urn';
 import { toGraphQLTag, toSearchResult } from './to-graphql';
@@ -8,14 +9,11 @@ import { toGraphQLTag, toSearchResult } from './to-graphql';
 const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
 const MANAGE = [Privilege.MANAGE_TAGS];
 
-/** Runs a planned write; settles once it is durable. */
-export type ApplyWrite = <T>(write: TagWrite<T>) => Promise<T>;
-
 /**
- * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Reads go to
- * the store; writes are planned by the store and run by `apply`, so each mutation answers once its write is durable.
+ * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Writes go
+ * through `commits`, so each mutation answers once its write is durable.
  */
-export function createTagResolvers(store: TagStore, apply: ApplyWrite): Resolvers {
+export function createTagResolvers(store: TagStore, commits: GroupCommit): Resolvers {
   return {
     Query: {
       // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
@@ -36,21 +34,21 @@ export function createTagResolvers(store: TagStore, apply: ApplyWrite): Resolver
     Mutation: {
       createTag: async (_parent, { input }, { actor }) => {
         requirePrivilege(actor, CREATE);
-        return (await apply(store.plan.create(input, actor.urn))).urn;
+        return (await commits.run(() => store.create(input, actor.urn))).urn;
       },
       updateTag: async (_parent, { urn, input }, { actor }) => {
         requirePrivilege(actor, MANAGE);
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
-        return toGraphQLTag(await apply(store.plan.update(urn, { name: input.name, description: input.description }, actor.urn)));
+        return toGraphQLTag(await commits.run(() => store.update(urn, { name: input.name, description: input.description }, actor.urn)));
       },
       deleteTag: async (_parent, { urn }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await apply(store.plan.delete(urn));
+        await commits.run(() => store.delete(urn));
         return true;
       },
       setTagColor: async (_parent, { urn, colorHex }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await apply(store.plan.setColor(urn, colorHex, actor.urn));
+        await commits.run(() => store.setColor(urn, colorHex, actor.urn));
         return true;
       },
       updateDescription: async (_parent, { input }, { actor }) => {
@@ -59,7 +57,7 @@ export function createTagResolvers(store: TagStore, apply: ApplyWrite): Resolver
         if (input.subResourceType != null || input.subResource != null) {
           throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
         }
-        await apply(store.plan.setDescription(input.resourceUrn, input.description, actor.urn));
+        await commits.run(() => store.setDescription(input.resourceUrn, input.description, actor.urn));
         return true;
       },
     },

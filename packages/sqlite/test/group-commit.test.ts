@@ -1,0 +1,59 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createGroupCommit, openDatabase } from '../src/index';
+
+const fresh = () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mds-group-')), 'g.db');
+  const db = openDatabase(file);
+  db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER)');
+  return { file, db, insert: db.prepare('INSERT INTO t (id, n) VALUES (?, ?)') };
+};
+
+describe('createGroupCommit', () => {
+  it('commits the writes of one turn in one transaction and answers each', async () => {
+    const { file, db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    const other = openDatabase(file);
+    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const writes = Array.from({ length: 49 }, (_, i) => commits.run(() => insert.run(`id-${i}`, i).changes));
+    // The last write of the turn sees the 49 before it, while no other connection sees any: one transaction.
+    const seen = commits.run(() => [count(db), count(other)]);
+    expect(await Promise.all(writes)).toEqual(Array(49).fill(1));
+    expect(await seen).toEqual([49, 0]);
+    expect(count(other)).toBe(49);
+  });
+
+  it('rolls back and rejects only the write that failed', async () => {
+    const { db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    const outcomes = await Promise.allSettled([
+      commits.run(() => insert.run('a', 1)),
+      commits.run(() => {
+        insert.run('b', 2);
+        insert.run('a', 3); // duplicate: this whole write must vanish, 'b' included
+      }),
+      commits.run(() => insert.run('c', 4)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+    expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }, { id: 'c' }]);
+  });
+
+  it('acknowledges only what another connection can already read', async () => {
+    const { file, db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    const other = openDatabase(file);
+    await commits.run(() => insert.run('seen', 1));
+    expect(other.prepare("SELECT n FROM t WHERE id = 'seen'").get()).toEqual({ n: 1 });
+  });
+
+  it('runs later writes in a later group', async () => {
+    const { db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    await commits.run(() => insert.run('first', 1));
+    await commits.run(() => insert.run('second', 2));
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
+  });
+});
