@@ -14,8 +14,8 @@ import { machine, type Report, type ScenarioResult } from './report.ts';
 export interface BenchOptions {
   config: BenchConfig;
   scenarios: readonly Scenario[];
-  /** Where `--cpu-prof` profiles of the server go (it then runs from source, for readable names); none when absent. */
-  profileDir?: string;
+  /** Profile the server with `--cpu-prof` into `dir`, from its sources (readable names) or from the bundle (what is measured). */
+  profile?: { dir: string; fromSource: boolean };
   log(message: string): void;
 }
 
@@ -29,15 +29,16 @@ export async function runBench(options: BenchOptions): Promise<Report> {
   const results: ScenarioResult[] = [];
   let mds: MdsProcess | undefined;
   let ceiling: ListeningChild | undefined;
-  const server = mdsEntry(Boolean(options.profileDir));
+  const { profile } = options;
+  const server = mdsEntry(profile?.fromSource);
   try {
-    if (options.profileDir) {
-      rmSync(options.profileDir, { recursive: true, force: true });
-      mkdirSync(options.profileDir, { recursive: true });
+    if (profile) {
+      rmSync(profile.dir, { recursive: true, force: true });
+      mkdirSync(profile.dir, { recursive: true });
     }
     log(`mds from ${server.kind}: ${server.path}`);
     if (server.warning) log(`WARNING: ${server.warning}`);
-    mds = await startMdsProcess(options.profileDir ? { fromSource: true, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] } : {});
+    mds = await startMdsProcess(profile ? { fromSource: profile.fromSource, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] } : {});
     log(`mds pid ${mds.pid} at ${mds.url}, data in ${mds.dataDir}`);
     if (options.scenarios.some((s) => s.needsCeiling)) {
       ceiling = await startCeilingProcess();
@@ -74,7 +75,7 @@ export async function runBench(options: BenchOptions): Promise<Report> {
     await Promise.all([mds?.stop(), ceiling?.stop()]);
   }
   const report: Report = { mode: config.mode, machine: machine(), config, server, seconds: Math.round((performance.now() - started) / 1000), scenarios: results };
-  if (options.profileDir) report.profile = { dir: options.profileDir, threads: summarizeProfiles(options.profileDir) };
+  if (profile) report.profile = { dir: profile.dir, threads: summarizeProfiles(profile.dir) };
   return report;
 }
 

@@ -5,11 +5,12 @@ import { FULL, SMOKE } from './config.ts';
 import { toMarkdown, writeReport } from './report.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 
-const USAGE = `usage: pnpm bench [--smoke] [--only <scenario,…>] [--out <dir>] [--profile]
+const USAGE = `usage: pnpm bench [--smoke] [--only <scenario,…>] [--out <dir>] [--profile | --profile-bundle]
   --smoke     every scenario with tiny sizes and ~1 s durations (checks the harness works)
   --only      run only these scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}
   --out       where latest.json and latest.md go (default: bench/results)
-  --profile   run the server under --cpu-prof and summarise its hot spots`;
+  --profile   run the server from its sources under --cpu-prof and summarise its hot spots
+  --profile-bundle   the same with the bundle, i.e. what is measured (names are the bundle's)`;
 
 function fail(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -24,6 +25,7 @@ try {
       only: { type: 'string' },
       out: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'profile-bundle': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -45,7 +47,7 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 const report = await runBench({
   config: args.smoke ? SMOKE : FULL,
   scenarios,
-  profileDir: args.profile ? profileDirIn(outDir) : undefined,
+  profile: args.profile || args['profile-bundle'] ? { dir: profileDirIn(outDir), fromSource: !args['profile-bundle'] } : undefined,
   log,
 }).catch((error: unknown) => {
   log(`bench: ${error instanceof Error ? error.message : String(error)}`);
