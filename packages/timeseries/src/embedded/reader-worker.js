@@ -6,13 +6,13 @@
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import { serve } from './serve.js';
-import { TABLE_BYTES_SQL, quote } from './sql.js';
+import { TABLE_BYTES_SQL, WORKER_CACHE_KIB, quote } from './sql.js';
 
 /** @type {{ file: string }} */
 const { file } = workerData;
 const db = new Database(file);
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -32768');
+db.pragma(`cache_size = -${WORKER_CACHE_KIB}`);
 
 const tableBytes = db.prepare(TABLE_BYTES_SQL).pluck();
 const tableExists = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck();

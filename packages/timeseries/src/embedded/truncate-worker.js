@@ -13,6 +13,7 @@ import {
   INDEX_COLUMNS,
   PROGRESS_SQL,
   SET_TOTAL_SQL,
+  WORKER_CACHE_KIB,
   createIndexTableSql,
   mirrorTriggerName,
   quote,
@@ -54,7 +55,7 @@ db.pragma('journal_mode = WAL');
 // A batch lost to a power cut only makes the task look less advanced (data and progress commit together).
 db.pragma('synchronous = NORMAL');
 db.pragma(`busy_timeout = ${Math.max(1, Math.round(job.busyTimeoutMs))}`);
-db.pragma('cache_size = -65536');
+db.pragma(`cache_size = -${WORKER_CACHE_KIB}`);
 db.pragma('journal_size_limit = 67108864');
 
 const progress = db.prepare(PROGRESS_SQL);

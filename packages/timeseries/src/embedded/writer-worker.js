@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import { serve } from './serve.js';
-import { BUMP_VERSION_SQL, INDEX_COLUMNS, createIndexTableSql, quote, whileWriting } from './sql.js';
+import { BUMP_VERSION_SQL, INDEX_COLUMNS, WORKER_CACHE_KIB, createIndexTableSql, quote, whileWriting } from './sql.js';
 
 /** @type {{ file: string, contention: SharedArrayBuffer }} */
 const { file, contention } = workerData;
@@ -14,7 +14,7 @@ const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL'); // an acknowledged ingestion survives a power cut
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -32768');
+db.pragma(`cache_size = -${WORKER_CACHE_KIB}`);
 
 const bumpVersion = db.prepare(BUMP_VERSION_SQL);
 /** @type {Map<string, import('better-sqlite3').Statement>} */
