@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -58,6 +58,17 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The node options `pnpm start` gives the server (those between `node` and the bundle in the root start script, e.g.
+ * its V8 heap sizing), so that the process measured is the one users run.
+ */
+export function startNodeOptions(): string[] {
+  const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { scripts: { start: string } };
+  const options = /\bnode((?:\s+--\S+)*)\s+apps\/server\/dist\/mds\.mjs\b/.exec(manifest.scripts.start);
+  if (!options) throw new Error('the root start script no longer runs `node [options] apps/server/dist/mds.mjs`: update startNodeOptions()');
+  return options[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
 /** The newest modification time of the server's and packages' sources, to tell a stale bundle. */
 function newestSource(): number {
   const roots = [join(SERVER_DIR, 'src'), ...readdirSync(join(SERVER_DIR, '../../packages')).map((p) => join(SERVER_DIR, '../../packages', p, 'src'))];
@@ -95,7 +106,7 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
     });
     token = stdout.trim();
   }
-  const child = await spawnListening(process.execPath, [...(options.nodeArgs ?? []), entry, 'serve'], {
+  const child = await spawnListening(process.execPath, [...startNodeOptions(), ...(options.nodeArgs ?? []), entry, 'serve'], {
     env,
     urlPattern: /mds listening on (http:\/\/\S+)/,
     what: 'mds',
