@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { PartitionSpecDocument } from './port.ts';
 
 /**
@@ -18,5 +18,5 @@ export function documentId(doc: {
   source += JSON.stringify(doc.urn);
   if (doc.messageId !== null) source += JSON.stringify(doc.messageId);
   if (doc.partitionSpec !== null) source += JSON.stringify(doc.partitionSpec);
-  return createHash('sha256').update(source).digest('hex');
+  return hash('sha256', source, 'hex'); // one-shot: computed for every ingested document
 }

@@ -30,14 +30,15 @@ const ACCEPTED_CHANGE_TYPES = ['UPSERT'];
  */
 const MAX_NESTING = 100;
 
-/** Whether objects and arrays in `value` nest more than `max` levels (iterative: the value may be arbitrarily deep). */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [item, depth] = next;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+/**
+ * Whether objects and arrays in `value` nest more than `max` levels. The recursion stops at `max` levels, so the
+ * stack stays shallow however deep the value goes; unlike a work list, it allocates nothing per node.
+ */
+function nestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > max) return true;
+  for (const key in value) {
+    if (nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true;
   }
   return false;
 }
