@@ -5,6 +5,7 @@ import { createGraphiQLPage } from './graphiql';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
+import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -17,6 +18,7 @@ export interface AppOptions {
   readiness: Readiness;
   maxBodyBytes: number;
   maxBulkBodyBytes: number;
+  maxConcurrentIngests: number;
   corsOrigins: readonly string[];
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
@@ -53,6 +55,9 @@ export function createApp(options: AppOptions): RequestListener {
     return { actor, requestId: info.requestId };
   };
 
+  // A 16 MiB ingestion body is held several times over while it is parsed, validated and written; a few at a time
+  // keep the peak bounded. Waiting requests stay unread in the socket buffers, not in the heap.
+  const ingestSlots = createSlots(options.maxConcurrentIngests);
   const routes = new Map<string, { methods: string[]; route: Route; graphql?: boolean }>();
   routes.set('/health', {
     methods: ['GET', 'HEAD'],
@@ -88,8 +93,11 @@ export function createApp(options: AppOptions): RequestListener {
       const context = await authenticated(req, info);
       const action = options.restli.find(resource, new URLSearchParams(search).get('action'));
       info.operation = action.name;
-      const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
-      sendJson(res, 200, await options.restli.run(action, body, context));
+      const answer = async () => {
+        const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
+        sendJson(res, 200, await options.restli.run(action, body, context));
+      };
+      return action.bulk ? ingestSlots.run(answer) : answer();
     };
     for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource as RestliResource}`, { methods: ['POST'], route });
   }
@@ -143,3 +151,4 @@ function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
+

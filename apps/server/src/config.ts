@@ -16,6 +16,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MAX_BODY_BYTES: bytes.default(MiB),
   MAX_INGEST_BODY_BYTES: bytes.default(16 * MiB),
+  MAX_CONCURRENT_INGESTS: limit.default(2),
   METRICS_PUBLIC: bool.default(false),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // DataHub's names and defaults for the first three.
@@ -41,6 +42,8 @@ export type Config = {
   maxBodyBytes: number;
   /** The body limit of bulk actions (ingestion). */
   maxBulkBodyBytes: number;
+  /** Ingestion requests read and processed at once; the others wait with their bodies still unread. */
+  maxConcurrentIngests: number;
   shutdownTimeoutMs: number;
   /** Serve /metrics without credentials. */
   metricsPublic: boolean;
@@ -74,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     production: c.NODE_ENV === 'production',
     maxBodyBytes: c.MAX_BODY_BYTES,
     maxBulkBodyBytes: c.MAX_INGEST_BODY_BYTES,
+    maxConcurrentIngests: c.MAX_CONCURRENT_INGESTS,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     metricsPublic: c.METRICS_PUBLIC,
     corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),

@@ -31,7 +31,7 @@ export interface RunningServer<C extends Composition = Composition> {
   close(): Promise<void>;
 }
 
-type ServerConfig = Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql' | 'metricsPublic'>;
+type ServerConfig = Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'maxConcurrentIngests' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql' | 'metricsPublic'>;
 
 /**
  * Listens at once and answers 503 ("starting") until the composition is ready — opening databases and applying
@@ -78,6 +78,7 @@ export async function startServer<C extends Composition>(
     readiness: createReadiness(composed.readinessChecks ?? []),
     maxBodyBytes: config.maxBodyBytes,
     maxBulkBodyBytes: config.maxBulkBodyBytes,
+    maxConcurrentIngests: config.maxConcurrentIngests,
     corsOrigins: config.corsOrigins,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMds, type Mds } from './support/mds';
 
@@ -65,6 +66,7 @@ describe('configured limits', () => {
       GRAPHQL_QUERY_INTROSPECTION_ENABLED: 'false',
       MAX_BODY_BYTES: '2048',
       MAX_INGEST_BODY_BYTES: '4096',
+      MAX_CONCURRENT_INGESTS: '1',
     });
   });
   afterAll(() => tight.close());
@@ -94,6 +96,39 @@ describe('configured limits', () => {
     expect(ingest.status).toBe(400); // over MAX_BODY_BYTES but under the ingestion limit: read, then refused for its content
     const tooBig = await tight.post('/aspects?action=ingestProposalBatch', { proposals: [], pad: 'x'.repeat(5000) });
     expect([tooBig.status, tooBig.body.message]).toEqual([413, 'Request body exceeds the limit of 4096 bytes']);
+  });
+
+  describe('ingestion concurrency', () => {
+    const usage = (i: number) => ({
+      entityType: 'dashboard',
+      entityUrn: `urn:li:dashboard:(looker,d${i})`,
+      changeType: 'UPSERT',
+      aspectName: 'dashboardUsageStatistics',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: 1_700_000_000_000 + i, viewsCount: i }) },
+    });
+
+    it('MAX_CONCURRENT_INGESTS: a batch waits, unread, while another holds the only slot', async () => {
+      // Holds the slot: its body arrives in two halves, the second only when the test says so.
+      const held = JSON.stringify({ proposals: [usage(1)] });
+      const slow = request(`${tight.url}/aspects?action=ingestProposalBatch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tight.rootToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(held) },
+      });
+      const slowAnswer = new Promise<number>((resolve, reject) => slow.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject));
+      slow.write(held.slice(0, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the slow request is now reading its body, in the slot
+
+      let waitingAnswered = false;
+      const waiting = tight.post('/aspects?action=ingestProposalBatch', { proposals: [usage(2)] }).then((answer) => ((waitingAnswered = true), answer));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(waitingAnswered).toBe(false);
+      // Other requests are not held up.
+      expect((await tight.graphql('{ appConfig { appVersion } }')).status).toBe(200);
+
+      slow.end(held.slice(10));
+      expect(await slowAnswer).toBe(200);
+      expect(await waiting).toMatchObject({ status: 200, body: { value: 'success' } });
+    });
   });
 });
 
