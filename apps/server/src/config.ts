@@ -16,7 +16,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MAX_BODY_BYTES: bytes.default(MiB),
   MAX_INGEST_BODY_BYTES: bytes.default(16 * MiB),
-  MAX_CONCURRENT_INGESTS: limit.default(2),
+  MAX_CONCURRENT_INGESTS: limit.default(1),
   METRICS_PUBLIC: bool.default(false),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // DataHub's names and defaults for the first three.
