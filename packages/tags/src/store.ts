@@ -129,12 +129,17 @@ export class TagStore {
     return { urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp };
   }
 
-  /** The tag with this URN, or null when there is none (a malformed URN is a 400). */
+  /** The tag with this URN, or null when there is none (a malformed URN is a 400). Frozen: it may be shared. */
   get(urn: string): Tag | null {
     const id = parseTagUrn(urn);
     return this.#byId.get(id, () => {
       const row = this.#select.get(id);
-      return row ? toTag(row) : null;
+      if (!row) return null;
+      // One object answers every read until the next write, so no caller may change it for the others.
+      const tag = toTag(row);
+      Object.freeze(tag.created);
+      Object.freeze(tag.lastModified);
+      return Object.freeze(tag);
     });
   }
 

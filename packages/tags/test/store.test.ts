@@ -167,6 +167,15 @@ describe('update, colour, description and delete', () => {
     expect(store.get('urn:li:tag:pii')).toEqual(updated);
   });
 
+  it('hands out tags no caller can change for the others', () => {
+    const { store } = setup();
+    store.create({ id: 'shared', name: 'Shared' }, alice);
+    const first = store.get('urn:li:tag:shared')!;
+    expect(() => Object.assign(first, { name: 'changed' })).toThrow(TypeError);
+    expect(() => Object.assign(first.created, { actor: bob })).toThrow(TypeError);
+    expect(store.get('urn:li:tag:shared')).toMatchObject({ name: 'Shared', created: { actor: alice } });
+  });
+
   it('answers every read with the latest write, whichever connection made it', () => {
     const fixture = setup({ now: steppingClock(T0) });
     const { store } = fixture;
