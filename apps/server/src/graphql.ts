@@ -53,7 +53,7 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     if (operationAst?.operation === 'subscription') {
       return requestError([new GraphQLError('Subscriptions are not supported over POST /api/graphql')], operation);
     }
-    const execute = (contextValue: unknown) =>
+    const run = (contextValue: unknown) =>
       enveloped.execute({
         schema: enveloped.schema,
         document,
@@ -70,7 +70,7 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
       // No `data` means the request could not run (e.g. bad variables): that is the caller's error.
       return { status: 'data' in result ? 200 : 400, result, operation };
     };
-    return then(then(enveloped.contextFactory(), execute), answer);
+    return then(then(enveloped.contextFactory(), run), answer);
   };
 }
 
