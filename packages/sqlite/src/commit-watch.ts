@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** A number that moves whenever a commit from another connection (another process) may have changed the file. */
+/** A number that moves whenever a commit by another connection (another process) may have changed the file. */
 export type CommitStamp = () => number;
 
 // The first copy of the wal-index header (https://www.sqlite.org/walformat.html §2.1): its change counter, frame
@@ -14,8 +14,8 @@ const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
 /**
  * One stamp per connection, shared by every cache over it. In WAL mode it reads the wal-index header from the
  * `-shm` file: one pread, without the locks a statement takes (`PRAGMA data_version` costs a read transaction,
- * several times as much). Other journal modes, and in-memory databases, fall back to data_version. Either way,
- * writes made through this same connection do not move the stamp: their owner invalidates.
+ * several times as much). Other journal modes, and in-memory databases, fall back to data_version, which ignores
+ * this connection's own commits: so whoever writes through the connection invalidates what it cached.
  */
 export function commitStamp(db: Database.Database): CommitStamp {
   let stamp = stamps.get(db);

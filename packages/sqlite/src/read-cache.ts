@@ -11,7 +11,7 @@ export interface ReadCache<K, V> {
 /**
  * A cache of rows that is never stale. Before each lookup it checks the connection's commit stamp, which moves
  * whenever another connection (another process: the CLI, a second server) commits to the file; a move empties the
- * cache. Writes made through this connection do not move the stamp, so the owner of the cached tables calls
+ * cache. Writes made through this connection need not move the stamp, so the owner of the cached tables calls
  * `invalidate()` after each of its own writes. The check costs a fraction of the indexed read it replaces, and a
  * revocation or an edit is still seen by the very next lookup.
  *
