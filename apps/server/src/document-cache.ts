@@ -1,11 +1,11 @@
-/** Characters of document text all parse caches together may hold (about 20–40 bytes of AST per character). */
+/** Characters of document text the cache of prepared documents may hold (about 20–40 bytes of AST per character). */
 export const DOCUMENT_CACHE_CHARS = 2 * 1024 * 1024;
 const DOCUMENT_CACHE_ENTRIES = 1024;
 
 /**
- * Yoga's parse caches (parsed documents, parse errors) count entries only: 1,024 distinct one-megabyte documents
- * (a long comment is one token) kept a gigabyte alive. This LRU also bounds the text it holds, so memory stays
- * bounded whatever callers send; a document larger than the whole budget is simply parsed every time.
+ * An LRU of documents by query text that bounds the text it holds as well as its entries. Counting entries alone (as
+ * Yoga's parse cache does) let 1,024 distinct one-megabyte documents (a long comment is one token) keep a gigabyte
+ * alive. A document larger than the whole budget is simply prepared every time.
  */
 export function createDocumentCache<T>(maxChars = DOCUMENT_CACHE_CHARS, maxEntries = DOCUMENT_CACHE_ENTRIES) {
   const entries = new Map<string, T>(); // insertion order = least recently used first

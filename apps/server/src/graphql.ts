@@ -17,9 +17,20 @@ export interface GraphQLResponse {
   operation: string;
 }
 
+/** A query text as parsed and validated by the pipeline. */
+interface PreparedDocument {
+  document: DocumentNode;
+  errors: readonly GraphQLError[];
+}
+
 /**
- * Runs GraphQL through Yoga's envelop pipeline (its plugins, parser/validation cache and error masking) called
- * straight from node:http. Yoga's fetch adapter is bypassed on purpose: it costs most of the throughput (see README).
+ * Runs GraphQL through Yoga's envelop pipeline (its plugins and error masking) called straight from node:http.
+ * Yoga's fetch adapter is bypassed on purpose: it costs most of the throughput (see README).
+ *
+ * Each distinct query text goes through the pipeline's parse and validate phases (armor's limits included) once;
+ * the outcome is kept by text, as the ceiling keeps its own, so a repeated query skips both phases' hooks and their
+ * per-request garbage. Neither the schema nor the plugins change while the executor lives, so the outcome could not
+ * differ. Documents that fail to parse are not kept: parsing them again costs their sender, not the others.
  */
 export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: Logger; plugins?: Plugin[] }) {
   const yoga = createYoga<Record<string, unknown>, ApiContext>({
@@ -28,25 +39,30 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     landingPage: false,
     batching: false,
     logging: false,
-    plugins: [...(options.plugins ?? []), cacheValidationByDocument(), executeWithGraphQLJs],
+    plugins: [...(options.plugins ?? []), executeWithGraphQLJs],
     maskedErrors: { maskError },
-    parserAndValidationCache: { documentCache: createDocumentCache(), errorCache: createDocumentCache(), validationCache: false },
+    parserAndValidationCache: false, // the executor keeps prepared documents itself
   });
+  const prepared = createDocumentCache<PreparedDocument>();
 
   // Synchronous wherever the pipeline is: a tag read goes from body to answer without waiting on a single promise.
   return function executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse> {
     const params = readParams(body);
     const enveloped = yoga.getEnveloped(context);
-    let document;
+    let entry = prepared.get(params.query);
     try {
-      document = enveloped.parse(params.query);
-      const validationErrors = enveloped.validate(enveloped.schema, document);
-      if (validationErrors.length > 0) return requestError(validationErrors);
+      if (!entry) {
+        const parsed = enveloped.parse(params.query);
+        entry = { document: parsed, errors: enveloped.validate(enveloped.schema, parsed) };
+        prepared.set(params.query, entry);
+      }
     } catch (error) {
       // Parse errors, and validation rules that throw instead of reporting, are the document's fault.
       if (error instanceof GraphQLError) return requestError([error]);
       throw error;
     }
+    const { document, errors } = entry;
+    if (errors.length > 0) return requestError(errors);
     const operationAst = getOperationAST(document, params.operationName);
     if (!operationAst) return requestError([unknownOperation(document, params.operationName)]);
     const operation = operationAst?.name?.value ?? 'anonymous';
@@ -83,22 +99,6 @@ const executeWithGraphQLJs: Plugin = { onExecute: ({ setExecuteFn }) => setExecu
 /** `next(value)`, right away when `value` is not a promise. */
 function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
-}
-
-/**
- * Validation results by parsed document. The parse cache hands out one DocumentNode per query text, and neither the
- * schema nor the rules change while the executor lives, so the document alone is the key. (Yoga's own cache keys on
- * the names of every rule, rebuilt from the rule list on each request: a measurable share of a cached request.)
- */
-function cacheValidationByDocument(): Plugin {
-  const results = new WeakMap<DocumentNode, readonly Error[]>();
-  return {
-    onValidate({ params: { documentAST }, setResult }) {
-      const cached = results.get(documentAST);
-      if (cached) return setResult(cached);
-      return ({ result }) => void results.set(documentAST, result);
-    },
-  };
 }
 
 /** graphql-js's words for a document whose operation cannot be chosen (Yoga's executor would throw a plain Error: a 500). */
