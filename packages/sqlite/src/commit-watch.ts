@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** A number that moves whenever a commit by another connection (another process) may have changed the file. */
+/** A number that moves whenever a commit, by any connection to the file, may have changed it. */
 export type CommitStamp = () => number;
 
 // The first copy of the wal-index header (https://www.sqlite.org/walformat.html §2.1): its change counter, frame
@@ -13,9 +13,10 @@ const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
 
 /**
  * One stamp per connection, shared by every cache over it. In WAL mode it reads the wal-index header from the
- * `-shm` file: one pread, without the locks a statement takes (`PRAGMA data_version` costs a read transaction,
- * several times as much). Other journal modes, and in-memory databases, fall back to data_version, which ignores
- * this connection's own commits: so whoever writes through the connection invalidates what it cached.
+ * `-shm` file: one pread, without the locks a statement takes (a statement costs a read transaction, several times
+ * as much), and the header moves with this connection's commits as with everyone else's. Other journal modes, and
+ * in-memory databases, fall back to one statement: `data_version` (other connections' commits) with
+ * `total_changes()` (this connection's own writes).
  */
 export function commitStamp(db: Database.Database): CommitStamp {
   let stamp = stamps.get(db);
@@ -27,8 +28,17 @@ export function commitStamp(db: Database.Database): CommitStamp {
 }
 
 function dataVersionStamp(db: Database.Database): CommitStamp {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  return () => dataVersion.get() as number;
+  const versions = db.prepare('SELECT data_version, total_changes() FROM pragma_data_version').raw();
+  let seen = '';
+  let generation = 0;
+  return () => {
+    const now = (versions.get() as number[]).join(':');
+    if (now !== seen) {
+      generation++;
+      seen = now;
+    }
+    return generation;
+  };
 }
 
 function walIndexStamp(db: Database.Database): CommitStamp | undefined {

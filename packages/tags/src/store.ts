@@ -65,7 +65,7 @@ export class TagStore {
   readonly #listMatching;
   readonly #countMatching;
   readonly #searchSnapshot;
-  /** Tags by id, as `get` answers them: the read every `tag(urn)` makes. Emptied by any write. */
+  /** Tags by id, as `get` answers them: the read every `tag(urn)` makes. Emptied by any commit. */
   readonly #byId: ReadCache<string, Tag | null>;
 
   /** Use `createTagStore`, which applies the migrations this expects. */
@@ -119,7 +119,7 @@ export class TagStore {
     const description = validateDescription(input.description ?? null);
     const time = this.#now();
     try {
-      this.#write(() => this.#insert.run(id, name, description, time, actor, time, actor));
+      this.#insert.run(id, name, description, time, actor, time, actor);
     } catch (error) {
       // The primary key decides between concurrent creates of one id: exactly one INSERT wins.
       if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest(TAG_ALREADY_EXISTS);
@@ -149,29 +149,26 @@ export class TagStore {
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
     const stamped = { id, time: this.#now(), actor };
-    const row = this.#write(() =>
+    const row =
       description === undefined
         ? this.#updateName.get({ ...stamped, name })
-        : this.#updateNameAndDescription.get({ ...stamped, name, description }),
-    );
+        : this.#updateNameAndDescription.get({ ...stamped, name, description });
     return existing(row, urn);
   }
 
   setColor(urn: string, colorHex: string, actor: string): Tag {
     const id = parseTagUrn(urn);
-    const checked = validateColorHex(colorHex);
-    return existing(this.#write(() => this.#updateColor.get({ id, colorHex: checked, time: this.#now(), actor })), urn);
+    return existing(this.#updateColor.get({ id, colorHex: validateColorHex(colorHex), time: this.#now(), actor }), urn);
   }
 
   setDescription(urn: string, description: string, actor: string): Tag {
     const id = parseTagUrn(urn);
     const checked = validateDescription(description);
-    return existing(this.#write(() => this.#updateDescription.get({ id, description: checked, time: this.#now(), actor })), urn);
+    return existing(this.#updateDescription.get({ id, description: checked, time: this.#now(), actor }), urn);
   }
 
   delete(urn: string): void {
-    const id = parseTagUrn(urn);
-    if (this.#write(() => this.#delete.run(id)).changes === 0) throw tagNotFound(urn);
+    if (this.#delete.run(parseTagUrn(urn)).changes === 0) throw tagNotFound(urn);
   }
 
   /** One page of tags: by relevance then id for text queries, by name (case-insensitive) then id when listing all. */
@@ -180,15 +177,6 @@ export class TagStore {
     const text = parseTextQuery(search.query);
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
     return this.#searchSnapshot(page, text);
-  }
-
-  /** Every write goes through here, so the read cache never outlives a change this connection made. */
-  #write<T>(statement: () => T): T {
-    try {
-      return statement();
-    } finally {
-      this.#byId.invalidate();
-    }
   }
 }
 

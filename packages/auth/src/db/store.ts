@@ -31,8 +31,8 @@ export function createStore(db: SqliteDatabase) {
     `SELECT t.actor_urn AS actorUrn, t.expires_at AS expiresAt, u.actor_urn AS userUrn, u.role_urn AS roleUrn
      FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`,
   );
-  // Credentials are asked for on every request; the cache sees every commit (ours: invalidate below; other
-  // processes': data_version), so a revocation or role change still applies to the very next request.
+  // Credentials are asked for on every request; the cache sees every commit, ours and other processes', so a
+  // revocation or role change still applies to the very next request.
   const credentials = createReadCache<string, Credential | undefined>(db, { maxEntries: 10_000 });
   const tokenQuery = orm.select().from(accessTokens).where(eq(accessTokens.id, sql.placeholder('id'))).prepare();
   const userQuery = orm.select().from(users).where(eq(users.actorUrn, sql.placeholder('urn'))).prepare();
@@ -54,14 +54,11 @@ export function createStore(db: SqliteDatabase) {
 
     insertToken(row: TokenRow): void {
       orm.insert(accessTokens).values(row).run();
-      credentials.invalidate();
     },
 
     /** Whether a row was deleted. */
     deleteToken(id: string): boolean {
-      const deleted = orm.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
-      credentials.invalidate();
-      return deleted;
+      return orm.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
     },
 
     /** Newest expiry first, never-expiring last (DataHub sorts by expiresAt descending). */
@@ -96,7 +93,6 @@ export function createStore(db: SqliteDatabase) {
             .run();
         }
       });
-      credentials.invalidate();
     },
   };
 }
