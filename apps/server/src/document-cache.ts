@@ -1,5 +1,5 @@
 /** Characters of document text the cache of prepared documents may hold (about 20–40 bytes of AST per character). */
-export const DOCUMENT_CACHE_CHARS = 2 * 1024 * 1024;
+const DOCUMENT_CACHE_CHARS = 2 * 1024 * 1024;
 const DOCUMENT_CACHE_ENTRIES = 1024;
 
 /**

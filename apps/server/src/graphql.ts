@@ -65,8 +65,8 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
     if (errors.length > 0) return requestError(errors);
     const operationAst = getOperationAST(document, params.operationName);
     if (!operationAst) return requestError([unknownOperation(document, params.operationName)]);
-    const operation = operationAst?.name?.value ?? 'anonymous';
-    if (operationAst?.operation === 'subscription') {
+    const operation = operationAst.name?.value ?? 'anonymous';
+    if (operationAst.operation === 'subscription') {
       return requestError([new GraphQLError('Subscriptions are not supported over POST /api/graphql')], operation);
     }
     const run = (contextValue: unknown) =>
