@@ -227,8 +227,7 @@ describe('verification', () => {
     const { auth, db } = withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'u' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    // Removed out of band, by another process's connection (an operator's sqlite3 shell, say).
-    openDatabase(db.name).prepare('DELETE FROM users WHERE actor_urn = ?').run(BOB);
+    db.prepare('DELETE FROM users WHERE actor_urn = ?').run(BOB);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
   });
 
