@@ -22,7 +22,7 @@ export interface AppOptions {
   corsOrigins: readonly string[];
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
-  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];

@@ -17,7 +17,7 @@ import { version } from './version';
 /** What the composition root hands the server: the packages' modules and how to authenticate. */
 export interface Composition {
   modules: ApiModule[];
-  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
   /** Backend checks for /health: each resolves when its backend can serve, or throws saying why not. */
   readinessChecks?: (() => Promise<void>)[];
   metricSources?: MetricSources;

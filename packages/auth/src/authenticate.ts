@@ -11,16 +11,26 @@ import { hashToken, isExpired, verifyTokenSignature, type VerifiedClaims } from 
 /** Verified signatures kept in memory; beyond this the least recently used are verified again. */
 const SIGNATURE_CACHE_SIZE = 10_000;
 
+/** A known token: its claims, its stored id and the actor it names, so a repeated call neither hashes nor verifies. */
+interface KnownToken {
+  claims: VerifiedClaims;
+  id: string;
+  actorUrn: string;
+}
+
 export interface Authenticator {
-  /** The caller behind an `Authorization` header, or null (the host answers 401). */
-  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  /**
+   * The caller behind an `Authorization` header, or null (the host answers 401). Synchronous for a token whose
+   * signature was already verified: only a first sight needs the (asynchronous) signature check.
+   */
+  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
   /** Forgets cached signatures (tests, shutdown). */
   clearCache(): void;
 }
 
 /**
- * Bearer access tokens and the Basic system client. Verified signatures are cached (keyed by the token's salted
- * hash). Whether the token still exists (revocation), whether it expired, and the user's current role are asked of
+ * Bearer access tokens and the Basic system client. Verified signatures are cached, keyed by the token itself (it is
+ * in the request's memory anyway; only its salted hash is ever stored). Whether the token still exists (revocation), whether it expired, and the user's current role are asked of
  * the store on every call; its cache sees every commit, so a revocation or role change applies to the very next
  * request.
  */
@@ -32,37 +42,48 @@ export function createAuthenticator(options: {
   now: () => number;
 }): Authenticator {
   const { store, signingKey, salt, now } = options;
-  const signatures = new LruCache<string, VerifiedClaims>(SIGNATURE_CACHE_SIZE);
+  const known = new LruCache<string, KnownToken>(SIGNATURE_CACHE_SIZE);
   const checkSystemClient = options.systemClient ? systemClientMatcher(options.systemClient) : () => false;
   const systemActor: Actor = { urn: SYSTEM_ACTOR_URN, privileges: ALL_PRIVILEGES };
 
-  async function authenticateBearer(token: string): Promise<Actor | null> {
+  async function verify(token: string, nowMs: number): Promise<Actor | null> {
+    const claims = await verifyTokenSignature(token, signingKey, nowMs); // refuses expired tokens too
+    if (!claims) return null;
+    const verified: KnownToken = { claims, id: hashToken(token, salt), actorUrn: corpUserUrn(claims.actorId) };
+    known.set(token, verified);
+    return actorOf(verified, nowMs);
+  }
+
+  function authenticateBearer(token: string): Actor | null | Promise<Actor | null> {
     const nowMs = now();
-    const id = hashToken(token, salt);
-    let claims = signatures.get(id);
-    if (!claims) {
-      const verified = await verifyTokenSignature(token, signingKey, nowMs);
-      if (!verified) return null;
-      signatures.set(id, verified);
-      claims = verified;
-    }
-    if (isExpired(claims, nowMs)) {
-      signatures.delete(id);
+    const verified = known.get(token);
+    if (!verified) return verify(token, nowMs);
+    if (isExpired(verified.claims, nowMs)) {
+      known.delete(token);
       return null;
     }
-    const credential = store.credential(id);
+    return actorOf(verified, nowMs);
+  }
+
+  /** The actor of a token whose signature checked out, as the store has it now. */
+  function actorOf(token: KnownToken, nowMs: number): Actor | null {
+    const credential = store.credential(token.id);
     if (!credential) return null; // revoked, or never stored
-    if (credential.actorUrn !== corpUserUrn(claims.actorId)) return null;
+    if (credential.actorUrn !== token.actorUrn) return null;
     if (credential.expiresAt !== null && nowMs >= credential.expiresAt) return null;
     if (!credential.user) return null; // the user is gone
     return { urn: credential.actorUrn, privileges: privilegesOfRole(credential.user.roleUrn) };
   }
 
   return {
-    async authenticate(authorization) {
-      const match = /^\s*(\S+)\s+(.+?)\s*$/.exec(authorization ?? '');
-      if (!match) return null;
-      const [, scheme, credentials] = match as unknown as [string, string, string];
+    authenticate(authorization) {
+      // `<scheme> <credentials>`, split by hand: a regular expression over a 300-character token costs more than
+      // the whole cached lookup.
+      const text = authorization?.trim() ?? '';
+      const gap = text.search(/\s/);
+      if (gap < 0) return null;
+      const scheme = text.slice(0, gap);
+      const credentials = text.slice(gap + 1).trimStart();
       // Auth schemes are case-insensitive (RFC 9110 §11.1); DataHub clients send `Bearer`/`bearer` and `Basic`.
       switch (scheme.toLowerCase()) {
         case 'bearer':
@@ -73,7 +94,7 @@ export function createAuthenticator(options: {
           return null;
       }
     },
-    clearCache: () => signatures.clear(),
+    clearCache: () => known.clear(),
   };
 }
 

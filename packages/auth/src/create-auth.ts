@@ -25,8 +25,8 @@ export interface AuthOptions {
 export interface Auth {
   /** Name 'auth': the resolvers of sdl/auth.graphql. */
   module: ApiModule;
-  /** The caller behind an `Authorization` header, or null: the host answers 401. */
-  authenticate(authorization: string | undefined): Promise<Actor | null>;
+  /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous once the token is known. */
+  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
   /** Operator access for the CLI: validates input but bypasses privilege checks. */
   tokens: Pick<TokenService, 'create' | 'list' | 'revoke' | 'find'>;
   roles: {

@@ -13,7 +13,6 @@ export interface VerifiedClaims {
   exp: number | undefined;
 }
 
-/** The stored id of a token (spec 2): base64(sha256(token bytes ++ salt bytes)). */
 /**
  * The HS256 key: DataHub signs with the raw UTF-8 bytes of the configured string. Imported once, since jose would
  * otherwise import raw bytes again on every sign and verify.
@@ -22,8 +21,9 @@ export function signingKeyOf(signingKey: string): KeyObject {
   return createSecretKey(Buffer.from(signingKey, 'utf8'));
 }
 
+/** The stored id of a token (spec 2): base64(sha256(token bytes ++ salt bytes)). */
 export function hashToken(token: string, salt: string): string {
-  // One-shot crypto.hash: hashed on every request, and less than half the cost of a Hash object.
+  // One-shot crypto.hash: less than half the cost of a Hash object.
   return hash('sha256', token + salt, 'base64');
 }
 

@@ -246,6 +246,14 @@ describe('verification', () => {
     expect(await rotated.authenticate(bearer(accessToken))).toBeNull();
   });
 
+  it('reads the scheme and the token around any spaces or tabs', async () => {
+    const { auth } = withBob();
+    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ws' });
+    for (const header of [`Bearer  ${accessToken}`, ` \tBearer\t${accessToken} `, `BEARER ${accessToken}\t`]) {
+      expect(await auth.authenticate(header)).toMatchObject({ urn: BOB });
+    }
+  });
+
   it.each([undefined, '', 'Bearer', 'Bearer ', 'Token abc', 'Bearer not.a.jwt', 'Bearer a b'])('refuses the header %j', async (header) => {
     const { auth } = withBob();
     expect(await auth.authenticate(header)).toBeNull();
