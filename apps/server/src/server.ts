@@ -31,6 +31,9 @@ export interface RunningServer<C extends Composition = Composition> {
   close(): Promise<void>;
 }
 
+/** How often, while draining, connections that went idle after their last answer are closed. */
+const DRAIN_SWEEP_MS = 10;
+
 type ServerConfig = Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'maxConcurrentIngests' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql' | 'metricsPublic'>;
 
 /**
@@ -49,8 +52,6 @@ export async function startServer<C extends Composition>(
   let draining = false;
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => {
     if (draining) res.setHeader('connection', 'close');
-    // An answer that was already under way when closing began is sent keep-alive: close its connection right after.
-    else res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
     handle(req, res);
   });
   server.on('connect', refuseConnect);
@@ -93,8 +94,12 @@ export async function startServer<C extends Composition>(
       draining = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Answers already under way when closing began go out keep-alive: close each connection soon after, rather
+      // than watch every response of the server's life for this moment.
+      const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await drained;
+      clearInterval(sweep);
       clearTimeout(timer);
       for (const module of [...modules].reverse()) await module.close?.();
     })());
