@@ -114,9 +114,9 @@ export function createApp(options: AppOptions): RequestListener {
     res.setHeader('x-request-id', info.requestId);
     const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
     const entry = routes.get(path);
-    // Counted and logged once the answer has been handed to the socket: when the route settles (every route sends
-    // before it settles), or right away for answers sent here. A 'finish' listener per request cost as much again.
-    const answered = () => {
+    // Counted and logged once the answer has left: every route answers before it settles, and answers of this turn
+    // of the event loop are sent when it is over (see sendJson). A 'finish' listener per request cost as much again.
+    const sent = () => {
       const seconds = (performance.now() - started) / 1000;
       metrics.observe(entry ? path : 'unmatched', info.operation, res.statusCode, seconds);
       if (logger.isLevelEnabled('info')) {
@@ -124,13 +124,15 @@ export function createApp(options: AppOptions): RequestListener {
         logger.info({ requestId: info.requestId, method: req.method, path, operation: info.operation || undefined, status: res.statusCode, ms }, 'request');
       }
     };
+    const answered = () => void setImmediate(sent);
     if (!corsAdmits(req, res)) return answered();
+    // Answered while node still parses the request's bytes: sent at once (see Dispatch).
     if (!entry) {
-      sendError(res, 404, `No route for ${path}`);
+      sendError(res, 404, `No route for ${path}`, {}, 'now');
       return answered();
     }
     if (!entry.methods.includes(req.method ?? '')) {
-      sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
+      sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') }, 'now');
       return answered();
     }
     const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too

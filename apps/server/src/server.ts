@@ -108,8 +108,9 @@ export async function startServer<C extends Composition>(
 
 const starting: RequestListener = (req, res) => {
   const path = (req.url ?? '/').split('?', 1)[0];
-  if (path === '/health') return sendJson(res, 503, { status: 'starting', reason: 'opening databases and applying migrations' });
-  sendJson(res, 503, { message: 'mds is starting; retry shortly', status: 503 }, { 'retry-after': '1' });
+  // Answered while node still parses the request's bytes: sent at once (see Dispatch).
+  if (path === '/health') return sendJson(res, 503, { status: 'starting', reason: 'opening databases and applying migrations' }, {}, 'now');
+  sendJson(res, 503, { message: 'mds is starting; retry shortly', status: 503 }, { 'retry-after': '1' }, 'now');
 };
 
 /** Node drops a CONNECT (a proxy's method) without a word unless someone listens: refuse it like any other method. */

@@ -1,9 +1,11 @@
 import { defineAction, type Actor } from '@mds/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { z } from 'zod';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer, type RunningServer } from '../src/server';
+import { sendRaw } from './support/raw-http';
 
 // The host on its own, with a stand-in authenticator, so its HTTP rules are tested apart from any domain.
 const actor: Actor = { urn: 'urn:li:corpuser:tester', privileges: new Set() };
@@ -137,6 +139,44 @@ describe('other paths', () => {
     const res = await fetch(server.url + path, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  });
+});
+
+// Answers of one turn of the event loop leave together once it is over (see sendJson): each must still reach its
+// own request, in order, and nothing may be lost.
+describe('answers on the wire', () => {
+  it('gives each of many concurrent requests its own answer', async () => {
+    const words = Array.from({ length: 64 }, (_, i) => `w${i}`);
+    const answers = await Promise.all(words.map(async (word) => (await post('/gms/operations?action=echo', JSON.stringify({ word }))).json()));
+    expect(answers).toEqual(words.map((word) => ({ value: { word } })));
+  });
+
+  it('answers requests pipelined on one connection, in order', async () => {
+    const request = (word: string) => {
+      const body = JSON.stringify({ word });
+      return `POST /gms/operations?action=echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    };
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('"second"')) resolve();
+      });
+      socket.on('error', reject);
+      socket.write(request('first') + request('second'));
+    });
+    socket.destroy();
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect(text.indexOf('"first"')).toBeLessThan(text.indexOf('"second"'));
+  });
+
+  it('still sends an answer given on the spot when the bytes after the request are not HTTP', async () => {
+    // A body without a length is not part of the request; node's parser fails on it and destroys the socket.
+    const answer = await sendRaw(server.url, 'DELETE / HTTP/1.1\r\nHost: x\r\n\r\n{}');
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toEqual({ message: 'No route for /', status: 404 });
   });
 });
 
