@@ -57,45 +57,69 @@ export type GroupCommit = ReturnType<typeof createGroupCommit>;
 
 /**
  * Group commit: writes queued during one turn of the event loop run in a single transaction, so they share one
- * fsync instead of paying one each (with synchronous=FULL the fsync, not the SQL, is what a write costs). Each write
- * runs in its own savepoint: one that throws is rolled back alone and rejects alone. Every promise settles only
- * after the commit, so nothing is acknowledged before it is durable.
+ * fsync instead of paying one each (with synchronous=FULL the fsync, not the SQL, is what a write costs). Every
+ * promise settles only after the commit, so nothing is acknowledged before it is durable.
+ *
+ * A write that throws is rolled back alone and rejects alone. The batch first runs plainly; only if one of its writes
+ * throws is it rolled back whole and run again with a savepoint around each write. Savepoints on every write would
+ * cost more than the writes: FTS5 writes its pending index to disk at each one (a segment per write, merged later),
+ * which made a batch of tag creations several times dearer. So `work` must touch nothing but the database: it may
+ * run twice.
  */
 export function createGroupCommit(db: SqliteDatabase) {
   type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
+  type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   let queue: Pending[] = [];
+  const runAll = db.transaction((batch: Pending[]): Outcome[] => batch.map(({ work }) => ({ ok: true, value: work() })));
   // A better-sqlite3 transaction called inside another becomes a SAVEPOINT.
   const inSavepoint = db.transaction((work: () => unknown) => work());
-  const runAll = db.transaction((batch: Pending[]) =>
+  const runEach = db.transaction((batch: Pending[]): Outcome[] =>
     batch.map(({ work }) => {
       try {
-        return { ok: true as const, value: inSavepoint(work) };
+        return { ok: true, value: inSavepoint(work) };
       } catch (error) {
-        return { ok: false as const, error };
+        return { ok: false, error };
       }
     }),
   );
   const flush = () => {
     const batch = queue;
     queue = [];
-    let outcomes;
+    let outcomes: Outcome[];
     try {
-      outcomes = runAll.immediate(batch);
+      try {
+        outcomes = runAll.immediate(batch);
+      } catch (error) {
+        if (batch.length === 1) throw error;
+        outcomes = runEach.immediate(batch);
+      }
     } catch (error) {
-      // The commit itself failed (disk full, I/O error): none of the batch happened.
+      // The commit itself failed (disk full, I/O error), or the only write did: none of the batch happened.
       for (const pending of batch) pending.reject(error);
       return;
     }
     outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
   };
   return {
-    /** Runs `work` (synchronous SQL) in the next group transaction; settles once that transaction committed. */
+    /** Runs `work` (synchronous SQL, nothing else) in the next group transaction; settles once that committed. */
     run<T>(work: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (queue.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(flush);
       });
     },
   };
+}
+
+/**
+ * `work` made atomic without a savepoint. Called alone it runs in a transaction of its own (IMMEDIATE: it takes the
+ * write lock before its first read, so a read-then-write cannot be overtaken). Called inside an open transaction it
+ * simply joins it, and whoever owns that transaction answers for a failure: `createGroupCommit` rolls the whole
+ * batch back and runs each write again in a savepoint. Avoiding the savepoint is the point: at each one FTS5 writes
+ * its pending index to disk.
+ */
+export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...args: A) => R): (...args: A) => R {
+  const alone = db.transaction(work);
+  return (...args) => (db.inTransaction ? work(...args) : alone.immediate(...args));
 }
 
 export { createReadCache, type ReadCache } from './read-cache';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit, openDatabase } from '../src/index';
+import { atomic, createGroupCommit, openDatabase } from '../src/index';
 
 const fresh = () => {
   const file = join(mkdtempSync(join(tmpdir(), 'mds-group-')), 'g.db');
@@ -41,6 +41,18 @@ describe('createGroupCommit', () => {
     expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }, { id: 'c' }]);
   });
 
+  it('rolls back and rejects a write that fails alone in its turn', async () => {
+    const { db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    await commits.run(() => insert.run('a', 1));
+    const failing = commits.run(() => {
+      insert.run('b', 2);
+      insert.run('a', 3);
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }]);
+  });
+
   it('acknowledges only what another connection can already read', async () => {
     const { file, db, insert } = fresh();
     const commits = createGroupCommit(db);
@@ -55,5 +67,34 @@ describe('createGroupCommit', () => {
     await commits.run(() => insert.run('first', 1));
     await commits.run(() => insert.run('second', 2));
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
+  });
+});
+
+describe('atomic', () => {
+  const twoRows = (db: ReturnType<typeof fresh>['db'], insert: ReturnType<typeof fresh>['insert']) =>
+    atomic(db, (first: string, second: string) => {
+      insert.run(first, 1);
+      insert.run(second, 2);
+    });
+
+  it('runs alone in a transaction of its own: a failure halfway leaves nothing', () => {
+    const { db, insert } = fresh();
+    insert.run('taken', 0);
+    const write = twoRows(db, insert);
+    expect(() => write('new', 'taken')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }));
+    expect(db.prepare('SELECT id FROM t').all()).toEqual([{ id: 'taken' }]);
+    write('a', 'b');
+    expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'taken' }]);
+  });
+
+  it('joins a transaction already open, and is rolled back with it', () => {
+    const { db, insert } = fresh();
+    const write = twoRows(db, insert);
+    const outer = db.transaction(() => {
+      write('a', 'b');
+      throw new Error('the caller changed its mind');
+    });
+    expect(() => outer()).toThrow('the caller changed its mind');
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
   });
 });
