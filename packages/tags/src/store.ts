@@ -1,4 +1,4 @@
-import { applyMigrations, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/sqlite';
+import { applyMigrations, atomic, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/sqlite';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,8 @@ export function createTagStore(db: SqliteDatabase, options: TagStoreOptions = {}
 
 interface TagRow {
   id: string;
+  /** The row's key in tags_fts. */
+  docId: number;
   name: string;
   description: string | null;
   colorHex: string | null;
@@ -38,8 +40,8 @@ interface HitRow extends TagRow {
   descriptionHit: string | null;
 }
 
-// One column list for every read and every RETURNING, aliased to the TagRow shape.
-const COLUMNS = `id, name, description, color_hex AS colorHex, created_at AS createdAt, created_by AS createdBy,
+// One column list for every read, aliased to the TagRow shape.
+const COLUMNS = `id, doc_id AS docId, name, description, color_hex AS colorHex, created_at AS createdAt, created_by AS createdBy,
   updated_at AS updatedAt, updated_by AS updatedBy`;
 // Name is weighted over description so a tag named after the words ranks above one that only mentions them.
 const RANK = 'bm25(tags_fts, 10.0, 1.0)';
@@ -49,17 +51,18 @@ const MARK = 'char(1)';
 /**
  * Tags in SQLite, usable without GraphQL. Every rule of the domain is enforced here (validation, existence,
  * uniqueness), each failure an `ApiError`; privileges are the caller's (the GraphQL resolvers check them).
- * Statements are prepared once; every write is a single statement, so there is no read-then-write anywhere.
+ *
+ * Each write is a few single-row statements made atomic by `atomic` (@mds/sqlite): the row, then its entry in
+ * tags_fts, which the store keeps in step itself rather than by trigger (see migration 0002: a trigger made FTS5
+ * write a segment per tag). Statements are prepared once, and none has a trigger or RETURNING, so none opens a
+ * statement journal.
  */
 export class TagStore {
   readonly #now: () => number;
-  readonly #insert;
   readonly #select;
-  readonly #updateNameAndDescription;
-  readonly #updateName;
-  readonly #updateColor;
-  readonly #updateDescription;
-  readonly #delete;
+  readonly #create;
+  readonly #change;
+  readonly #remove;
   readonly #listAll;
   readonly #countAll;
   readonly #listMatching;
@@ -71,21 +74,55 @@ export class TagStore {
   /** Use `createTagStore`, which applies the migrations this expects. */
   constructor(db: SqliteDatabase, options: TagStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
-    // doc_id (the FTS rowid) is the next integer, computed inside the INSERT, which holds the write lock.
-    this.#insert = db.prepare<[string, string, string | null, number, string, number, string]>(
-      `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by)
-       VALUES (?, (SELECT ifnull(max(doc_id), 0) + 1 FROM tags), ?, ?, ?, ?, ?, ?)`,
-    );
     this.#select = db.prepare<[string], TagRow>(`SELECT ${COLUMNS} FROM tags WHERE id = ?`);
     this.#byId = createReadCache(db, { maxEntries: 10_000 });
-    const update = (set: string) => `UPDATE tags SET ${set}, updated_at = @time, updated_by = @actor WHERE id = @id RETURNING ${COLUMNS}`;
-    this.#updateNameAndDescription = db.prepare<[Stamped & { name: string; description: string | null }], TagRow>(
-      update('name = @name, description = @description'),
+    const nextDocId = db.prepare<[], number>(`SELECT ifnull(max(doc_id), 0) + 1 FROM tags`).pluck();
+    const insert = db.prepare<[string, number, string, string | null, number, string, number, string]>(
+      `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#updateName = db.prepare<[Stamped & { name: string }], TagRow>(update('name = @name'));
-    this.#updateColor = db.prepare<[Stamped & { colorHex: string }], TagRow>(update('color_hex = @colorHex'));
-    this.#updateDescription = db.prepare<[Stamped & { description: string }], TagRow>(update('description = @description'));
-    this.#delete = db.prepare<[string]>(`DELETE FROM tags WHERE id = ?`);
+    const update = db.prepare<[TagRow]>(
+      `UPDATE tags SET name = @name, description = @description, color_hex = @colorHex, updated_at = @updatedAt, updated_by = @updatedBy
+       WHERE id = @id`,
+    );
+    const remove = db.prepare<[string]>(`DELETE FROM tags WHERE id = ?`);
+    // An external-content index: 'delete' needs the text that was indexed.
+    const index = db.prepare<[number, string, string | null]>(`INSERT INTO tags_fts (rowid, name, description) VALUES (?, ?, ?)`);
+    const unindex = db.prepare<[number, string, string | null]>(
+      `INSERT INTO tags_fts (tags_fts, rowid, name, description) VALUES ('delete', ?, ?, ?)`,
+    );
+    const existingRow = (urn: string, id: string): TagRow => {
+      const row = this.#select.get(id);
+      if (!row) throw tagNotFound(urn);
+      return row;
+    };
+
+    // doc_id (the FTS rowid) is the next integer: read and used under the write lock the transaction holds.
+    this.#create = atomic(db, (row: TagRow): void => {
+      const docId = nextDocId.get()!;
+      try {
+        insert.run(row.id, docId, row.name, row.description, row.createdAt, row.createdBy, row.updatedAt, row.updatedBy);
+      } catch (error) {
+        // The primary key decides between concurrent creates of one id: exactly one INSERT wins.
+        if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest(TAG_ALREADY_EXISTS);
+        throw error;
+      }
+      index.run(docId, row.name, row.description);
+    });
+    this.#change = atomic(db, (urn: string, id: string, changes: Partial<Pick<TagRow, 'name' | 'description' | 'colorHex'>>, stamp: Stamp): Tag => {
+      const before = existingRow(urn, id);
+      const after: TagRow = { ...before, ...changes, updatedAt: stamp.time, updatedBy: stamp.actor };
+      update.run(after);
+      if (after.name !== before.name || after.description !== before.description) {
+        unindex.run(before.docId, before.name, before.description);
+        index.run(after.docId, after.name, after.description);
+      }
+      return toTag(after);
+    });
+    this.#remove = atomic(db, (urn: string, id: string): void => {
+      const before = existingRow(urn, id);
+      remove.run(before.id);
+      unindex.run(before.docId, before.name, before.description);
+    });
     this.#listAll = db.prepare<[number, number], TagRow>(
       `SELECT ${COLUMNS} FROM tags ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`,
     );
@@ -118,13 +155,7 @@ export class TagStore {
     const name = validateName(input.name);
     const description = validateDescription(input.description ?? null);
     const time = this.#now();
-    try {
-      this.#insert.run(id, name, description, time, actor, time, actor);
-    } catch (error) {
-      // The primary key decides between concurrent creates of one id: exactly one INSERT wins.
-      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest(TAG_ALREADY_EXISTS);
-      throw error;
-    }
+    this.#create({ id, docId: 0, name, description, colorHex: null, createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor });
     const stamp = { time, actor };
     return { urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp };
   }
@@ -148,27 +179,25 @@ export class TagStore {
     const id = parseTagUrn(urn);
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
-    const stamped = { id, time: this.#now(), actor };
-    const row =
-      description === undefined
-        ? this.#updateName.get({ ...stamped, name })
-        : this.#updateNameAndDescription.get({ ...stamped, name, description });
-    return existing(row, urn);
+    return this.#change(urn, id, description === undefined ? { name } : { name, description }, this.#stamp(actor));
   }
 
   setColor(urn: string, colorHex: string, actor: string): Tag {
     const id = parseTagUrn(urn);
-    return existing(this.#updateColor.get({ id, colorHex: validateColorHex(colorHex), time: this.#now(), actor }), urn);
+    return this.#change(urn, id, { colorHex: validateColorHex(colorHex) }, this.#stamp(actor));
   }
 
   setDescription(urn: string, description: string, actor: string): Tag {
     const id = parseTagUrn(urn);
-    const checked = validateDescription(description);
-    return existing(this.#updateDescription.get({ id, description: checked, time: this.#now(), actor }), urn);
+    return this.#change(urn, id, { description: validateDescription(description) }, this.#stamp(actor));
   }
 
   delete(urn: string): void {
-    if (this.#delete.run(parseTagUrn(urn)).changes === 0) throw tagNotFound(urn);
+    this.#remove(urn, parseTagUrn(urn));
+  }
+
+  #stamp(actor: string): Stamp {
+    return { time: this.#now(), actor };
   }
 
   /** One page of tags: by relevance then id for text queries, by name (case-insensitive) then id when listing all. */
@@ -180,18 +209,12 @@ export class TagStore {
   }
 }
 
-interface Stamped {
-  id: string;
+interface Stamp {
   time: number;
   actor: string;
 }
 
 const tagNotFound = (urn: string) => notFound(`Tag ${urn} does not exist`);
-
-function existing(row: TagRow | undefined, urn: string): Tag {
-  if (!row) throw tagNotFound(urn);
-  return toTag(row);
-}
 
 function toTag(row: TagRow): Tag {
   return {
