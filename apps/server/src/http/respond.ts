@@ -12,7 +12,7 @@ function sendAll(): void {
 /**
  * When an answer leaves. `held`: in its corked socket, sent with every other answer of this turn of the event loop,
  * back to back, once the turn is over. Under load a client is then woken once per burst of answers rather than once
- * per answer, which halved the CPU a cached read costs (see bench/README.md); alone, an answer leaves microseconds
+ * per answer, which halved the CPU a cached read costs (README, Performance); alone, an answer leaves microseconds
  * later. `now`: for answers given while node is still parsing the request's bytes, i.e. synchronously in the request
  * listener. Should the rest of those bytes not be HTTP, node destroys the socket as soon as the listener returns,
  * and a held answer would be lost with it.
