@@ -1,8 +1,8 @@
 -- The store keeps tags_fts in step itself, with plain single-row statements, instead of these triggers. A trigger (like
 -- RETURNING, which SQLite runs as one) makes a statement open a statement journal, and at each one FTS5 writes its
 -- pending index to disk: one segment per tag, merged later. That tripled the cost of creating tags in a batch.
-DROP TRIGGER `tags_fts_after_insert`;
+DROP TRIGGER IF EXISTS `tags_fts_after_insert`;
 --> statement-breakpoint
-DROP TRIGGER `tags_fts_after_delete`;
+DROP TRIGGER IF EXISTS `tags_fts_after_delete`;
 --> statement-breakpoint
-DROP TRIGGER `tags_fts_after_update`;
+DROP TRIGGER IF EXISTS `tags_fts_after_update`;
