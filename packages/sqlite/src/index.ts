@@ -55,10 +55,18 @@ export function applyMigrations(db: SqliteDatabase, options: { folder: string; o
 
 export type GroupCommit = ReturnType<typeof createGroupCommit>;
 
+/** A batch this large commits without waiting for writes still arriving, so a steady stream still commits often. */
+const COMMIT_AT_WRITES = 256;
+
 /**
- * Group commit: writes queued during one turn of the event loop run in a single transaction, so they share one
- * fsync instead of paying one each (with synchronous=FULL the fsync, not the SQL, is what a write costs). Every
- * promise settles only after the commit, so nothing is acknowledged before it is durable.
+ * Group commit: concurrent writes run in a single transaction, so they share one commit and its fsync instead of
+ * paying one each (with synchronous=FULL the commit, not the SQL, is what a write costs). Every promise settles only
+ * after the commit, so nothing is acknowledged before it is durable.
+ *
+ * The batch is committed at the end of the first turn of the event loop that adds no write to it (or once it holds
+ * COMMIT_AT_WRITES writes). While requests are still being read, waiting a turn costs microseconds and lets them share the
+ * commit: under 32 concurrent writers, batches grew from ~15 to ~30 and tag creation took a fifth less CPU. A lone
+ * write waits one extra turn.
  *
  * A write that throws is rolled back alone and rejects alone. The batch first runs plainly; only if one of its writes
  * throws is it rolled back whole and run again with a savepoint around each write. Savepoints on every write would
@@ -70,6 +78,7 @@ export function createGroupCommit(db: SqliteDatabase) {
   type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   let queue: Pending[] = [];
+  let sizeLastTurn = 0;
   const runAll = db.transaction((batch: Pending[]): Outcome[] => batch.map(({ work }) => ({ ok: true, value: work() })));
   // A better-sqlite3 transaction called inside another becomes a SAVEPOINT.
   const inSavepoint = db.transaction((work: () => unknown) => work());
@@ -83,6 +92,11 @@ export function createGroupCommit(db: SqliteDatabase) {
     }),
   );
   const flush = () => {
+    if (queue.length > sizeLastTurn && queue.length < COMMIT_AT_WRITES) {
+      sizeLastTurn = queue.length; // still growing: give the requests being read one more turn
+      return void setImmediate(flush);
+    }
+    sizeLastTurn = 0;
     const batch = queue;
     queue = [];
     let outcomes: Outcome[];

@@ -25,6 +25,33 @@ describe('createGroupCommit', () => {
     expect(count(other)).toBe(49);
   });
 
+  it('waits while writes keep arriving, turn after turn, and commits them together', async () => {
+    const { file, db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    const other = openDatabase(file);
+    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = commits.run(() => insert.run('a', 1));
+    await nextTurn();
+    const second = commits.run(() => insert.run('b', 2));
+    await nextTurn();
+    const seen = commits.run(() => [count(db), count(other)]);
+    await Promise.all([first, second]);
+    expect(await seen).toEqual([2, 0]);
+  });
+
+  it('commits a batch of 256 writes at once, without waiting for more', async () => {
+    const { file, db, insert } = fresh();
+    const commits = createGroupCommit(db);
+    const other = openDatabase(file);
+    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const full = Array.from({ length: 256 }, (_, i) => commits.run(() => insert.run(`id-${i}`, i)));
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = commits.run(() => count(other));
+    await Promise.all(full);
+    expect(await later).toBe(256);
+  });
+
   it('rolls back and rejects only the write that failed', async () => {
     const { db, insert } = fresh();
     const commits = createGroupCommit(db);
