@@ -65,7 +65,7 @@ const COMMIT_AT_WRITES = 256;
  *
  * The batch is committed at the end of the first turn of the event loop that adds no write to it (or once it holds
  * COMMIT_AT_WRITES writes). While requests are still being read, waiting a turn costs microseconds and lets them share the
- * commit: under 32 concurrent writers, batches grew from ~15 to ~30 and tag creation took a fifth less CPU. A lone
+ * commit: under 32 concurrent writers, batches grew from ~15 to ~30 and tag creation took ~15 % less CPU. A lone
  * write waits one extra turn.
  *
  * A write that throws is rolled back alone and rejects alone. The batch first runs plainly; only if one of its writes
