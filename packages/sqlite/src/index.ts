@@ -63,10 +63,10 @@ const COMMIT_AT_WRITES = 256;
  * paying one each (with synchronous=FULL the commit, not the SQL, is what a write costs). Every promise settles only
  * after the commit, so nothing is acknowledged before it is durable.
  *
- * The batch is committed at the end of the first turn of the event loop that adds no write to it (or once it holds
- * COMMIT_AT_WRITES writes). While requests are still being read, waiting a turn costs microseconds and lets them share the
- * commit: under 32 concurrent writers, batches grew from ~15 to ~30 and tag creation took ~15 % less CPU. A lone
- * write waits one extra turn.
+ * The batch is committed at the end of the first turn of the event loop that adds no write to it, or once it holds
+ * COMMIT_AT_WRITES writes. While requests are still being read, waiting a turn costs microseconds and lets them
+ * share the commit: under 32 concurrent writers, batches grew from ~15 to ~30 and tag creation took ~15 % less CPU.
+ * A lone write waits one extra turn.
  *
  * A write that throws is rolled back alone and rejects alone. The batch first runs plainly; only if one of its writes
  * throws is it rolled back whole and run again with a savepoint around each write. Savepoints on every write would
