@@ -97,7 +97,7 @@ export class TagStore {
     };
 
     // doc_id (the FTS rowid) is the next integer: read and used under the write lock the transaction holds.
-    this.#create = atomic(db, (row: TagRow): void => {
+    this.#create = atomic(db, (row: Omit<TagRow, 'docId'>): void => {
       const docId = nextDocId.get()!;
       try {
         insert.run(row.id, docId, row.name, row.description, row.createdAt, row.createdBy, row.updatedAt, row.updatedBy);
@@ -155,7 +155,7 @@ export class TagStore {
     const name = validateName(input.name);
     const description = validateDescription(input.description ?? null);
     const time = this.#now();
-    this.#create({ id, docId: 0, name, description, colorHex: null, createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor });
+    this.#create({ id, name, description, colorHex: null, createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor });
     const stamp = { time, actor };
     return { urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp };
   }
