@@ -23,7 +23,7 @@ interface Series {
 /**
  * Request counts and latencies, kept as plain numbers and written out in Prometheus' text format at scrape time.
  * prom-client validates and hashes a label object on every observation, which cost more than the rest of a
- * cached tag read's bookkeeping; here an observation is two map lookups and a few additions.
+ * cached tag read's bookkeeping; here an observation is a few map lookups and additions.
  */
 export function createRequestMetrics() {
   const routes = new Map<string, Map<string, Series>>();
