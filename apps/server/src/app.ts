@@ -126,13 +126,12 @@ export function createApp(options: AppOptions): RequestListener {
     };
     const answered = () => void setImmediate(sent);
     if (!corsAdmits(req, res)) return answered();
-    // Answered while node still parses the request's bytes: sent at once (see Dispatch).
     if (!entry) {
-      sendError(res, 404, `No route for ${path}`, {}, 'now');
+      sendError(res, 404, `No route for ${path}`);
       return answered();
     }
     if (!entry.methods.includes(req.method ?? '')) {
-      sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') }, 'now');
+      sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
       return answered();
     }
     const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too

@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
 import { graphqlLimitPlugins } from './graphql-limits';
-import { sendJson } from './http/respond';
+import { answeringWhileParsing, sendJson } from './http/respond';
 import type { Logger } from './logger';
 import { createMetrics, type MetricSources } from './metrics';
 import { createReadiness } from './readiness';
@@ -50,10 +50,13 @@ export async function startServer<C extends Composition>(
   // Once closing, every answer closes its connection: busy keep-alive clients would otherwise hold the drain open
   // until the shutdown timeout, and then lose whatever was in flight.
   let draining = false;
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => {
-    if (draining) res.setHeader('connection', 'close');
-    handle(req, res);
-  });
+  const server = createServer(
+    { keepAliveTimeout: 5_000, requestTimeout: 60_000 },
+    answeringWhileParsing((req, res) => {
+      if (draining) res.setHeader('connection', 'close');
+      handle(req, res);
+    }),
+  );
   server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -108,9 +111,8 @@ export async function startServer<C extends Composition>(
 
 const starting: RequestListener = (req, res) => {
   const path = (req.url ?? '/').split('?', 1)[0];
-  // Answered while node still parses the request's bytes: sent at once (see Dispatch).
-  if (path === '/health') return sendJson(res, 503, { status: 'starting', reason: 'opening databases and applying migrations' }, {}, 'now');
-  sendJson(res, 503, { message: 'mds is starting; retry shortly', status: 503 }, { 'retry-after': '1' }, 'now');
+  if (path === '/health') return sendJson(res, 503, { status: 'starting', reason: 'opening databases and applying migrations' });
+  sendJson(res, 503, { message: 'mds is starting; retry shortly', status: 503 }, { 'retry-after': '1' });
 };
 
 /** Node drops a CONNECT (a proxy's method) without a word unless someone listens: refuse it like any other method. */

@@ -14,7 +14,7 @@ export function createCorsGuard(allowedOrigins: readonly string[]) {
     const origin = req.headers.origin;
     if (origin === undefined || isSameOrigin(origin, req.headers.host)) return true;
     if (!allowed.has(origin)) {
-      sendError(res, 403, `Cross-origin requests from ${origin} are not allowed: list the origin in CORS_ORIGINS`, {}, 'now');
+      sendError(res, 403, `Cross-origin requests from ${origin} are not allowed: list the origin in CORS_ORIGINS`);
       return false;
     }
     res.setHeader('access-control-allow-origin', origin);
