@@ -1,4 +1,4 @@
-import type { Actor, ApiModule } from '@mds/schema';
+import type { ApiModule } from '@mds/schema';
 import { join } from 'node:path';
 import type { TimeseriesConfig } from './config.ts';
 import { openEmbeddedStore } from './embedded/store.ts';
@@ -21,6 +21,8 @@ export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
 
+export const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
+
 export interface OpenApiIndexSizes {
   sizes: { aspectName: string; entityName: string; indexName: string; sizeMb: number }[];
 }
@@ -30,8 +32,6 @@ export interface Timeseries {
   module: ApiModule;
   /** The port, for the CLI (seed) and the benchmarks. */
   store: TimeseriesStore;
-  /** `GET /openapi/operations/elasticSearch/getIndexSizes` (same privilege and 403 as getIndexSizes). */
-  openApiIndexSizes(actor: Actor): Promise<OpenApiIndexSizes>;
   /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
   seed(options: Omit<SeedOptions, 'now'>): Promise<SeedResult>;
   /** Stops running embedded truncations (they report an error) and releases the backend. Idempotent. */
@@ -60,11 +60,11 @@ export async function createTimeseries(options: {
     module: {
       name: 'timeseries',
       actions: [...operationsActions(store), ...ingestActions(store)],
-      routes: [{ method: 'GET', path: '/openapi/operations/elasticSearch/getIndexSizes', handler: ({ actor }) => openApiIndexSizes(store, actor) }],
+      // DataHub's OpenAPI twin of getIndexSizes: same privilege and 403.
+      routes: [{ method: 'GET', path: OPENAPI_INDEX_SIZES_PATH, handler: ({ actor }) => openApiIndexSizes(store, actor) }],
       close,
     },
     store,
-    openApiIndexSizes: (actor) => openApiIndexSizes(store, actor),
     seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
     close,
   };

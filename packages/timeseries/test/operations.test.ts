@@ -1,5 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { describe, expect, it } from 'vitest';
+import type { Actor } from '@mds/schema';
+import { OPENAPI_INDEX_SIZES_PATH, type OpenApiIndexSizes } from '../src/index.ts';
 import { indexSizeEntries } from '../src/operations-actions.ts';
 import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, truncation, waitForTask, writeRange } from './helpers.ts';
 
@@ -43,11 +45,13 @@ describe('operations actions', () => {
 
     it('is also the OpenAPI answer: {sizes:[{aspectName, entityName, indexName, sizeMb}]}, same privilege', async () => {
       await writeRange(suite.timeseries.store, 1, 10);
-      const answer = await suite.timeseries.openApiIndexSizes(admin);
+      const route = suite.timeseries.module.routes!.find((r) => r.method === 'GET' && r.path === OPENAPI_INDEX_SIZES_PATH)!;
+      const openApiIndexSizes = async (actor: Actor) => (await route.handler({ actor, requestId: 'test' })) as OpenApiIndexSizes;
+      const answer = await openApiIndexSizes(admin);
       expect(answer.sizes).toHaveLength(1);
       expect(Object.keys(answer.sizes[0]!)).toEqual(['aspectName', 'entityName', 'indexName', 'sizeMb']);
       expect(answer.sizes[0]).toMatchObject({ aspectName: 'datasetprofile', entityName: 'dataset', indexName: INDEX });
-      const refused = await apiError(suite.timeseries.openApiIndexSizes(reader));
+      const refused = await apiError(openApiIndexSizes(reader));
       expect([refused.status, refused.message]).toEqual([403, 'User is unauthorized to get index sizes.']);
     });
 
