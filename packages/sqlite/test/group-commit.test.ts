@@ -1,22 +1,21 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { atomic, createGroupCommit, openDatabase } from '../src/index';
+import { atomic, createGroupCommit } from '../src/index';
+import { openTemp, tempDbFile } from './helpers';
 
+/** A table on a fresh file, the group commit over it, and a second connection that sees only what committed. */
 const fresh = () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'mds-group-')), 'g.db');
-  const db = openDatabase(file);
+  const file = tempDbFile();
+  const db = openTemp(file);
   db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER)');
-  return { file, db, insert: db.prepare('INSERT INTO t (id, n) VALUES (?, ?)') };
+  const other = openTemp(file);
+  const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+  return { db, other, count, commits: createGroupCommit(db), insert: db.prepare('INSERT INTO t (id, n) VALUES (?, ?)') };
 };
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createGroupCommit', () => {
   it('commits the writes of one turn in one transaction and answers each', async () => {
-    const { file, db, insert } = fresh();
-    const commits = createGroupCommit(db);
-    const other = openDatabase(file);
-    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const { db, other, count, commits, insert } = fresh();
     const writes = Array.from({ length: 49 }, (_, i) => commits.run(() => insert.run(`id-${i}`, i).changes));
     // The last write of the turn sees the 49 before it, while no other connection sees any: one transaction.
     const seen = commits.run(() => [count(db), count(other)]);
@@ -26,11 +25,7 @@ describe('createGroupCommit', () => {
   });
 
   it('waits while writes keep arriving, turn after turn, and commits them together', async () => {
-    const { file, db, insert } = fresh();
-    const commits = createGroupCommit(db);
-    const other = openDatabase(file);
-    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const { db, other, count, commits, insert } = fresh();
     const first = commits.run(() => insert.run('a', 1));
     await nextTurn();
     const second = commits.run(() => insert.run('b', 2));
@@ -41,20 +36,16 @@ describe('createGroupCommit', () => {
   });
 
   it('commits a batch of 256 writes at once, without waiting for more', async () => {
-    const { file, db, insert } = fresh();
-    const commits = createGroupCommit(db);
-    const other = openDatabase(file);
-    const count = (conn: typeof db) => (conn.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const { other, count, commits, insert } = fresh();
     const full = Array.from({ length: 256 }, (_, i) => commits.run(() => insert.run(`id-${i}`, i)));
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const later = commits.run(() => count(other));
     await Promise.all(full);
     expect(await later).toBe(256);
   });
 
   it('rolls back and rejects only the write that failed', async () => {
-    const { db, insert } = fresh();
-    const commits = createGroupCommit(db);
+    const { db, commits, insert } = fresh();
     const outcomes = await Promise.allSettled([
       commits.run(() => insert.run('a', 1)),
       commits.run(() => {
@@ -69,8 +60,7 @@ describe('createGroupCommit', () => {
   });
 
   it('rolls back and rejects a write that fails alone in its turn', async () => {
-    const { db, insert } = fresh();
-    const commits = createGroupCommit(db);
+    const { db, commits, insert } = fresh();
     await commits.run(() => insert.run('a', 1));
     const failing = commits.run(() => {
       insert.run('b', 2);
@@ -81,18 +71,16 @@ describe('createGroupCommit', () => {
   });
 
   it('acknowledges only what another connection can already read', async () => {
-    const { file, db, insert } = fresh();
-    const commits = createGroupCommit(db);
-    const other = openDatabase(file);
+    const { other, commits, insert } = fresh();
     await commits.run(() => insert.run('seen', 1));
     expect(other.prepare("SELECT n FROM t WHERE id = 'seen'").get()).toEqual({ n: 1 });
   });
 
   it('runs later writes in a later group', async () => {
-    const { db, insert } = fresh();
-    const commits = createGroupCommit(db);
+    const { db, other, count, commits, insert } = fresh();
     await commits.run(() => insert.run('first', 1));
-    await commits.run(() => insert.run('second', 2));
+    // The first group has committed, so the second runs in a transaction of its own.
+    expect(await commits.run(() => (insert.run('second', 2), [count(db), count(other)]))).toEqual([2, 1]);
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
   });
 });

@@ -1,12 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createReadCache, openDatabase } from '../src/index';
+import { createReadCache } from '../src/index';
+import { openTemp, tempDbFile } from './helpers';
 
 const fresh = (journal: 'wal' | 'delete' = 'wal') => {
-  const file = join(mkdtempSync(join(tmpdir(), 'mds-cache-')), 'c.db');
-  const db = openDatabase(file);
+  const file = tempDbFile();
+  const db = openTemp(file);
   // WAL files are watched through the wal-index header; other journal modes through PRAGMA data_version.
   if (journal === 'delete') db.pragma('journal_mode = DELETE');
   db.exec(`CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER); INSERT INTO t VALUES ('a', 1)`);
@@ -27,7 +25,7 @@ describe('createReadCache', () => {
   it.each(['wal', 'delete'] as const)("sees another connection's commit on the very next read (journal %s)", (journal) => {
     const { file, read } = fresh(journal);
     expect(read('a')).toBe(1);
-    const other = openDatabase(file);
+    const other = openTemp(file);
     if (journal === 'delete') other.pragma('journal_mode = DELETE');
     other.prepare(`UPDATE t SET n = 2 WHERE id = 'a'`).run();
     expect(read('a')).toBe(2);
