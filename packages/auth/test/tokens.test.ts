@@ -1,10 +1,10 @@
 import { ApiError } from '@mds/schema';
-import { openDatabase } from '@mds/sqlite';
 import { generateKeyPair, SignJWT } from 'jose';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DURATION_MS, Privilege, ROOT_ACTOR_URN } from '../src/index';
-import { bearer, jwtPart, SECRETS, setup, type Fixture } from './helpers';
+import { bearer, jwtPart, openTempDatabase, SECRETS, setup, type Fixture } from './helpers';
 
 const BOB = 'urn:li:corpuser:bob';
 const HOUR = 3_600_000;
@@ -235,7 +235,7 @@ describe('verification', () => {
     const { auth, db } = withBob();
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'cli' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    setup({ db: openDatabase(db.name) }).auth.tokens.revoke(id);
+    setup({ db: openTempDatabase(dirname(db.name)) }).auth.tokens.revoke(id);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
   });
 

@@ -8,21 +8,26 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createTagsModule } from '../src/index';
 
-const opened: { db: SqliteDatabase; dir: string }[] = [];
+const dbs: SqliteDatabase[] = [];
+const dirs: string[] = [];
 afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const db of dbs.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A fresh SQLite file in its own temporary directory, removed after the test. */
 export function tempDatabase(): { db: SqliteDatabase; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mds-tags-'));
+  dirs.push(dir);
   const file = join(dir, 'mds.db');
+  return { db: openAgain(file), file };
+}
+
+/** Another connection to `file`, as a second process would have one; closed after the test. */
+export function openAgain(file: string): SqliteDatabase {
   const db = openDatabase(file);
-  opened.push({ db, dir });
-  return { db, file };
+  dbs.push(db);
+  return db;
 }
 
 /** A clock that starts at `start` and moves one second per call, so every audit stamp is predictable. */

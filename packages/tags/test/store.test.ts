@@ -1,7 +1,6 @@
-import { openDatabase } from '@mds/sqlite';
 import { describe, expect, it } from 'vitest';
 import { createTagStore, MAX_DESCRIPTION_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../src/index';
-import { setup, steppingClock, tempDatabase, thrown } from './fixtures';
+import { openAgain, setup, steppingClock, tempDatabase, thrown } from './fixtures';
 
 const alice = 'urn:li:corpuser:alice';
 const bob = 'urn:li:corpuser:bob';
@@ -68,12 +67,7 @@ describe('create and get', () => {
     const { db, file } = tempDatabase();
     createTagStore(db).create({ id: 'kept', name: 'Kept' }, alice);
     db.close();
-    const again = openDatabase(file);
-    try {
-      expect(createTagStore(again).get('urn:li:tag:kept')?.name).toBe('Kept'); // migrations are idempotent
-    } finally {
-      again.close();
-    }
+    expect(createTagStore(openAgain(file)).get('urn:li:tag:kept')?.name).toBe('Kept'); // migrations are idempotent
   });
 });
 
@@ -191,7 +185,7 @@ describe('update, colour, description and delete', () => {
     store.setColor(urn, '#00ff00', bob);
     expect(store.get(urn)?.colorHex).toBe('#00ff00');
     // Another process (a second server, the CLI) writing to the same file.
-    const other = createTagStore(openDatabase(fixture.file));
+    const other = createTagStore(openAgain(fixture.file));
     other.update(urn, { name: 'v3' }, bob);
     expect(name()).toBe('v3');
     other.delete(urn);

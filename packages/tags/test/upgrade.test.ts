@@ -1,7 +1,6 @@
 import { applyMigrations } from '@mds/sqlite';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTagStore } from '../src/index';
@@ -10,9 +9,9 @@ import { tempDatabase } from './fixtures';
 const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
 const alice = 'urn:li:corpuser:alice';
 
-/** The migrations folder as an older mds shipped it: its first `count` migrations only. */
-function olderMigrations(count: number): string {
-  const folder = mkdtempSync(join(tmpdir(), 'mds-tags-migrations-'));
+/** The migrations folder as an older mds shipped it, its first `count` migrations only, written beside `file`. */
+function olderMigrations(count: number, file: string): string {
+  const folder = join(dirname(file), 'older-migrations');
   cpSync(MIGRATIONS, folder, { recursive: true });
   const journalFile = join(folder, 'meta/_journal.json');
   const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
@@ -22,8 +21,8 @@ function olderMigrations(count: number): string {
 
 describe('a database from before the store kept the index (triggers, migration 0001)', () => {
   it('keeps finding its tags, and re-indexes them correctly when they change', () => {
-    const { db } = tempDatabase();
-    applyMigrations(db, { folder: olderMigrations(2), owner: 'tags' });
+    const { db, file } = tempDatabase();
+    applyMigrations(db, { folder: olderMigrations(2, file), owner: 'tags' });
     const insert = db.prepare(
       `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by) VALUES (?, ?, ?, ?, 1, ?, 1, ?)`,
     );
