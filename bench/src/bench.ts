@@ -6,12 +6,12 @@ import type { ListeningChild } from './children.ts';
 import type { BenchConfig } from './config.ts';
 import type { BenchContext, Scenario } from './context.ts';
 import { Fixtures } from './fixtures.ts';
-import { mdsEntry, startMdsProcess, type MdsProcess } from './mds-process.ts';
+import { startMdsProcess, type MdsLaunch, type MdsProcess } from './mds-process.ts';
 import { memoryOf } from './proc-status.ts';
 import { summarizeProfiles } from './profile.ts';
 import { machine, type Report, type ScenarioResult } from './report.ts';
 
-export interface BenchOptions {
+interface BenchOptions {
   config: BenchConfig;
   scenarios: readonly Scenario[];
   /** Profile the server with `--cpu-prof` into `dir`, from its sources (readable names) or from the bundle (what is measured). */
@@ -29,31 +29,31 @@ export async function runBench(options: BenchOptions): Promise<Report> {
   const results: ScenarioResult[] = [];
   let mds: MdsProcess | undefined;
   let ceiling: ListeningChild | undefined;
+  let server: MdsLaunch;
   const { profile } = options;
-  const server = mdsEntry(profile?.fromSource);
   try {
     if (profile) {
       rmSync(profile.dir, { recursive: true, force: true });
       mkdirSync(profile.dir, { recursive: true });
     }
-    log(`mds from ${server.kind}: ${server.path}`);
-    if (server.warning) log(`WARNING: ${server.warning}`);
     mds = await startMdsProcess(profile ? { fromSource: profile.fromSource, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] } : {});
+    server = mds.launch;
+    log(`mds from ${server.kind}: ${server.path} (node ${server.nodeOptions.join(' ')})`);
+    if (server.warning) log(`WARNING: ${server.warning}`);
     log(`mds pid ${mds.pid} at ${mds.url}, data in ${mds.dataDir}`);
     if (options.scenarios.some((s) => s.needsCeiling)) {
       ceiling = await startCeilingProcess();
       log(`ceiling pid ${ceiling.pid} at ${ceiling.url}`);
     }
     const runId = randomBytes(4).toString('hex');
-    const target = { name: 'mds', url: mds.url, token: mds.token, pid: mds.pid };
+    const target = { url: mds.url, token: mds.token, pid: mds.pid };
     const context: BenchContext = {
       config,
       runId,
       mds,
       target,
-      ceiling: ceiling && { name: 'ceiling', url: ceiling.url, token: 'ceiling', pid: ceiling.pid },
+      ceiling: ceiling && { url: ceiling.url, token: 'ceiling', pid: ceiling.pid },
       fixtures: new Fixtures(target, config, runId),
-      log,
     };
     for (const scenario of options.scenarios) {
       log(`▶ ${scenario.name}`);
@@ -61,12 +61,12 @@ export async function runBench(options: BenchOptions): Promise<Report> {
       const seconds = () => Math.round((performance.now() - t0) / 100) / 10;
       try {
         const { rows, details } = await scenario.run(context);
-        const serverMemory = running(mds) ? memoryOf(mds.pid) : undefined;
+        const serverMemory = mds.running() ? memoryOf(mds.pid) : undefined;
         results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows, serverMemory, details });
         for (const row of rows) log(`  ${row.label}: ${row.value} ${row.unit}${row.target ? ` (${row.target.met ? 'met' : 'NOT met'}: ${row.target.text})` : ''}`);
       } catch (error) {
         let message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        if (!running(mds) && scenario.name !== 'coldStart') message += `\nmds has exited; its stderr ends with:\n${mds.stderr().slice(-2000)}`;
+        if (!mds.running() && scenario.name !== 'coldStart') message += `\nmds has exited; its stderr ends with:\n${mds.stderr().slice(-2000)}`;
         results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows: [], details: {}, error: message });
         log(`  failed: ${message}`);
       }
@@ -78,7 +78,5 @@ export async function runBench(options: BenchOptions): Promise<Report> {
   if (profile) report.profile = { dir: profile.dir, threads: summarizeProfiles(profile.dir) };
   return report;
 }
-
-const running = (child: ListeningChild) => child.child.exitCode === null && child.child.signalCode === null;
 
 export const profileDirIn = (outDir: string) => join(outDir, 'profile');

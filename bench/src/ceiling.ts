@@ -19,7 +19,6 @@ const resolvers = {
   Query: {
     tag: (_: unknown, args: { urn: string }) => tag(args.urn),
     searchAcrossEntities: () => ({ start: 0, count: SEARCH_PAGE.length, total: 1000, searchResults: SEARCH_PAGE }),
-    appConfig: () => ({ appVersion: 'ceiling' }),
   },
   Mutation: { createTag: () => 'urn:li:tag:x' },
 };
@@ -43,7 +42,6 @@ export function createCeilingServer(): Server {
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
-    if (req.url === '/health') return send(200, { status: 'ok' });
     if (req.method !== 'POST' || req.url !== '/api/graphql') return send(404, { message: 'not found' });
     if (!req.headers.authorization) return send(401, { message: 'Unauthorized to perform this action.' });
     const chunks: Buffer[] = [];

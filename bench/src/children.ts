@@ -40,24 +40,28 @@ export function makeTempDir(prefix: string): string {
   return dir;
 }
 
+/** How long a child may take to announce its URL, and to stop after SIGTERM before it gets SIGKILL. */
+const START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 15_000;
+
 export interface ListeningChild {
-  child: ChildProcess;
   pid: number;
   url: string;
   /** performance.now() just before spawn(). */
   spawnedAt: number;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
-  exited: Promise<number | null>;
-  /** SIGTERM (a graceful stop, which also lets --cpu-prof write its profile), SIGKILL after `graceMs`. */
-  stop(graceMs?: number): Promise<void>;
+  /** Neither exited nor killed by a signal yet. */
+  running(): boolean;
+  /** SIGTERM (a graceful stop, which also lets --cpu-prof write its profile), SIGKILL after STOP_GRACE_MS. */
+  stop(): Promise<void>;
 }
 
 /** Spawns a process and waits until its stderr shows `urlPattern` (first group: the URL it listens on). */
 export async function spawnListening(
   command: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; urlPattern: RegExp; timeoutMs?: number; what: string },
+  options: { env: NodeJS.ProcessEnv; urlPattern: RegExp; what: string },
 ): Promise<ListeningChild> {
   installExitHooks();
   const spawnedAt = performance.now();
@@ -69,7 +73,7 @@ export async function spawnListening(
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.what} did not start within ${options.timeoutMs ?? 30_000} ms:\n${stderr}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => reject(new Error(`${options.what} did not start within ${START_TIMEOUT_MS} ms:\n${stderr}`)), START_TIMEOUT_MS);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = options.urlPattern.exec(stderr);
@@ -88,12 +92,13 @@ export async function spawnListening(
     throw error;
   });
 
-  const stop = async (graceMs = 15_000) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (!running()) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
   };
-  return { child, pid: child.pid!, url, spawnedAt, stderr: () => stderr, exited, stop };
+  return { pid: child.pid!, url, spawnedAt, stderr: () => stderr, running, stop };
 }

@@ -15,7 +15,6 @@ export interface BenchContext {
   /** Started only when a selected scenario compares against it. */
   ceiling?: Target;
   fixtures: Fixtures;
-  log(message: string): void;
 }
 
 export interface Scenario {

@@ -5,13 +5,13 @@ import { ASPECTS, batchBody, fillPlan, indexNameOf } from './proposals.ts';
 import { CREATE_TAG, WORDS } from './queries.ts';
 
 /** Rows [from, to) of one aspect. */
-export interface RowRange {
+interface RowRange {
   aspectNo: number;
   from: number;
   to: number;
 }
 
-export interface IngestStats {
+interface IngestStats {
   rows: number;
   batches: number;
   seconds: number;

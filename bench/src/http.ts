@@ -1,4 +1,5 @@
 import type { Target } from './load.ts';
+import { graphqlBody } from './queries.ts';
 
 /** One JSON POST with the target's bearer token; any non-2xx is an error carrying the body. */
 export async function postJson<T = unknown>(target: Target, path: string, body: string): Promise<T> {
@@ -14,7 +15,7 @@ export async function postJson<T = unknown>(target: Target, path: string, body: 
 
 /** A GraphQL call whose `errors` are thrown. */
 export async function graphql<T>(target: Target, query: string, variables: Record<string, unknown>): Promise<T> {
-  const result = await postJson<{ data?: T; errors?: { message: string }[] }>(target, '/api/graphql', JSON.stringify({ query, variables }));
+  const result = await postJson<{ data?: T; errors?: { message: string }[] }>(target, '/api/graphql', graphqlBody(query, variables));
   if (result.errors?.length) throw new Error(`GraphQL error: ${result.errors.map((e) => e.message).join('; ')}`);
   return result.data as T;
 }

@@ -3,7 +3,6 @@ import { cpuSecondsOf } from './proc-status.ts';
 
 /** A server under load: its base URL and the bearer token it accepts. */
 export interface Target {
-  name: string;
   url: string;
   token: string;
   /** The server's process, to charge it the CPU time its requests cost. */
@@ -17,14 +16,14 @@ export interface LoadRequest {
   body?: string | (() => string);
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   connections: number;
   durationS: number;
   /** A steady rate over all connections (requests/s) instead of as fast as possible. */
   overallRate?: number;
 }
 
-export interface LoadStats {
+interface LoadStats {
   durationS: number;
   requests: number;
   rps: number;
@@ -41,7 +40,7 @@ export interface LoadStats {
   errorSamples: string[];
 }
 
-export interface RunningLoad {
+interface RunningLoad {
   /** Ends the load early (the result arrives at autocannon's next 1 s tick). */
   stop(): void;
   done: Promise<LoadStats>;
@@ -115,27 +114,58 @@ export function summarize(rounds: LoadStats[]) {
     cpuUsPerRequest: median(rounds.flatMap((r) => (r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
   };
 }
-export type LoadSummary = ReturnType<typeof summarize>;
+
+interface RoundOptions {
+  connections: number;
+  rounds: number;
+  roundS: number;
+  warmupS: number;
+}
 
 /**
- * mds against the ceiling with the same requests and connections: a short warm-up of each (JIT, caches), then
- * rounds alternating mds / ceiling so that drift of the machine (other load, thermal) hits both alike.
+ * Throws when a round's load was answered with errors: a run of 401s or GraphQL errors has numbers, but they
+ * measure the failure, not the server.
  */
-export async function versusCeiling(
-  mds: Target,
-  ceiling: Target,
+function assertClean(name: string, round: number, stats: LoadStats): void {
+  const { errors } = stats;
+  if (errors.total === 0) return;
+  throw new Error(
+    `${name} answered ${errors.total} of ${stats.requests} requests in round ${round} with an error ` +
+      `(socket ${errors.socket}, timeouts ${errors.timeouts}, non-2xx ${errors.non2xx}, GraphQL errors ${errors.graphqlErrors}); ` +
+      `first: ${stats.errorSamples.join(' | ') || '(no answer to show)'}`,
+  );
+}
+
+/**
+ * Loads each of `targets` (by name) with the same requests and connections: a short unrecorded warm-up of each
+ * (JIT, caches), then rounds taking the targets in turn, so that drift of the machine (other load, thermal) hits
+ * them alike. A round with any error fails.
+ */
+export async function runRounds<Name extends string>(
+  targets: Record<Name, Target>,
   requests: LoadRequest[],
-  options: { connections: number; rounds: number; roundS: number; warmupS: number },
-) {
+  options: RoundOptions,
+): Promise<Record<Name, LoadStats>[]> {
+  const entries = Object.entries(targets) as [Name, Target][];
   const load = { connections: options.connections, durationS: options.roundS };
   if (options.warmupS > 0) {
-    await runLoad(mds, requests, { ...load, durationS: options.warmupS });
-    await runLoad(ceiling, requests, { ...load, durationS: options.warmupS });
+    for (const [, target] of entries) await runLoad(target, requests, { ...load, durationS: options.warmupS });
   }
-  const rounds: { mds: LoadStats; ceiling: LoadStats }[] = [];
-  for (let i = 0; i < options.rounds; i++) {
-    rounds.push({ mds: await runLoad(mds, requests, load), ceiling: await runLoad(ceiling, requests, load) });
+  const rounds: Record<Name, LoadStats>[] = [];
+  for (let i = 1; i <= options.rounds; i++) {
+    const byTarget = {} as Record<Name, LoadStats>;
+    for (const [name, target] of entries) {
+      byTarget[name] = await runLoad(target, requests, load);
+      assertClean(name, i, byTarget[name]);
+    }
+    rounds.push(byTarget);
   }
+  return rounds;
+}
+
+/** mds against the ceiling with the same requests and connections, in alternating rounds (see runRounds). */
+export async function versusCeiling(mds: Target, ceiling: Target, requests: LoadRequest[], options: RoundOptions) {
+  const rounds = await runRounds({ mds, ceiling }, requests, options);
   const m = summarize(rounds.map((r) => r.mds));
   const c = summarize(rounds.map((r) => r.ceiling));
   // The same comparison by cost: the ceiling's CPU per request over mds's (1.0 = as cheap as bare graphql-js).

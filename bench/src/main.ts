@@ -17,9 +17,14 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// `pnpm --filter @mds/bench bench -- --out x` hands the script a literal `--`, which would end the options.
+const argv = process.argv.slice(2);
+if (argv[0] === '--') argv.shift();
+
 let args;
 try {
   args = parseArgs({
+    args: argv,
     options: {
       smoke: { type: 'boolean', default: false },
       only: { type: 'string' },

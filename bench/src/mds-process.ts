@@ -17,12 +17,12 @@ const BUNDLE = join(SERVER_DIR, 'dist/mds.mjs');
 const FROM_SOURCE = join(SERVER_DIR, 'bin/mds.js');
 const ROOT_ACTOR = 'urn:li:corpuser:datahub';
 
-export interface MdsSecrets {
+interface MdsSecrets {
   signingKey: string;
   salt: string;
 }
 
-export interface MdsProcessOptions {
+interface MdsProcessOptions {
   /** Start on this existing data directory (cold starts); a fresh temporary one when absent. */
   dataDir?: string;
   /** The token secrets the data directory was used with; generated when absent. */
@@ -35,7 +35,18 @@ export interface MdsProcessOptions {
   nodeArgs?: string[];
 }
 
+/** Which file ran the server, and the node options it ran with: what the report records. */
+export interface MdsLaunch {
+  kind: 'bundle' | 'source';
+  path: string;
+  /** Set when the bundle is older than the sources. */
+  warning?: string;
+  /** The root start script's options (its V8 heap sizing), then `nodeArgs`. */
+  nodeOptions: string[];
+}
+
 export interface MdsProcess extends ListeningChild {
+  launch: MdsLaunch;
   /** A bearer token of the root user (Admin: every privilege). */
   token: string;
   dataDir: string;
@@ -62,7 +73,7 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
  * The node options `pnpm start` gives the server (those between `node` and the bundle in the root start script, e.g.
  * its V8 heap sizing), so that the process measured is the one users run.
  */
-export function startNodeOptions(): string[] {
+function startNodeOptions(): string[] {
   const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { scripts: { start: string } };
   const options = /\bnode((?:\s+--\S+)*)\s+apps\/server\/dist\/mds\.mjs\b/.exec(manifest.scripts.start);
   if (!options) throw new Error('the root start script no longer runs `node [options] apps/server/dist/mds.mjs`: update startNodeOptions()');
@@ -80,7 +91,7 @@ function newestSource(): number {
 }
 
 /** Which file runs the server: the bundle when built (warning when older than the sources), else the source CLI. */
-export function mdsEntry(fromSource = false): { path: string; kind: 'bundle' | 'source'; warning?: string } {
+function mdsEntry(fromSource = false): Omit<MdsLaunch, 'nodeOptions'> {
   if (fromSource || !existsSync(BUNDLE)) return { path: FROM_SOURCE, kind: 'source' };
   const stale = statSync(BUNDLE).mtimeMs < newestSource();
   return { path: BUNDLE, kind: 'bundle', ...(stale ? { warning: `${BUNDLE} is older than the sources: run \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does)` } : {}) };
@@ -94,22 +105,22 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
   const dataDir = options.dataDir ?? makeTempDir('mds-bench-');
   const secrets = options.secrets ?? { signingKey: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') };
   const env = mdsEnv(dataDir, secrets);
-  const entry = mdsEntry(options.fromSource).path;
+  const launch: MdsLaunch = { ...mdsEntry(options.fromSource), nodeOptions: [...startNodeOptions(), ...(options.nodeArgs ?? [])] };
   let token = options.token;
   if (!token) {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [entry, 'token', 'create', '--actor', ROOT_ACTOR, '--name', 'bench'],
+      [launch.path, 'token', 'create', '--actor', ROOT_ACTOR, '--name', 'bench'],
       { env, encoding: 'utf8' },
     ).catch((error: { stderr?: string; message: string }) => {
       throw new Error(`mds token create failed: ${error.stderr || error.message}`);
     });
     token = stdout.trim();
   }
-  const child = await spawnListening(process.execPath, [...startNodeOptions(), ...(options.nodeArgs ?? []), entry, 'serve'], {
+  const child = await spawnListening(process.execPath, [...launch.nodeOptions, launch.path, 'serve'], {
     env,
     urlPattern: /mds listening on (http:\/\/\S+)/,
     what: 'mds',
   });
-  return { ...child, token, dataDir, secrets, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
+  return { ...child, launch, token, dataDir, secrets, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
 }

@@ -1,5 +1,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root (this file is bench/src/profile.ts), so workspace files are named from it. */
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `path` relative to the repository root when it lies inside it. */
+function inRepo(path: string): string | undefined {
+  const at = path.lastIndexOf(REPO_ROOT);
+  return at === -1 ? undefined : path.slice(at + REPO_ROOT.length);
+}
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }[];
@@ -14,7 +24,7 @@ function origin(url: string): string {
   if (url.startsWith('node:')) return 'node';
   const dependency = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (dependency) return dependency[1]!;
-  const workspace = /\/work\/main\/((?:packages|apps)\/[^/]+)/.exec(url);
+  const workspace = /^((?:packages|apps)\/[^/]+)/.exec(inRepo(url) ?? '');
   return workspace ? workspace[1]! : url;
 }
 
@@ -43,7 +53,8 @@ export function summarizeProfiles(dir: string, top = 15) {
         const hits = node.hitCount ?? 0;
         const { functionName, url, lineNumber } = node.callFrame;
         if (!hits || functionName === '(idle)') continue;
-        const where = url ? `${url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/work\/main\//, '')}:${lineNumber + 1}` : '';
+        const file = url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '');
+        const where = url ? `${inRepo(file) ?? file}:${lineNumber + 1}` : '';
         const name = `${functionName || `(anonymous in ${namedCaller(node.id)})`} ${where}`.trim();
         byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
         byOrigin.set(origin(url), (byOrigin.get(origin(url)) ?? 0) + hits);

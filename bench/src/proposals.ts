@@ -83,7 +83,7 @@ export const indexNameOf = (aspect: AspectSpec) => `${aspect.entityType}_${aspec
 /** Entities per aspect: rows repeat urns, as real usage statistics do. */
 const ENTITIES = 1000;
 
-export function proposal(aspect: AspectSpec, row: number, timestampOffset = 0) {
+function proposal(aspect: AspectSpec, row: number, timestampOffset = 0) {
   return {
     entityType: aspect.entityType,
     entityUrn: aspect.urn(row % ENTITIES),

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { BenchConfig } from './config.ts';
+import type { versusCeiling } from './load.ts';
+import type { MdsLaunch } from './mds-process.ts';
 
 /** One line of the results table. */
 export interface Row {
@@ -33,8 +35,8 @@ export interface Report {
   mode: BenchConfig['mode'];
   machine: ReturnType<typeof machine>;
   config: BenchConfig;
-  /** Which mds ran: the built bundle or the TypeScript sources. */
-  server: { kind: 'bundle' | 'source'; path: string; warning?: string };
+  /** Which mds ran (the built bundle or the TypeScript sources) and with which node options. */
+  server: MdsLaunch;
   seconds: number;
   scenarios: ScenarioResult[];
   profile?: unknown;
@@ -55,7 +57,7 @@ export function machine() {
 /** A throughput measured against the ceiling, with its target as a fraction of the ceiling. */
 export function ratioRow(
   label: string,
-  result: { mds: { rps: number; p50Ms: number; p99Ms: number; cpuUsPerRequest: number }; ceiling: { rps: number; cpuUsPerRequest: number }; ratio: number; cpuRatio: number },
+  result: Awaited<ReturnType<typeof versusCeiling>>,
   minRatio?: number,
 ): Row {
   return {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
+import { ASPECTS, indexNameOf } from '../src/proposals.ts';
 import type { Report } from '../src/report.ts';
 import { SCENARIOS } from '../src/scenarios/index.ts';
 
@@ -33,6 +34,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   expect(report.mode).toBe('smoke');
   expect(report.machine).toMatchObject({ cores: expect.any(Number), node: process.version, date: expect.any(String) });
   expect(report.machine.cpuModel).not.toBe('');
+  expect(report.server).toMatchObject({ kind: expect.stringMatching(/^(bundle|source)$/), nodeOptions: expect.any(Array) });
   expect(report.scenarios.map((s) => s.name)).toEqual(SCENARIOS.map((s) => s.name));
   for (const scenario of report.scenarios) {
     expect(scenario.error, `${scenario.name}: ${scenario.error}`).toBeUndefined();
@@ -48,6 +50,18 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   const rows = report.scenarios.flatMap((s) => s.rows);
   expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(3);
   expect(rows.filter((r) => r.target)).toHaveLength(12);
+
+  // The load was answered, not only sent: what the fixtures wrote and the truncations deleted is all there.
+  const { config } = report;
+  const details = Object.fromEntries(report.scenarios.map((s) => [s.name, s.details]));
+  expect(details.ingestProposalBatch).toMatchObject({ rows: config.timeseriesRows });
+  expect(details.getIndexSizes).toMatchObject({ indicesReported: ASPECTS.length });
+  const indexSizes = details.getIndexSizes!.indexSizes as { indexName: string }[];
+  expect(indexSizes.map((s) => s.indexName).sort()).toEqual(ASPECTS.map(indexNameOf).sort());
+  expect(details.truncation).toMatchObject({ deleteByQuery: { deleted: config.truncateRows }, reindex: { deleted: config.truncateRows } });
+  const soak = details.soak as { stats: { requests: number }; warmRssMb: number | null };
+  expect(soak.stats.requests).toBeGreaterThan(0);
+  expect(soak.warmRssMb).toEqual(expect.any(Number));
 
   const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
   expect(markdown).toContain('| scenario | measured | ceiling | ratio | target | met |');

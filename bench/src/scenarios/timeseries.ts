@@ -1,6 +1,6 @@
 import type { Scenario } from '../context.ts';
 import { restli } from '../http.ts';
-import { runLoad, summarize } from '../load.ts';
+import { runRounds, summarize } from '../load.ts';
 import { ASPECTS } from '../proposals.ts';
 import * as requests from '../requests.ts';
 
@@ -42,10 +42,7 @@ export const getIndexSizes: Scenario = {
     const started = performance.now();
     const first = await restli<IndexSizesValue>(context.target, 'operations', 'getIndexSizes', {});
     const firstMs = Math.round(performance.now() - started);
-    const load = { connections: config.connections, durationS: config.roundS };
-    if (config.warmupS > 0) await runLoad(context.target, [requests.indexSizes()], { ...load, durationS: config.warmupS });
-    const rounds = [];
-    for (let i = 0; i < config.rounds; i++) rounds.push(await runLoad(context.target, [requests.indexSizes()], load));
+    const rounds = (await runRounds({ mds: context.target }, [requests.indexSizes()], config)).map((r) => r.mds);
     const summary = summarize(rounds);
     const indices = first.indexSizes.length;
     const totalMb = Math.round(first.indexSizes.reduce((sum, s) => sum + s.sizeInMb, 0));

@@ -1,7 +1,7 @@
 import { sleep, type BenchContext, type Scenario } from '../context.ts';
 import { ingest } from '../fixtures.ts';
 import { restli } from '../http.ts';
-import { runLoad, startLoad } from '../load.ts';
+import { startLoad } from '../load.ts';
 import { ASPECTS, T0, indexNameOf } from '../proposals.ts';
 import type { Row } from '../report.ts';
 import * as requests from '../requests.ts';
@@ -22,17 +22,17 @@ interface TaskStatus {
 
 type Mode = 'deleteByQuery' | 'reindex';
 
+/** The steady tag reader: `readerRate` requests/s of tag(urn) over `urns`, for `durationS` or until stopped. */
+function startReader(context: BenchContext, urns: string[], durationS: number) {
+  return startLoad(context.target, [requests.tagRead(urns)], { connections: READER_CONNECTIONS, overallRate: context.config.readerRate, durationS });
+}
+
 /**
  * Truncates the first `truncateRows` rows of the fixture's big index while a second client reads tags at a steady
  * rate; rows/s = rows deleted / wall time from the request to the first poll that sees the task completed.
  */
 async function truncateWhileReading(context: BenchContext, mode: Mode) {
-  const { config, target } = context;
-  const reader = startLoad(target, [requests.tagRead(await context.fixtures.readTags())], {
-    connections: READER_CONNECTIONS,
-    overallRate: config.readerRate,
-    durationS: 600,
-  });
+  const reader = startReader(context, await context.fixtures.readTags(), 600); // stopped once the truncation completes
   try {
     await sleep(200); // connections open and the reader at its rate before the truncation starts
     const outcome = await truncate(context, mode);
@@ -93,13 +93,8 @@ export const truncation: Scenario = {
   async run(context) {
     const { config, target } = context;
     await context.fixtures.timeseries();
-    const urns = await context.fixtures.readTags();
     // The reader's latency with nothing else running, to compare with.
-    const idleReader = await runLoad(target, [requests.tagRead(urns)], {
-      connections: READER_CONNECTIONS,
-      overallRate: config.readerRate,
-      durationS: Math.max(1, config.roundS / 2),
-    });
+    const idleReader = await startReader(context, await context.fixtures.readTags(), Math.max(1, config.roundS / 2)).done;
     const deleteRun = await truncateWhileReading(context, 'deleteByQuery');
     // Put the deleted rows back, then take them out again by reindexing.
     const refill = await ingest(target, [{ aspectNo: 0, from: 0, to: config.truncateRows }], config.ingestBatch, config.ingestClients);

@@ -4,7 +4,6 @@ declare module 'autocannon' {
     interface Request {
       method?: string;
       path?: string;
-      headers?: Record<string, string>;
       body?: string | Buffer;
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
       /** Called with every answer of this request. */
@@ -23,10 +22,7 @@ declare module 'autocannon' {
       requests?: Request[];
     }
     interface Histogram {
-      average: number;
       mean: number;
-      stddev: number;
-      min: number;
       max: number;
       total: number;
       p50: number;
@@ -38,14 +34,12 @@ declare module 'autocannon' {
       duration: number;
       errors: number;
       timeouts: number;
-      mismatches: number;
       non2xx: number;
-      resets: number;
       statusCodeStats: Record<string, { count: number }>;
       /** Milliseconds. */
       latency: Histogram;
       /** Per-second samples; `total` is the number of completed requests. */
-      requests: Histogram & { sent: number };
+      requests: Histogram;
     }
     interface Instance extends PromiseLike<Result> {
       stop(): void;
