@@ -70,14 +70,12 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
 }
 
 /**
- * The node options `pnpm start` gives the server (those between `node` and the bundle in the root start script, e.g.
- * its V8 heap sizing), so that the process measured is the one users run.
+ * The node options `pnpm start` gives the server (the root package.json's `config.serverNodeOptions`, its V8 heap
+ * sizing), so that the process measured is the one users run.
  */
 function startNodeOptions(): string[] {
-  const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { scripts: { start: string } };
-  const options = /\bnode((?:\s+--\S+)*)\s+apps\/server\/dist\/mds\.mjs\b/.exec(manifest.scripts.start);
-  if (!options) throw new Error('the root start script no longer runs `node [options] apps/server/dist/mds.mjs`: update startNodeOptions()');
-  return options[1]!.trim().split(/\s+/).filter(Boolean);
+  const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { config?: { serverNodeOptions?: string } };
+  return (manifest.config?.serverNodeOptions ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** The newest modification time of the server's and packages' sources, to tell a stale bundle. */
