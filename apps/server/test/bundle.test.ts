@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { apiClient } from './support/api-client';
 import { spawnServer } from './support/child';
 
 // `pnpm start`, `pnpm dev` and the benchmark run the bundle, not the sources: it must hold everything, including the
@@ -16,10 +17,7 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
   const server = await spawnServer({ DATA_DIR: dataDir, NODE_ENV: 'development' }, bundle);
   try {
     const token = /root access token[^\n]*\n\s+(\S+)/.exec(server.stderr())![1]!;
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const { post } = apiClient(server.url, `Bearer ${token}`);
     expect((await post('/api/graphql', { query: 'mutation { createTag(input: { id: "bundled", name: "b" }) }' })).body).toEqual({ data: { createTag: 'urn:li:tag:bundled' } });
     const proposal = (t: number) => ({
       entityType: 'dataset',
@@ -32,7 +30,6 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
     const dry = await post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'operation', endTimeMillis: 2 });
     expect(dry.body.value).toMatch(/^Delete 2 out of 3 rows \(66\.67%\)\./);
   } finally {
-    server.process.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await server.stop()).toBe(0);
   }
 });

@@ -2,16 +2,13 @@ import { ROOT_ACTOR_URN } from '@mds/auth';
 import { createMdsClient, timeseriesProposal, type IndexSize } from '@mds/client';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMegabytes } from '../src/cli/index-sizes';
 import { parseAge, parseEndTime } from '../src/cli/truncate';
 import { compose } from '../src/compose';
 import { loadConfig } from '../src/config';
-import { runCli, spawnServer, type ChildServer } from './support/child';
+import { freshDataDir, runCli, spawnServer, type ChildServer } from './support/child';
 
 // `mds index-sizes` and `mds truncate` as an operator runs them: child processes, on DATA_DIR or against --url.
 const BIN = fileURLToPath(new URL('../bin/mds.js', import.meta.url));
@@ -21,7 +18,7 @@ const DRY_RUN = /^Delete (\d+) out of (\d+) rows \(\d+\.\d\d%\)\. (Reindexing th
 
 /** A data directory with three days of every time-series aspect, and tokens for root and a Reader. */
 async function seededDataDir() {
-  const DATA_DIR = mkdtempSync(join(tmpdir(), 'mds-cli-ops-'));
+  const DATA_DIR = freshDataDir('cli-ops');
   const domains = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
   try {
     await domains.timeseries.seed({ days: 3, docsPerDay: 100 });
@@ -104,10 +101,7 @@ describe('remote mode (--url)', () => {
     server = await spawnServer({ DATA_DIR: seeded.DATA_DIR });
     remote = ['--url', server.url, '--token', seeded.rootToken];
   });
-  afterAll(async () => {
-    server?.process.kill('SIGTERM');
-    await server?.exited;
-  });
+  afterAll(() => server?.stop());
   // Only the variables the CLI reads: no DATA_DIR, so nothing local can answer by mistake.
   const env = { DATA_DIR: '/nonexistent/mds-cli-remote' };
 

@@ -1,6 +1,5 @@
 import { defineAction, type Actor } from '@mds/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
 import { z } from 'zod';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -156,18 +155,8 @@ describe('answers on the wire', () => {
       const body = JSON.stringify({ word });
       return `POST /gms/operations?action=echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     };
-    const { hostname, port } = new URL(server.url);
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    await new Promise<void>((resolve, reject) => {
-      socket.on('data', (chunk: Buffer) => {
-        text += chunk.toString('latin1');
-        if (text.includes('"second"')) resolve();
-      });
-      socket.on('error', reject);
-      socket.write(request('first') + request('second'));
-    });
-    socket.destroy();
+    const { text, error } = await sendRaw(server.url, request('first') + request('second'), 2);
+    expect(error).toBeUndefined();
     expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
     expect(text.indexOf('"first"')).toBeLessThan(text.indexOf('"second"'));
   });

@@ -1,20 +1,12 @@
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runCli, spawnServer } from './support/child';
+import { apiClient } from './support/api-client';
+import { freshDataDir, runCli, spawnServer } from './support/child';
 
 // `mds` as operators run it: its own process, configured by the environment. Each test starts processes, so
 // each gets a budget that holds on a loaded two-core machine.
 vi.setConfig({ testTimeout: 90_000 });
-const freshDataDir = () => mkdtempSync(join(tmpdir(), 'mds-proc-'));
-const me = (url: string, token: string) =>
-  fetch(`${url}/api/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }),
-  });
+const me = (url: string, token: string) => apiClient(url, `Bearer ${token}`).graphql('{ me { corpUser { urn } } }');
 
 describe('configuration', () => {
   it.each([
@@ -24,7 +16,7 @@ describe('configuration', () => {
     [{ NODE_ENV: 'production', DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'short', DATAHUB_TOKEN_SERVICE_SALT: 's' }, /too short/],
     [{ DATAHUB_SYSTEM_CLIENT_ID: 'only-the-id' }, /DATAHUB_SYSTEM_CLIENT_SECRET/],
   ])('%j stops the start with one clear line', (env, message) => {
-    const { code, stderr } = runCli(['serve'], { DATA_DIR: freshDataDir(), PORT: '0', ...env });
+    const { code, stderr } = runCli(['serve'], { DATA_DIR: freshDataDir('proc'), PORT: '0', ...env });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
@@ -33,13 +25,13 @@ describe('configuration', () => {
 
 describe('first start and tokens', () => {
   it('prints a working root token on the first development start only, and the CLI mints working tokens', async () => {
-    const DATA_DIR = freshDataDir();
+    const DATA_DIR = freshDataDir('proc');
     const first = await spawnServer({ DATA_DIR, NODE_ENV: 'development' });
     try {
       expect(first.stderr()).toContain(`${first.url}/api/graphiql`);
       const token = /root access token[^\n]*\n\s+(\S+)/.exec(first.stderr())?.[1];
       expect(token).toBeDefined();
-      expect(((await (await me(first.url, token!)).json()) as any).data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
+      expect((await me(first.url, token!)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
 
       // The CLI works on the same database while the server runs, and prints only the token.
       const created = runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR', '--name', 'cli'], { DATA_DIR });
@@ -47,17 +39,15 @@ describe('first start and tokens', () => {
       expect(created.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
       expect((await me(first.url, created.stdout.trim())).status).toBe(200);
     } finally {
-      first.process.kill('SIGTERM');
-      expect(await first.exited).toBe(0);
+      expect(await first.stop()).toBe(0);
     }
     const second = await spawnServer({ DATA_DIR, NODE_ENV: 'development' });
-    second.process.kill('SIGTERM');
-    await second.exited;
+    await second.stop();
     expect(second.stderr()).not.toMatch(/root access token/);
   });
 
   it('the CLI reports bad input on stderr with exit 1 and usage errors with exit 2', () => {
-    const DATA_DIR = freshDataDir();
+    const DATA_DIR = freshDataDir('proc');
     const unknown = runCli(['token', 'create', '--actor', 'urn:li:corpuser:nobody', '--name', 'x'], { DATA_DIR });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/urn:li:corpuser:nobody/);
@@ -69,7 +59,7 @@ describe('first start and tokens', () => {
 
 describe('shutdown', () => {
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
-    const DATA_DIR = freshDataDir();
+    const DATA_DIR = freshDataDir('proc');
     const token = runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'shutdown'], { DATA_DIR }).stdout.trim();
     const server = await spawnServer({ DATA_DIR });
     const body = JSON.stringify({ query: 'mutation { createTag(input: { id: "in-flight", name: "in flight" }) }' });
@@ -86,7 +76,7 @@ describe('shutdown', () => {
       req.on('error', reject);
       req.write(body.slice(0, 20));
       setTimeout(() => {
-        server.process.kill('SIGTERM');
+        void server.stop();
         setTimeout(() => req.end(body.slice(20)), 300);
       }, 200);
     });
@@ -96,15 +86,10 @@ describe('shutdown', () => {
     // The acknowledged write is there after a restart.
     const again = await spawnServer({ DATA_DIR });
     try {
-      const res = await fetch(`${again.url}/api/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: '{ tag(urn: "urn:li:tag:in-flight") { properties { name } } }' }),
-      });
-      expect(((await res.json()) as any).data.tag.properties.name).toBe('in flight');
+      const { body } = await apiClient(again.url, `Bearer ${token}`).graphql('{ tag(urn: "urn:li:tag:in-flight") { properties { name } } }');
+      expect(body.data.tag.properties.name).toBe('in flight');
     } finally {
-      again.process.kill('SIGTERM');
-      await again.exited;
+      await again.stop();
     }
   });
 });

@@ -34,7 +34,6 @@ it('the README tour runs from start to finish against a server started as Quick 
     const sizes = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as { indexName: string }[];
     expect(sizes.map((s) => s.indexName)).toContain('dataset_datasetprofileaspect_v1');
   } finally {
-    process.kill(-server.process.pid!, 'SIGTERM');
-    await server.exited;
+    await server.stop(); // the whole process group: pnpm, sh and the server behind them
   }
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, freshDataDir, sleep, spawnLive, stop, type ApiClient } from '../support/live';
+import type { ApiClient } from '../support/api-client';
+import { freshDataDir } from '../support/child';
+import { existingTags, sleep, spawnLive, systemClient } from '../support/live';
 import { databasesOf, integrityOf, schemaObjects } from '../support/sqlite-files';
 import { T0, countBetween, dryRunCount, ingestRange, pollTask, profileProposal, startTruncation, taskStatus } from '../support/timeseries-data';
 
@@ -53,11 +55,7 @@ async function writeUntilDead(api: ApiClient, ledger: Ledger, name: string, base
 
 /** Every acknowledged write is readable through the API of the restarted server. */
 async function verify(api: ApiClient, ledger: Ledger): Promise<number> {
-  for (let i = 0; i < ledger.tags.length; i += 25) {
-    const urns = ledger.tags.slice(i, i + 25);
-    const { body } = await api.graphql(`{ ${urns.map((urn, k) => `t${k}: tag(urn: "${urn}") { urn }`).join(' ')} }`);
-    expect(urns.map((_, k) => body.data[`t${k}`]?.urn)).toEqual(urns);
-  }
+  expect(await existingTags(api, ledger.tags)).toEqual(ledger.tags);
   for (const { from, count } of ledger.documents) if (count > 0) expect(await countBetween(api, from, from + count - 1)).toBe(count);
   for (const { from, count } of ledger.inDoubt) expect([0, count]).toContain(await countBetween(api, from, from + count - 1));
   return ledger.tags.length + ledger.documents.reduce((sum, d) => sum + d.count, 0);
@@ -75,25 +73,30 @@ describe('SIGKILL under concurrent tag and ingestion load', () => {
     let verified = 0;
     for (let round = 0; round < KILLS; round++) {
       const server = await spawnLive({ DATA_DIR });
-      const api = apiClient(server.url);
-      if (round > 0) verified = await verify(api, ledger);
-      const load = Array.from({ length: WORKERS }, (_, w) => writeUntilDead(api, ledger, `r${round}w${w}`, (round * WORKERS + w) * 1_000_000));
-      const moment = 150 + Math.round(Math.random() * 1_000);
-      moments.push(moment);
-      await sleep(moment);
-      expect(await stop(server, 'SIGKILL')).toBeNull();
+      let load: Promise<void>[] = [];
+      try {
+        const api = systemClient(server);
+        if (round > 0) verified = await verify(api, ledger);
+        load = Array.from({ length: WORKERS }, (_, w) => writeUntilDead(api, ledger, `r${round}w${w}`, (round * WORKERS + w) * 1_000_000));
+        const moment = 150 + Math.round(Math.random() * 1_000);
+        moments.push(moment);
+        await sleep(moment);
+      } finally {
+        expect(await server.stop('SIGKILL')).toBeNull();
+      }
       await Promise.all(load);
       expectIntact(DATA_DIR);
     }
     const server = await spawnLive({ DATA_DIR });
     try {
-      verified = await verify(apiClient(server.url), ledger);
+      verified = await verify(systemClient(server), ledger);
     } finally {
-      await stop(server);
+      await server.stop();
     }
     expectIntact(DATA_DIR);
     console.info(`crash: ${KILLS} kills after ${moments.join(', ')} ms; ${verified} acknowledged writes verified (${ledger.tags.length} tags); ${ledger.inDoubt.length} unanswered batches all-or-nothing`);
     expect(ledger.tags.length).toBeGreaterThan(0);
+    expect(ledger.documents.some((d) => d.count > 0)).toBe(true);
   }, 120_000);
 });
 
@@ -104,14 +107,20 @@ describe('SIGKILL during a truncation', () => {
   async function killMidTruncation(endTimeMillis: number, progressed: (s: Awaited<ReturnType<typeof taskStatus>>) => boolean) {
     const DATA_DIR = freshDataDir('trunc');
     const server = await spawnLive({ DATA_DIR });
-    const api = apiClient(server.url);
-    await ingestRange(api, 0, ROWS);
-    const started = await startTruncation(api, endTimeMillis, { batchSize: 5 });
-    expect(started.status).toBe(200);
-    const task = started.body.value as string;
-    const seen = await pollTask(api, task, (s) => s.completed || progressed(s), 20_000);
-    expect(seen.completed, 'the truncation finished before it could be killed').toBe(false);
-    expect(await stop(server, 'SIGKILL')).toBeNull();
+    let task: string;
+    let seen: Awaited<ReturnType<typeof taskStatus>>;
+    try {
+      const api = systemClient(server);
+      await ingestRange(api, 0, ROWS);
+      const started = await startTruncation(api, endTimeMillis, { batchSize: 5 });
+      expect(started.status).toBe(200);
+      task = started.body.value as string;
+      seen = await pollTask(api, task, (s) => s.completed || progressed(s), 20_000);
+      expect(seen.completed, 'the truncation finished before it could be killed').toBe(false);
+      expect(progressed(seen), 'the truncation made no progress before the kill').toBe(true);
+    } finally {
+      expect(await server.stop('SIGKILL')).toBeNull();
+    }
     expectIntact(DATA_DIR);
     return { DATA_DIR, task, seen };
   }
@@ -133,7 +142,7 @@ describe('SIGKILL during a truncation', () => {
     const end = 9_999; // 10,000 of 40,000 rows: under half, so batches of deletes
     const { DATA_DIR, task, seen } = await killMidTruncation(T0 + end, (s) => s.status.deleted >= 50);
     const server = await spawnLive({ DATA_DIR });
-    const api = apiClient(server.url);
+    const api = systemClient(server);
     try {
       const after = await taskStatus(api, task);
       expect(after).toMatchObject({ completed: true, error: expect.stringMatching(/^Interrupted/) });
@@ -145,7 +154,7 @@ describe('SIGKILL during a truncation', () => {
 
       await truncatesCleanlyAgain(api, end, { deleted: left });
     } finally {
-      await stop(server);
+      await server.stop();
     }
     noScratchLeft(DATA_DIR);
     expectIntact(DATA_DIR);
@@ -155,7 +164,7 @@ describe('SIGKILL during a truncation', () => {
     const end = 29_999; // 30,000 of 40,000 rows: more than half, so the survivors are copied and the tables swapped
     const { DATA_DIR, task } = await killMidTruncation(T0 + end, (s) => s.status.created >= 50);
     const server = await spawnLive({ DATA_DIR });
-    const api = apiClient(server.url);
+    const api = systemClient(server);
     try {
       expect(await taskStatus(api, task)).toMatchObject({ completed: true, error: expect.stringMatching(/^Interrupted/) });
       // The swap never happened: the old table is whole, survivors and doomed rows alike.
@@ -164,7 +173,7 @@ describe('SIGKILL during a truncation', () => {
 
       await truncatesCleanlyAgain(api, end, { created: ROWS - end - 1, deleted: end + 1 });
     } finally {
-      await stop(server);
+      await server.stop();
     }
     noScratchLeft(DATA_DIR);
     expectIntact(DATA_DIR);

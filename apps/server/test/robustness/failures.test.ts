@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../support/api-client';
+import { freshDataDir, type ChildServer } from '../support/child';
 import { closedPort, elasticsearch9, silentCluster } from '../support/fake-elasticsearch';
-import { SYSTEM_AUTH, apiClient, freshDataDir, spawnLive, stop, type ApiClient } from '../support/live';
+import { spawnLive, systemClient } from '../support/live';
 import { startMds, type Mds } from '../support/mds';
-import type { ChildServer } from '../support/child';
-import { T0, profileProposal } from '../support/timeseries-data';
+import { T0, TARGET, ingestRange, pollTask, profileProposal, startTruncation } from '../support/timeseries-data';
 
 // Backends that fail: an Elasticsearch that is not there or never answers, and two truncations racing.
 const TIMEOUT_MS = 500;
 /** What a 2-core CI adds on top of the configured bound (scheduling, the request itself). */
 const SLACK_MS = 1_500;
-const TARGET = { entityType: 'dataset', aspect: 'datasetProfile' };
 
 /** Every index operation, as an operator or an ingesting client calls it. */
 const indexOperations: [string, (api: ApiClient) => Promise<{ status: number; body: any }>][] = [
   ['getIndexSizes', (api) => api.operation('getIndexSizes', {})],
-  ['getIndexSizes (OpenAPI)', async (api) => {
-    const res = await fetch(`${api.url}/openapi/operations/elasticSearch/getIndexSizes`, { headers: { authorization: SYSTEM_AUTH } });
-    return { status: res.status, body: await res.json() };
-  }],
+  ['getIndexSizes (OpenAPI)', (api) => api.get('/openapi/operations/elasticSearch/getIndexSizes')],
   ['truncateTimeseriesAspect (dry run)', (api) => api.operation('truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0 })],
   ['truncateTimeseriesAspect', (api) => api.operation('truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0, dryRun: false })],
   ['getEsTaskStatus', (api) => api.operation('getEsTaskStatus', { task: 'abc:1' })],
@@ -44,9 +41,9 @@ describe('Elasticsearch unreachable', () => {
   let api: ApiClient;
   beforeAll(async () => {
     server = await spawnLive({ DATA_DIR: freshDataDir('es-down'), ELASTICSEARCH_URL: `http://127.0.0.1:${await closedPort()}`, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
-    api = apiClient(server.url);
+    api = systemClient(server);
   });
-  afterAll(() => stop(server));
+  afterAll(() => server.stop());
 
   it.each(indexOperations)('%s answers 503 naming the cause, within the bound', async (_name, call) => {
     const [{ status, body }, ms] = await timed(() => call(api));
@@ -67,10 +64,10 @@ describe('Elasticsearch accepting connections but never answering, then coming b
   beforeAll(async () => {
     silent = await silentCluster();
     server = await spawnLive({ DATA_DIR: freshDataDir('es-silent'), ELASTICSEARCH_URL: silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
-    api = apiClient(server.url);
+    api = systemClient(server);
   });
   afterAll(async () => {
-    await stop(server);
+    await server.stop();
     await silent.close();
   });
 
@@ -106,16 +103,11 @@ describe('two truncations of one index at once', () => {
   let mds: Mds;
   beforeAll(async () => {
     mds = await startMds();
-    for (let from = 0; from < 40_000; from += 5_000) {
-      const proposals = Array.from({ length: 5_000 }, (_, i) => profileProposal(T0 + from + i));
-      expect((await mds.post('/aspects?action=ingestProposalBatch', { proposals })).status).toBe(200);
-    }
+    await ingestRange(mds, 0, 40_000);
   });
   afterAll(() => mds.close());
 
-  const truncate = (params: Record<string, unknown>) =>
-    mds.post('/gms/operations?action=truncateTimeseriesAspect', { ...TARGET, endTimeMillis: T0 + 9_999, dryRun: false, batchSize: 2, ...params });
-  const status = async (task: string) => JSON.parse((await mds.post('/gms/operations?action=getEsTaskStatus', { task })).body.value);
+  const truncate = (options: Record<string, unknown>) => startTruncation(mds, T0 + 9_999, { batchSize: 2, ...options });
 
   it('the second is refused with a 409 naming the running task; once it completes, a new one starts', async () => {
     const [first, second] = await Promise.all([truncate({}), truncate({ forceReindex: true })]);
@@ -131,8 +123,7 @@ describe('two truncations of one index at once', () => {
     });
     expect((await truncate({ batchSize: 1000 })).status).toBe(409);
 
-    for (let i = 0; i < 600 && !(await status(task)).completed; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await status(task)).toMatchObject({ completed: true });
+    expect(await pollTask(mds, task, (s) => s.completed)).toMatchObject({ completed: true });
     const next = await truncate({ endTimeMillis: T0 + 19_999 });
     expect(next.status).toBe(200);
     expect(next.body.value).not.toBe(task);

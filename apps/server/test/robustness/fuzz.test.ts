@@ -2,7 +2,7 @@ import { buildApiSchema } from '@mds/schema';
 import fc from 'fast-check';
 import { maxHeaderSize } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChildServer } from '../support/child';
+import { freshDataDir, type ChildServer } from '../support/child';
 import {
   graphqlRequests,
   headerRequests,
@@ -14,7 +14,7 @@ import {
   type FuzzContext,
   type FuzzRequest,
 } from '../support/fuzz-requests';
-import { SYSTEM_AUTH, apiClient, freshDataDir, mintToken, rssOf, spawnLive, stop } from '../support/live';
+import { SYSTEM_AUTH, mintToken, rssOf, spawnLive, systemClient } from '../support/live';
 import { send, sendRaw, type Exchange } from '../support/raw-http';
 import { ingestRange } from '../support/timeseries-data';
 
@@ -42,7 +42,7 @@ const tally = { requests: 0, byStatus: new Map<number, number>() };
 
 beforeAll(async () => {
   server = await spawnLive({ DATA_DIR: freshDataDir('fuzz'), LOG_LEVEL: 'error', NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` });
-  const api = apiClient(server.url);
+  const api = systemClient(server);
   ctx = { bearer: await mintToken(api, 'urn:li:corpuser:fuzzer', 'urn:li:dataHubRole:Admin'), basic: SYSTEM_AUTH, schema: buildApiSchema([]) };
   await api.graphql('mutation { createTag(input: { id: "fuzz", name: "fuzz" }) }');
   await ingestRange(api, 0, 2_000);
@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const statuses = [...tally.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
   console.info(`fuzz: seed ${SEED}, ${tally.requests} requests; statuses ${statuses}`);
-  if (server) await stop(server);
+  await server?.stop();
 });
 
 async function exchange(request: FuzzRequest): Promise<Exchange> {
@@ -102,7 +102,7 @@ describe('fuzzing a live server', () => {
 
   it('is still up, within its memory bound, and still serves a control request', async () => {
     expect(server.process.exitCode).toBeNull();
-    const api = apiClient(server.url);
+    const api = systemClient(server);
     const created = await api.graphql('mutation { createTag(input: { id: "after-fuzz", name: "after fuzz" }) }');
     expect(created).toEqual({ status: 200, body: { data: { createTag: 'urn:li:tag:after-fuzz' } } });
     const read = await api.graphql('{ tag(urn: "urn:li:tag:after-fuzz") { properties { name } } }');

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/api-client';
+import { freshDataDir } from '../support/child';
 import { deeplyNested } from '../support/fuzz-values';
-import { SYSTEM_AUTH, freshDataDir, spawnLive, stop } from '../support/live';
+import { SYSTEM_AUTH, spawnLive } from '../support/live';
 import { startMds, type Mds } from '../support/mds';
 import { send, sendRaw } from '../support/raw-http';
+import { T0 } from '../support/timeseries-data';
 
 // Every failure the robustness tests found, as the exact input that caused it and the answer it must get: the
 // fuzzer's (fuzz.test.ts) as HTTP requests, the process tests' as signals and loads.
@@ -14,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => mds.close());
 
-const T0 = Date.UTC(2026, 0, 1);
 const proposalWith = (value: string, extra: Record<string, unknown> = {}) => ({
   proposal: {
     entityType: 'dataset',
@@ -61,9 +63,9 @@ describe('ingestion: values nested deeper than any aspect is', () => {
 
   it('systemMetadata', async () => {
     const text = JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace('"__deep__"', `{"properties":${deeplyNested('object', 100_000)}}`);
-    const res = await fetch(`${mds.url}/aspects?action=ingestProposal`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${mds.rootToken}` }, body: text });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as any).message).toBe("Parameter 'proposal.systemMetadata' of action 'ingestProposal': is nested more than 100 levels deep");
+    const { status, body } = await apiClient(mds.url, `Bearer ${mds.rootToken}`).postText('/aspects?action=ingestProposal', text);
+    expect(status).toBe(400);
+    expect(body.message).toBe("Parameter 'proposal.systemMetadata' of action 'ingestProposal': is nested more than 100 levels deep");
   });
 
   it('a value 100 levels deep is still accepted', async () => {
@@ -96,14 +98,17 @@ describe('memory: parse caches bounded in bytes, not only in entries', () => {
   // (a long comment is one token) grew the heap by ~1 MB each. Under a 160 MB heap the process died after ~100.
   it('300 distinct one-megabyte documents leave the process up', async () => {
     const server = await spawnLive({ DATA_DIR: freshDataDir('cache'), NODE_OPTIONS: '--max-old-space-size=160' });
-    const pad = 'x'.repeat(1_000_000);
-    for (let i = 0; i < 300; i++) {
-      const body = JSON.stringify({ query: `#${i}${pad}\n{ __typename }` });
-      const answer = await send(server.url, { method: 'POST', path: '/api/graphql', headers: { 'content-type': 'application/json', authorization: SYSTEM_AUTH }, body });
-      if (answer.status !== 200) await stop(server, 'SIGKILL');
-      expect([i, answer.status, answer.body]).toEqual([i, 200, '{"data":{"__typename":"Query"}}']);
+    try {
+      const pad = 'x'.repeat(1_000_000);
+      for (let i = 0; i < 300; i++) {
+        const body = JSON.stringify({ query: `#${i}${pad}\n{ __typename }` });
+        const answer = await send(server.url, { method: 'POST', path: '/api/graphql', headers: { 'content-type': 'application/json', authorization: SYSTEM_AUTH }, body });
+        expect([i, answer.status, answer.body]).toEqual([i, 200, '{"data":{"__typename":"Query"}}']);
+      }
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await server.stop('SIGKILL'); // a no-op once it has exited
     }
-    expect(await stop(server)).toBe(0);
   }, 60_000);
 });
 
@@ -112,7 +117,7 @@ describe('process: SIGTERM the moment the server says it is listening', () => {
   it('is a graceful stop with exit code 0', async () => {
     for (let i = 0; i < 2; i++) {
       const server = await spawnLive({ DATA_DIR: freshDataDir('sigterm') });
-      expect(await stop(server, 'SIGTERM')).toBe(0);
+      expect(await server.stop('SIGTERM')).toBe(0);
     }
   }, 30_000);
 });

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
-import type { ChildServer } from '../support/child';
+import { apiClient, type ApiClient } from '../support/api-client';
+import { freshDataDir, type ChildServer } from '../support/child';
 import { closedPort } from '../support/fake-elasticsearch';
-import { SYSTEM_AUTH, apiClient, freshDataDir, mintToken, spawnLive, stop, type ApiClient } from '../support/live';
+import { SYSTEM_AUTH, mintToken, spawnLive, systemClient } from '../support/live';
 import { startMds, type Mds } from '../support/mds';
 import { readDatabase } from '../support/sqlite-files';
 
@@ -40,14 +41,13 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
       ELASTICSEARCH_URL: `http://elastic:${ES_PASSWORD}@127.0.0.1:${await closedPort()}`,
       ELASTICSEARCH_TIMEOUT_MS: '300',
     });
-    api = apiClient(server.url);
+    api = systemClient(server);
     const token = await mintToken(api, 'urn:li:corpuser:logged', 'urn:li:dataHubRole:Editor');
     const [header, payload, signature] = token.split('.');
     const forged = `${header}.${payload}.${signature!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`;
     secrets.push(token, signature!, forged, 'wrong-secret-marker-77', 'bearer-marker-not-a-jwt');
 
-    const call = async (authorization: string, body: unknown, path = '/api/graphql') =>
-      fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+    const call = (authorization: string, body: unknown, path = '/api/graphql') => apiClient(server.url, authorization).post(path, body);
     expect((await call(`Bearer ${token}`, { query: ME })).status).toBe(200);
     expect((await call(`bearer ${token}`, { query: `query($t: String!) { getAccessTokenMetadata(token: $t) { id } }`, variables: { t: token } })).status).toBe(200);
     expect((await call(`Bearer ${forged}`, { query: ME })).status).toBe(401);
@@ -79,16 +79,17 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
       db.close();
     }
   }, 60_000);
-  afterAll(() => stop(server));
+  afterAll(() => server.stop());
 
   it('no token, signing key, salt or password appears in stdout or stderr', async () => {
-    expect(await stop(server)).toBe(0);
+    expect(await server.stop()).toBe(0);
     const output = server.stdout() + server.stderr();
     expect(output).toMatch(/"msg":"request"/); // requests were logged, at trace level
     for (const secret of secrets) expect(output.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
   });
 
-  it('the internal failure is in the log with its request id and cause', () => {
+  it('the internal failure is in the log with its request id and cause', async () => {
+    expect(await server.stop()).toBe(0); // the whole log is written once the process has exited
     const line = server.stdout().split('\n').find((l) => l.includes(`"requestId":"${lockedRequestId}"`) && l.includes('"level":50'));
     expect(line).toMatch(/database is locked/);
   });
@@ -179,7 +180,7 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
   });
 });
 
-describe('credentials: compared in constant time, stored only as hashes', () => {
+describe('credentials: only the exact system client id and secret pass, tokens are stored only as hashes', () => {
   const SECRET = 'system-secret-0123456789';
   let mds: Mds;
   beforeAll(async () => {
@@ -187,8 +188,7 @@ describe('credentials: compared in constant time, stored only as hashes', () => 
   });
   afterAll(() => mds.close());
 
-  const withBasic = async (credentials: string) =>
-    (await fetch(`${mds.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${credentials}` }, body: JSON.stringify({ query: ME }) })).status;
+  const withBasic = async (credentials: string) => (await apiClient(mds.url, `Basic ${credentials}`).graphql(ME)).status;
 
   it('wrong system secrets of equal length, other lengths, or a wrong id all get 401', async () => {
     expect(await withBasic(`sys:${SECRET}`)).toBe(200);
@@ -224,8 +224,8 @@ describe('a reader cannot escalate', () => {
 
   it('a reader cannot reach index sizes through the OpenAPI path either', async () => {
     const reader = await mds.tokenFor('urn:li:corpuser:rita', 'urn:li:dataHubRole:Reader');
-    const res = await fetch(`${mds.url}/openapi/operations/elasticSearch/getIndexSizes`, { headers: { authorization: `Bearer ${reader}` } });
-    expect([res.status, await res.json()]).toEqual([403, { status: 403, message: 'User is unauthorized to get index sizes.' }]);
+    const { status, body } = await apiClient(mds.url, `Bearer ${reader}`).get('/openapi/operations/elasticSearch/getIndexSizes');
+    expect([status, body]).toEqual([403, { status: 403, message: 'User is unauthorized to get index sizes.' }]);
   });
 
   it.each([

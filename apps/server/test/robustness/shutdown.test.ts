@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, freshDataDir, sleep, spawnLive, stop, type ApiClient } from '../support/live';
+import type { ApiClient } from '../support/api-client';
+import { freshDataDir } from '../support/child';
+import { existingTags, sleep, spawnLive, systemClient } from '../support/live';
 
 // SIGTERM while clients keep writing: every request the server started is answered (2xx, durable), no request is
 // applied without its answer reaching the client, the process exits 0.
@@ -34,29 +36,21 @@ describe('graceful shutdown under load', () => {
     const DATA_DIR = freshDataDir('shutdown');
     const server = await spawnLive({ DATA_DIR });
     const outcomes: Outcomes = { acknowledged: [], unanswered: [] };
-    const load = Array.from({ length: WORKERS }, (_, w) => createUntilRefused(apiClient(server.url), w, outcomes));
+    const load = Array.from({ length: WORKERS }, (_, w) => createUntilRefused(systemClient(server), w, outcomes));
     await sleep(600);
     const signalled = Date.now();
-    expect(await stop(server, 'SIGTERM')).toBe(0);
+    expect(await server.stop('SIGTERM')).toBe(0);
     const exitMs = Date.now() - signalled;
     await Promise.all(load);
 
     const again = await spawnLive({ DATA_DIR });
     try {
-      const api = apiClient(again.url);
-      const present = async (ids: string[]) => {
-        const found: string[] = [];
-        for (let i = 0; i < ids.length; i += 25) {
-          const chunk = ids.slice(i, i + 25);
-          const { body } = await api.graphql(`{ ${chunk.map((id, k) => `t${k}: tag(urn: "urn:li:tag:${id}") { urn }`).join(' ')} }`);
-          chunk.forEach((id, k) => body.data[`t${k}`] && found.push(id));
-        }
-        return found;
-      };
-      expect(await present(outcomes.acknowledged)).toEqual(outcomes.acknowledged);
-      expect(await present(outcomes.unanswered.map((u) => u.id))).toEqual([]);
+      const api = systemClient(again);
+      const urnsOf = (ids: string[]) => ids.map((id) => `urn:li:tag:${id}`);
+      expect(await existingTags(api, urnsOf(outcomes.acknowledged))).toEqual(urnsOf(outcomes.acknowledged));
+      expect(await existingTags(api, urnsOf(outcomes.unanswered.map((u) => u.id)))).toEqual([]);
     } finally {
-      await stop(again);
+      await again.stop();
     }
     const errors = [...new Set(outcomes.unanswered.map((u) => u.error))].join(', ');
     console.info(`shutdown: exit after ${exitMs} ms; ${outcomes.acknowledged.length} acknowledged and durable; ${outcomes.unanswered.length} unanswered (${errors}), none applied`);

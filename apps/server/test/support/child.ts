@@ -1,8 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/mds.js', import.meta.url));
+
+/** A new empty directory under the system's temp dir, for DATA_DIR. */
+export const freshDataDir = (label = 'data') => mkdtempSync(join(tmpdir(), `mds-${label}-`));
 
 export interface ChildServer {
   process: ChildProcess;
@@ -12,6 +18,11 @@ export interface ChildServer {
   /** Everything the process wrote to stdout (its log lines) so far. */
   stdout(): string;
   exited: Promise<number | null>;
+  /**
+   * Sends `signal` (to the whole process group for a command launch), unless the process has exited, and waits for
+   * the exit code (null when a signal killed it).
+   */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** How to launch the server: `mds serve` from source by default, the bundle, or a command such as `pnpm dev`. */
@@ -19,15 +30,16 @@ type Launch = string | { command: string; args: string[]; cwd: string };
 
 /**
  * Starts the server as its own process and waits for the line announcing its URL. A command launch gets its own
- * process group (stop it with `process.kill(-pid, signal)`), so a signal reaches the server behind pnpm and sh.
+ * process group, which `stop` signals as a whole, so the signal reaches the server behind pnpm and sh.
  */
 export async function spawnServer(env: Record<string, string>, launch: Launch = BIN): Promise<ChildServer> {
   const [command, args, cwd] = typeof launch === 'string' ? [process.execPath, [launch, 'serve']] : [launch.command, launch.args, launch.cwd];
+  const detached = typeof launch !== 'string';
   const child = spawn(command, args, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd,
-    detached: typeof launch !== 'string',
+    detached,
   });
   let stderr = '';
   let stdout = '';
@@ -41,7 +53,14 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
     });
     void exited.then((code) => reject(new Error(`mds exited with ${code} before listening:\n${stderr}`)));
   });
-  return { process: child, url, stderr: () => stderr, stdout: () => stdout, exited };
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (detached) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+    }
+    return exited;
+  };
+  return { process: child, url, stderr: () => stderr, stdout: () => stdout, exited, stop };
 }
 
 /** Runs the `mds` CLI to completion. */

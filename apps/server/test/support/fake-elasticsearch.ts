@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 // Stand-ins for a cluster mds cannot use: nothing listening, a listener that never answers, and a tiny
 // Elasticsearch 9 that knows only what mds asks first (GET / and the size statistics of an empty cluster).
 
-export interface FakeCluster {
+interface FakeCluster {
   port: number;
   url: string;
   close(): Promise<void>;
@@ -28,13 +28,13 @@ export async function closedPort(): Promise<number> {
 }
 
 /** Accepts connections and reads requests, but never answers. */
-export async function silentCluster(port = 0): Promise<FakeCluster> {
+export async function silentCluster(): Promise<FakeCluster> {
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
     sockets.add(socket.on('close', () => sockets.delete(socket)).on('error', () => undefined));
     socket.resume();
   });
-  const bound = await listen(server, port);
+  const bound = await listen(server, 0);
   return {
     port: bound,
     url: `http://127.0.0.1:${bound}`,

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { deeplyNested, edgeJson, edgeNumber, edgeString, wellFormed } from './fuzz-values';
 import { graphqlBodies } from './graphql-arbitrary';
 import type { HttpRequestSpec } from './raw-http';
+import { T0 } from './timeseries-data';
 
 /** One generated request: through node:http, or as raw bytes on a fresh connection. */
 export type FuzzRequest = ({ via: 'http' } & HttpRequestSpec) | { via: 'raw'; bytes: string };
@@ -25,13 +26,12 @@ export interface FuzzContext {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const PREFIXES = ['/', '/gms/', '/api/gms/'];
-const T0 = Date.UTC(2026, 0, 1);
 
 const pick = <T>(g: fc.GeneratorValue, items: readonly T[]): T => items[g(fc.integer, { min: 0, max: items.length - 1 })]!;
 const chance = (g: fc.GeneratorValue, percent: number) => g(fc.integer, { min: 0, max: 99 }) < percent;
 
-function post(path: string, body: string, authorization: string, headers: Record<string, string> = JSON_TYPE): FuzzRequest {
-  return printable({ via: 'http', method: 'POST', path, headers: { ...headers, authorization }, body });
+function post(path: string, body: string, authorization: string): FuzzRequest {
+  return printable({ via: 'http', method: 'POST', path, headers: { ...JSON_TYPE, authorization }, body });
 }
 
 /** GraphQL documents and variables generated from the schema. */
@@ -64,46 +64,52 @@ function baseBodies(): { path: string; body: Record<string, unknown> }[] {
 }
 
 type Path = (string | number)[];
+/** Every path in `value`, the root's (empty) first. */
 function pathsOf(value: unknown, at: Path = []): Path[] {
   if (typeof value !== 'object' || value === null) return [at];
   const children = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
   return [at, ...children.flatMap(([k, v]) => pathsOf(v, [...at, k]))];
 }
+const valueAt = (root: unknown, path: Path): unknown => path.reduce<any>((value, key) => value[key], root);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 function setAt(root: unknown, path: Path, change: (parent: any, key: string | number) => void): unknown {
   if (path.length === 0) return root;
-  let parent: any = root;
-  for (const key of path.slice(0, -1)) parent = parent[key];
-  change(parent, path[path.length - 1]!);
+  change(valueAt(root, path.slice(0, -1)), path[path.length - 1]!);
   return root;
 }
 
 /** Valid bodies with one thing broken: a value swapped, a key dropped or added, the text cut or scrambled, deep nesting. */
 export function mutatedJsonRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return fc.gen().map((g) => {
-    const base = pick(g, baseBodies());
+    const mutation = g(fc.integer, { min: 0, max: 6 });
+    // Dropping needs something to drop: not the empty body of getIndexSizes.
+    const base = pick(g, mutation === 1 ? baseBodies().filter((b) => Object.keys(b.body).length > 0) : baseBodies());
     const body = structuredClone(base.body) as Record<string, unknown>;
-    const path = pick(g, pathsOf(body));
+    const paths = pathsOf(body);
+    const path = pick(g, paths);
     const DEEP = '"__deep__"';
     let text: string;
-    switch (g(fc.integer, { min: 0, max: 6 })) {
+    switch (mutation) {
       case 0:
         text = JSON.stringify(path.length ? setAt(body, path, (p, k) => (p[k] = g(() => edgeJson))) : g(() => edgeJson));
         break;
-      case 1:
-        text = JSON.stringify(setAt(body, path, (p, k) => (Array.isArray(p) ? p.splice(Number(k), 1) : delete p[k])));
+      case 1: {
+        // A key or an element dropped, anywhere but the root (which has no parent to drop it from).
+        const dropped = pick(g, paths.slice(1));
+        text = JSON.stringify(setAt(body, dropped, (p, k) => (Array.isArray(p) ? p.splice(Number(k), 1) : delete p[k])));
         break;
+      }
       case 2: {
-        const target = path.length ? path : [];
-        text = JSON.stringify(
-          setAt(body, [...target, '__k__'], (p, _k) => {
-            if (typeof p === 'object' && p !== null && !Array.isArray(p)) p[g(() => edgeString)] = g(() => edgeJson);
-          }),
-        );
+        // A key added to an object; defined as an own property, so even "__proto__" is sent as a key.
+        const target = valueAt(body, pick(g, paths.filter((p) => isPlainObject(valueAt(body, p))))) as Record<string, unknown>;
+        Object.defineProperty(target, g(() => edgeString), { value: g(() => edgeJson), enumerable: true, configurable: true, writable: true });
+        text = JSON.stringify(body);
         break;
       }
       case 3: {
+        // Cut short before its last character, or one character replaced by zero to three others.
         const full = JSON.stringify(body);
-        const at = g(fc.integer, { min: 0, max: full.length });
+        const at = g(fc.integer, { min: 0, max: full.length - 1 });
         text = chance(g, 50) ? full.slice(0, at) : full.slice(0, at) + g(fc.string, { maxLength: 3 }) + full.slice(at + 1);
         break;
       }
@@ -120,7 +126,7 @@ export function mutatedJsonRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest>
         const inner = pick(g, ['eventGranularity', 'partitionSpec', 'rowCount', 'timestampMillis']);
         const value = JSON.stringify({ timestampMillis: T0 + 1, [inner]: '__deep__' }).replace(DEEP, deeplyNested(pick(g, ['array', 'object'] as const), depth));
         text = JSON.stringify({ proposal: { ...(baseBodies()[3]!.body.proposal as object), aspect: { contentType: 'application/json', value } } });
-        return post(pick(g, ['/aspects?action=ingestProposal']), text, `Bearer ${ctx.bearer}`);
+        return post('/aspects?action=ingestProposal', text, `Bearer ${ctx.bearer}`);
       }
       default:
         text = pick(g, ['', 'null', '[]', '0', '""', '"text"', '{}', '[{}]', 'true', '{"__proto__": {"admin": true}}', '\ufeff{}', '{"a":1,"a":2}', '{"query": "{ __typename }"}\n{}']);

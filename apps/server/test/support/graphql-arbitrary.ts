@@ -18,7 +18,7 @@ import {
 import { edgeJson, edgeNumber, edgeString, wellFormed } from './fuzz-values';
 
 /** A GraphQL request body as a client would send it. */
-export interface GraphQLBody {
+interface GraphQLBody {
   query: string;
   variables?: Record<string, unknown>;
   operationName?: string;

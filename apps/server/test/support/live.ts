@@ -1,47 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { apiClient, type ApiClient } from './api-client';
 import { spawnServer, type ChildServer } from './child';
 
 // Talking to a spawned `mds serve` without the CLI: the system client (Basic id:secret) has every privilege and
 // needs no token minted beforehand, which saves a CLI start (~2 s) per scenario.
 const SYSTEM_ID = 'robustness-client';
 const SYSTEM_SECRET = 'robustness-secret-0123456789abcdef';
-export const SYSTEM_ENV = { DATAHUB_SYSTEM_CLIENT_ID: SYSTEM_ID, DATAHUB_SYSTEM_CLIENT_SECRET: SYSTEM_SECRET };
+const SYSTEM_ENV = { DATAHUB_SYSTEM_CLIENT_ID: SYSTEM_ID, DATAHUB_SYSTEM_CLIENT_SECRET: SYSTEM_SECRET };
 export const SYSTEM_AUTH = `Basic ${SYSTEM_ID}:${SYSTEM_SECRET}`;
-
-export const freshDataDir = (label = 'robust') => mkdtempSync(join(tmpdir(), `mds-${label}-`));
 
 /** A spawned server with the system client configured. */
 export const spawnLive = (env: Record<string, string>): Promise<ChildServer> => spawnServer({ ...SYSTEM_ENV, ...env });
 
-export interface Reply {
-  status: number;
-  body: any;
-}
-
-/** JSON over HTTP with one Authorization header; a refused or reset connection rejects, as fetch does. */
-export function apiClient(url: string, authorization: string | null = SYSTEM_AUTH) {
-  const post = async (path: string, body: unknown, init: { signal?: AbortSignal } = {}): Promise<Reply> => {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
-      body: JSON.stringify(body),
-      signal: init.signal,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  return {
-    url,
-    post,
-    graphql: (query: string, variables: Record<string, unknown> = {}) => post('/api/graphql', { query, variables }),
-    operation: (action: string, params: unknown) => post(`/gms/operations?action=${action}`, params),
-    ingest: (proposals: unknown[]) =>
-      proposals.length === 1 ? post('/aspects?action=ingestProposal', { proposal: proposals[0] }) : post('/aspects?action=ingestProposalBatch', { proposals }),
-  };
-}
-export type ApiClient = ReturnType<typeof apiClient>;
+/** The API of `server` as the system client calls it. */
+export const systemClient = (server: ChildServer): ApiClient => apiClient(server.url, SYSTEM_AUTH);
 
 /** A bearer token for `actorUrn` holding `roleUrn` (null: no role), minted through the API by the system client. */
 export async function mintToken(api: ApiClient, actorUrn: string, roleUrn: string | null): Promise<string> {
@@ -55,10 +26,19 @@ export async function mintToken(api: ApiClient, actorUrn: string, roleUrn: strin
   return token;
 }
 
-/** Sends `signal` and waits for the exit code (null when the signal killed it). */
-export async function stop(server: ChildServer, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill(signal);
-  return server.exited;
+/** Which of the tag urns exist, in the order given; asked in groups of 25 aliases, under the limit of 30. */
+export async function existingTags(api: ApiClient, urns: string[]): Promise<string[]> {
+  const existing: string[] = [];
+  for (let i = 0; i < urns.length; i += 25) {
+    const group = urns.slice(i, i + 25);
+    const { status, body } = await api.graphql(`{ ${group.map((urn, k) => `t${k}: tag(urn: "${urn}") { urn }`).join(' ')} }`);
+    if (status !== 200 || !body.data) throw new Error(`tag lookup failed: ${status} ${JSON.stringify(body)}`);
+    group.forEach((_, k) => {
+      const found: string | undefined = body.data[`t${k}`]?.urn;
+      if (found) existing.push(found);
+    });
+  }
+  return existing;
 }
 
 /** The resident set of a process in bytes, from /proc (Linux). */

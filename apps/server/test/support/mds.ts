@@ -1,17 +1,16 @@
 import { ROOT_ACTOR_URN } from '@mds/auth';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { compose } from '../../src/compose';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/server';
+import { apiClient } from './api-client';
+import { freshDataDir } from './child';
 
 export type Mds = Awaited<ReturnType<typeof startMds>>;
 
 /** The real composition on a fresh data directory, listening on a random loopback port. */
 export async function startMds(env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mds-e2e-'));
+  const dataDir = freshDataDir('e2e');
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'test', ...env });
   const domains = await compose(config);
   const running = await startServer(config, createLogger('silent'), domains);
@@ -23,17 +22,11 @@ export async function startMds(env: Record<string, string> = {}) {
   };
   const rootToken = await tokenFor(ROOT_ACTOR_URN, null);
 
+  /** The API as the holder of `token` (null: no credentials) calls it. */
+  const clientFor = (token: string | null) => apiClient(running.url, token && `Bearer ${token}`);
   /** POSTs JSON with a bearer token and returns status and parsed body. */
-  const post = async (path: string, body: unknown, token: string | null = rootToken) => {
-    const res = await fetch(running.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) =>
-    post('/api/graphql', { query, variables }, token);
+  const post = (path: string, body: unknown, token: string | null = rootToken) => clientFor(token).post(path, body);
+  const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) => clientFor(token).graphql(query, variables);
 
   return { url: running.url, dataDir, domains, rootToken, tokenFor, post, graphql, close: running.close };
 }
