@@ -3,16 +3,15 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
-for (const group of ['packages', 'apps', 'bench']) {
-  if (!existsSync(group)) continue;
-  for (const name of readdirSync(group)) {
-    const report = join(group, name, 'test-output/vitest.json');
-    if (!existsSync(report)) continue;
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    totals.passed += r.numPassedTests;
-    totals.failed += r.numFailedTests;
-    totals.skipped += r.numPendingTests + r.numTodoTests;
-  }
+// The workspace's packages (pnpm-workspace.yaml): every folder of packages/ and apps/, and bench itself.
+const packageDirs = [...['packages', 'apps'].flatMap((group) => (existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [])), 'bench'];
+for (const dir of packageDirs) {
+  const report = join(dir, 'test-output/vitest.json');
+  if (!existsSync(report)) continue;
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + r.numTodoTests;
 }
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.passed > 0 && totals.failed === 0 ? 0 : 1);
