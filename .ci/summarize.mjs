@@ -10,7 +10,9 @@ for (const dir of packageDirs) {
   if (!existsSync(report)) continue;
   const r = JSON.parse(readFileSync(report, 'utf8'));
   totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests;
+  // A file that failed without a failing test (import or collection error, a throwing afterAll) counts as one failure.
+  const fileFailures = r.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'));
+  totals.failed += r.numFailedTests + fileFailures.length;
   totals.skipped += r.numPendingTests + r.numTodoTests;
 }
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
