@@ -72,14 +72,26 @@ const COMMIT_AT_WRITES = 256;
  * throws is it rolled back whole and run again with a savepoint around each write. Savepoints on every write would
  * cost more than the writes: FTS5 writes its pending index to disk at each one (a segment per write, merged later),
  * which made a batch of tag creations several times dearer. So `work` must touch nothing but the database: it may
- * run twice.
+ * run twice. A batch that fails at BEGIN IMMEDIATE or at COMMIT (busy, disk full, a deferred foreign key) is not
+ * run again: every write of it rejects with that error.
  */
 export function createGroupCommit(db: SqliteDatabase) {
   type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   let queue: Pending[] = [];
   let sizeLastTurn = 0;
-  const runAll = db.transaction((batch: Pending[]): Outcome[] => batch.map(({ work }) => ({ ok: true, value: work() })));
+  // Set when a write of the batch threw, as opposed to BEGIN or COMMIT failing: only then is the batch run again.
+  let writeThrew = false;
+  const runAll = db.transaction((batch: Pending[]): Outcome[] =>
+    batch.map(({ work }) => {
+      try {
+        return { ok: true, value: work() };
+      } catch (error) {
+        writeThrew = true;
+        throw error;
+      }
+    }),
+  );
   // A better-sqlite3 transaction called inside another becomes a SAVEPOINT.
   const inSavepoint = db.transaction((work: () => unknown) => work());
   const runEach = db.transaction((batch: Pending[]): Outcome[] =>
@@ -102,13 +114,15 @@ export function createGroupCommit(db: SqliteDatabase) {
     let outcomes: Outcome[];
     try {
       try {
+        writeThrew = false;
         outcomes = runAll.immediate(batch);
       } catch (error) {
-        if (batch.length === 1) throw error;
+        if (!writeThrew || batch.length === 1) throw error;
         outcomes = runEach.immediate(batch);
       }
     } catch (error) {
-      // The commit itself failed (disk full, I/O error), or the only write did: none of the batch happened.
+      // BEGIN or COMMIT failed (busy, disk full, a deferred foreign key), or the only write did: none of the batch
+      // happened.
       for (const pending of batch) pending.reject(error);
       return;
     }

@@ -70,6 +70,27 @@ describe('createGroupCommit', () => {
     expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }]);
   });
 
+  it('rejects the whole batch, running no write twice, when the commit fails rather than a write', async () => {
+    const { db, other, commits } = fresh();
+    db.exec(`CREATE TABLE parent (id TEXT PRIMARY KEY);
+      CREATE TABLE child (id TEXT PRIMARY KEY, parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`);
+    const insertChild = db.prepare('INSERT INTO child (id, parent) VALUES (?, ?)');
+    const runs = [0, 0, 0];
+    // Every write succeeds; the second leaves a dangling reference, which only COMMIT checks.
+    const outcomes = await Promise.allSettled(
+      ['a', 'missing', 'c'].map((parent, i) =>
+        commits.run(() => (runs[i]!++, insertChild.run(`child-${i}`, parent === 'missing' ? parent : null))),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const outcome of outcomes) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    }
+    expect(runs).toEqual([1, 1, 1]);
+    expect(other.prepare('SELECT count(*) AS n FROM child').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM child').get()).toEqual({ n: 0 });
+  });
+
   it('acknowledges only what another connection can already read', async () => {
     const { other, commits, insert } = fresh();
     await commits.run(() => insert.run('seen', 1));
