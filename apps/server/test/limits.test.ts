@@ -114,15 +114,20 @@ describe('configured limits', () => {
       aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: 1_700_000_000_000 + i, viewsCount: i }) },
     });
 
-    it('MAX_CONCURRENT_INGESTS: a batch waits, unread, while another holds the only slot', async () => {
-      // Holds the slot: its body arrives in two halves, the second only when the test says so.
-      const held = JSON.stringify({ proposals: [usage(1)] });
-      const slow = request(`${tight.url}/aspects?action=ingestProposalBatch`, {
+    /** An ingestion whose body arrives in two halves, the second only when `finish` is called. */
+    const slowIngest = (i: number) => {
+      const body = JSON.stringify({ proposals: [usage(i)] });
+      const req = request(`${tight.url}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tight.rootToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(held) },
+        headers: { authorization: `Bearer ${tight.rootToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       });
-      const slowAnswer = new Promise<number>((resolve, reject) => slow.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject));
-      slow.write(held.slice(0, 10));
+      const status = new Promise<number>((resolve, reject) => req.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject));
+      req.write(body.slice(0, 10));
+      return { status, finish: () => req.end(body.slice(10)), abandon: () => req.destroy() };
+    };
+
+    it('MAX_CONCURRENT_INGESTS: a batch waits, unread, while another holds the only slot', async () => {
+      const slow = slowIngest(1);
       await new Promise((resolve) => setTimeout(resolve, 100)); // the slow request is now reading its body, in the slot
 
       let waitingAnswered = false;
@@ -132,9 +137,23 @@ describe('configured limits', () => {
       // Other requests are not held up.
       expect((await tight.graphql('{ appConfig { appVersion } }')).status).toBe(200);
 
-      slow.end(held.slice(10));
-      expect(await slowAnswer).toBe(200);
+      slow.finish();
+      expect(await slow.status).toBe(200);
       expect(await waiting).toMatchObject({ status: 200, body: { value: 'success' } });
+    });
+
+    it('a batch whose client leaves while it waits for the slot gives its turn up', async () => {
+      const holder = slowIngest(3);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // in the slot
+      const leaver = slowIngest(4);
+      leaver.status.catch(() => {}); // its socket is destroyed below
+      await new Promise((resolve) => setTimeout(resolve, 100)); // queued behind the holder
+      leaver.abandon();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the server has seen it go
+      holder.finish();
+      expect(await holder.status).toBe(200);
+      // Were the slot still promised to the request that left, this one would wait for ever.
+      expect(await tight.post('/aspects?action=ingestProposalBatch', { proposals: [usage(5)] })).toMatchObject({ status: 200 });
     });
   });
 });

@@ -24,9 +24,16 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
 }
 
+/**
+ * The body as text. A request whose connection is gone (the client left, or node's request timeout fired, while it
+ * waited unread for an ingest slot) rejects at once: its stream will never end, and whoever waits on it would keep
+ * its slot forever.
+ */
 function readText(req: IncomingMessage, limit: number): Promise<string> {
   const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes`);
   if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge());
+  const gone = () => badRequest('The connection closed before the request body arrived');
+  if (req.destroyed) return Promise.reject(gone());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -40,6 +47,7 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
     req.once('error', reject);
+    req.once('close', () => reject(gone())); // after 'end' this changes nothing: the promise has settled
   });
 }
 
