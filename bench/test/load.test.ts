@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
 import { createCeilingServer } from '../src/ceiling.ts';
-import { versusCeiling, type LoadRequest } from '../src/load.ts';
-import { TAG, graphqlBody } from '../src/queries.ts';
+import { versusCeiling } from '../src/load.ts';
+import * as requests from '../src/requests.ts';
 
 const servers: Server[] = [];
 afterAll(() => {
@@ -28,7 +28,7 @@ const refusing = () =>
     res.end('{"message":"Unauthorized to perform this action.","status":401}');
   });
 
-const tagRead: LoadRequest = { method: 'POST', path: '/api/graphql', body: graphqlBody(TAG, { urn: 'urn:li:tag:x' }) };
+const tagRead = requests.tagRead(['urn:li:tag:x']);
 const oneShortRound = { connections: 2, rounds: 1, roundS: 1, warmupS: 0 };
 
 test.each(['mds', 'ceiling'] as const)('a round in which %s answers with errors fails, naming it, the count and an answer', async (failing) => {
@@ -43,6 +43,5 @@ test('rounds answered cleanly give a ratio', async () => {
   const [mds, ceiling] = await Promise.all([listen(createCeilingServer()), listen(createCeilingServer())]);
   const result = await versusCeiling(mds, ceiling, [tagRead], oneShortRound);
   expect(result.rounds).toHaveLength(1);
-  expect(result.mds.errors + result.ceiling.errors).toBe(0);
   expect(result.ratio).toBeGreaterThan(0);
 });
