@@ -1,5 +1,5 @@
 import type { Scenario } from '../context.ts';
-import { startLoad } from '../load.ts';
+import { startLoad, type LoadRequest } from '../load.ts';
 import { memoryOf } from '../proc-status.ts';
 import * as requests from '../requests.ts';
 
@@ -27,21 +27,29 @@ export const soak: Scenario = {
     const urns = await context.fixtures.readTags();
     await context.fixtures.searchTags();
     const read = requests.tagRead(urns);
-    const mix = [read, read, requests.search(), requests.createTag(context.runId), read, requests.ingestBatch(SOAK_ASPECT, SOAK_BATCH), read, requests.indexSizes()];
+    const mix: [string, LoadRequest][] = [
+      ['tag', read],
+      ['tag', read],
+      ['searchAcrossEntities', requests.search()],
+      ['createTag', requests.createTag(context.runId)],
+      ['tag', read],
+      [`ingestProposalBatch(${SOAK_BATCH})`, requests.ingestBatch(SOAK_ASPECT, SOAK_BATCH)],
+      ['tag', read],
+      ['getIndexSizes', requests.indexSizes()],
+    ];
 
     const rss: RssSample[] = [];
     const started = performance.now();
     const sample = (): RssSample => ({ second: Math.round((performance.now() - started) / 100) / 10, rssMb: memoryOf(mds.pid).rssMb });
-    const load = startLoad(target, mix, { connections: config.connections, durationS: config.soakS });
+    const load = startLoad(target, mix.map(([, request]) => request), { connections: config.connections, durationS: config.soakS });
     const sampler = setInterval(() => rss.push(sample()), 500);
     const stats = await load.done.finally(() => clearInterval(sampler));
     const end = sample();
-    const endRssMb = end.rssMb;
     const warm = rss.find((s) => s.second >= config.soakWarmupS);
     // A run shorter than its warm-up has no warm sample: it is compared with its first sample instead, and says so.
     const baseline = warm ?? rss[0] ?? end;
     const since = warm ? 'after warm-up' : baseline === end ? '(no sample before the end)' : 'since the first sample (run shorter than its warm-up)';
-    const growthPct = Math.round(((endRssMb - baseline.rssMb) / baseline.rssMb) * 1000) / 10;
+    const growthPct = Math.round(((end.rssMb - baseline.rssMb) / baseline.rssMb) * 1000) / 10;
     return {
       rows: [
         {
@@ -55,11 +63,11 @@ export const soak: Scenario = {
           label: `soak: RSS growth ${since}`,
           value: growthPct,
           unit: '%',
-          note: `${baseline.rssMb} MB at ${baseline.second} s → ${endRssMb} MB at the end (${end.second} s)`,
+          note: `${baseline.rssMb} MB at ${baseline.second} s → ${end.rssMb} MB at the end (${end.second} s)`,
           target: { text: `< ${RSS_GROWTH_TARGET_PCT} %`, met: growthPct < RSS_GROWTH_TARGET_PCT },
         },
       ],
-      details: { mix: ['tag', 'tag', 'searchAcrossEntities', 'createTag', 'tag', `ingestProposalBatch(${SOAK_BATCH})`, 'tag', 'getIndexSizes'], stats, warmRssMb: warm?.rssMb ?? null, baseline: { ...baseline, since }, endRssMb, growthPct, rss },
+      details: { mix: mix.map(([name]) => name), stats, warmRssMb: warm?.rssMb ?? null, baseline: { ...baseline, since }, endRssMb: end.rssMb, growthPct, rss },
     };
   },
 };
