@@ -97,7 +97,7 @@ export class TagStore {
     };
 
     // doc_id (the FTS rowid) is the next integer: read and used under the write lock the transaction holds.
-    this.#create = atomic(db, (row: Omit<TagRow, 'docId'>): void => {
+    this.#create = atomic(db, (row: Omit<TagRow, 'docId'>): TagRow => {
       const docId = nextDocId.get()!;
       try {
         insert.run(row.id, docId, row.name, row.description, row.createdAt, row.createdBy, row.updatedAt, row.updatedBy);
@@ -107,6 +107,7 @@ export class TagStore {
         throw error;
       }
       index.run(docId, row.name, row.description);
+      return { ...row, docId };
     });
     this.#change = atomic(db, (urn: string, id: string, changes: Partial<Pick<TagRow, 'name' | 'description' | 'colorHex'>>, stamp: Stamp): Tag => {
       const before = existingRow(urn, id);
@@ -151,13 +152,22 @@ export class TagStore {
 
   /** Creates a tag owned by `actor`; an id already taken is a 400 `This Tag already exists!`. */
   create(input: NewTag, actor: string): Tag {
+    return this.creating(input, actor)();
+  }
+
+  /**
+   * `create` in two steps: checks `input` now (a 400 when invalid) and returns the write, to run later (in a group
+   * commit, say), which checks only what needs the database. So one client's invalid input never fails a batch.
+   */
+  creating(input: NewTag, actor: string): () => Tag {
     const id = input.id === undefined || input.id === null ? randomUUID() : validateId(input.id);
     const name = validateName(input.name);
     const description = validateDescription(input.description ?? null);
-    const time = this.#now();
-    this.#create({ id, name, description, colorHex: null, createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor });
-    const stamp = { time, actor };
-    return { urn: tagUrn(id), id, name, description, colorHex: null, created: stamp, lastModified: stamp };
+    return () => {
+      const time = this.#now();
+      const stamps = { createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor };
+      return toTag(this.#create({ id, name, description, colorHex: null, ...stamps }));
+    };
   }
 
   /** The tag with this URN, or null when there is none (a malformed URN is a 400). Frozen: it may be shared. */
@@ -176,24 +186,47 @@ export class TagStore {
 
   /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
   update(urn: string, changes: TagChanges, actor: string): Tag {
+    return this.updating(urn, changes, actor)();
+  }
+
+  /** `update` in two steps, as `creating`: checks the arguments now and returns the write. */
+  updating(urn: string, changes: TagChanges, actor: string): () => Tag {
     const id = parseTagUrn(urn);
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
-    return this.#change(urn, id, description === undefined ? { name } : { name, description }, this.#stamp(actor));
+    return () => this.#change(urn, id, description === undefined ? { name } : { name, description }, this.#stamp(actor));
   }
 
   setColor(urn: string, colorHex: string, actor: string): Tag {
+    return this.settingColor(urn, colorHex, actor)();
+  }
+
+  /** `setColor` in two steps, as `creating`: checks the arguments now and returns the write. */
+  settingColor(urn: string, colorHex: string, actor: string): () => Tag {
     const id = parseTagUrn(urn);
-    return this.#change(urn, id, { colorHex: validateColorHex(colorHex) }, this.#stamp(actor));
+    const changes = { colorHex: validateColorHex(colorHex) };
+    return () => this.#change(urn, id, changes, this.#stamp(actor));
   }
 
   setDescription(urn: string, description: string, actor: string): Tag {
+    return this.settingDescription(urn, description, actor)();
+  }
+
+  /** `setDescription` in two steps, as `creating`: checks the arguments now and returns the write. */
+  settingDescription(urn: string, description: string, actor: string): () => Tag {
     const id = parseTagUrn(urn);
-    return this.#change(urn, id, { description: validateDescription(description) }, this.#stamp(actor));
+    const changes = { description: validateDescription(description) };
+    return () => this.#change(urn, id, changes, this.#stamp(actor));
   }
 
   delete(urn: string): void {
-    this.#remove(urn, parseTagUrn(urn));
+    this.deleting(urn)();
+  }
+
+  /** `delete` in two steps, as `creating`: checks the URN now and returns the write. */
+  deleting(urn: string): () => void {
+    const id = parseTagUrn(urn);
+    return () => this.#remove(urn, id);
   }
 
   #stamp(actor: string): Stamp {
