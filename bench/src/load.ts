@@ -95,7 +95,7 @@ export function startLoad(target: Target, requests: LoadRequest[], options: Load
   return { stop: () => instance.stop(), done };
 }
 
-export const runLoad = (target: Target, requests: LoadRequest[], options: LoadOptions) => startLoad(target, requests, options).done;
+const runLoad = (target: Target, requests: LoadRequest[], options: LoadOptions) => startLoad(target, requests, options).done;
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;

@@ -50,7 +50,6 @@ export interface MdsProcess extends ListeningChild {
   /** A bearer token of the root user (Admin: every privilege). */
   token: string;
   dataDir: string;
-  secrets: MdsSecrets;
   /** What to pass to startMdsProcess to start again on the same data (for cold starts). */
   restartOptions: MdsProcessOptions;
 }
@@ -120,5 +119,5 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
     urlPattern: /mds listening on (http:\/\/\S+)/,
     what: 'mds',
   });
-  return { ...child, launch, token, dataDir, secrets, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
+  return { ...child, launch, token, dataDir, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
 }
