@@ -1,8 +1,8 @@
-import type { Actor, ApiModule } from '@mds/schema';
+import type { ApiModule } from '@mds/schema';
 import { applyMigrations, type SqliteDatabase } from '@mds/sqlite';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
-import { createAuthenticator } from './authenticate';
+import { createAuthenticator, type Authenticator } from './authenticate';
 import { createStore } from './db/store';
 import { createResolvers } from './resolvers';
 import { requireRoleUrn, ROLES, type Role } from './roles';
@@ -26,7 +26,7 @@ export interface Auth {
   /** Name 'auth': the resolvers of sdl/auth.graphql. */
   module: ApiModule;
   /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous once the token is known. */
-  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
+  authenticate: Authenticator['authenticate'];
   /** Operator access for the CLI: validates input but bypasses privilege checks. */
   tokens: Pick<TokenService, 'create' | 'list' | 'revoke' | 'find'>;
   roles: {

@@ -130,6 +130,15 @@ describe('verification', () => {
     expect(await auth.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
   });
 
+  it('answers a token it has seen before synchronously, without a promise', async () => {
+    const { auth } = withBob();
+    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'sync' });
+    expect(await auth.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
+    const again = auth.authenticate(bearer(accessToken));
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toMatchObject({ urn: BOB });
+  });
+
   it('accepts a correctly signed token stored by the server (the control for the refusals below)', async () => {
     const fixture = withBob();
     const token = await craft(goodClaims);
