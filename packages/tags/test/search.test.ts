@@ -4,22 +4,27 @@ import { setup, thrown } from './fixtures';
 
 const alice = 'urn:li:corpuser:alice';
 
-function seeded(tags: [id: string, name: string, description?: string | null][]): TagStore {
-  const { store } = setup();
+type Seed = [id: string, name: string, description?: string | null][];
+
+/** A store holding `tags`, and its database. */
+function seed(tags: Seed) {
+  const { db, store } = setup();
   for (const [id, name, description] of tags) store.create({ id, name, description }, alice);
-  return store;
+  return { db, store };
 }
+
+const seeded = (tags: Seed): TagStore => seed(tags).store;
 
 const ids = (store: TagStore, query: string, count = 100) => store.search({ query, count }).hits.map((hit) => hit.tag.id);
 
-const catalogue = () =>
-  seeded([
-    ['pii', 'PII', 'Personally identifiable information'],
-    ['finance', 'Finance', 'Money, budgets and invoices'],
-    ['cafe', 'Café menu', 'Things served at the café'],
-    ['gdpr', 'GDPR', 'Data under the General Data Protection Regulation, includes PII'],
-    ['android', 'Android apps', null],
-  ]);
+const CATALOGUE: Seed = [
+  ['pii', 'PII', 'Personally identifiable information'],
+  ['finance', 'Finance', 'Money, budgets and invoices'],
+  ['cafe', 'Café menu', 'Things served at the café'],
+  ['gdpr', 'GDPR', 'Data under the General Data Protection Regulation, includes PII'],
+  ['android', 'Android apps', null],
+];
+const catalogue = () => seeded(CATALOGUE);
 
 describe('listing everything', () => {
   it('lists all tags for "*", blank or absent queries, by name regardless of case, then id', () => {
@@ -137,7 +142,7 @@ describe('text queries', () => {
 
 describe('search follows every write', () => {
   it('finds renamed, redescribed and created tags under their new words, and forgets deleted ones', () => {
-    const store = catalogue();
+    const { db, store } = seed(CATALOGUE);
     store.update('urn:li:tag:finance', { name: 'Treasury' }, alice);
     expect(ids(store, 'fin')).toEqual([]);
     expect(ids(store, 'treas')).toEqual(['finance']);
@@ -159,6 +164,10 @@ describe('search follows every write', () => {
 
     store.create({ id: 'new', name: 'Newcomer' }, alice);
     expect(ids(store, 'newc')).toEqual(['new']);
+
+    // The store alone keeps the index in step (migration 0002 dropped the triggers), and FTS5 agrees with the table.
+    expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'tags'`).all()).toEqual([]);
+    expect(() => db.prepare(`INSERT INTO tags_fts (tags_fts, rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
   });
 });
 
