@@ -22,9 +22,10 @@ interface TaskStatus {
 
 type Mode = 'deleteByQuery' | 'reindex';
 
-/** The steady tag reader: `readerRate` requests/s of tag(urn) over `urns`, for `durationS` or until stopped. */
-function startReader(context: BenchContext, urns: string[], durationS: number) {
-  return startLoad(context.target, [requests.tagRead(urns)], { connections: READER_CONNECTIONS, overallRate: context.config.readerRate, durationS });
+/** The steady tag reader: `readerRate` tag(urn) requests/s over the read tags, for `durationS` or until stopped. */
+async function startReader(context: BenchContext, durationS: number) {
+  const read = requests.tagRead(await context.fixtures.readTags());
+  return startLoad(context.target, [read], { connections: READER_CONNECTIONS, overallRate: context.config.readerRate, durationS });
 }
 
 /**
@@ -32,7 +33,7 @@ function startReader(context: BenchContext, urns: string[], durationS: number) {
  * rate; rows/s = rows deleted / wall time from the request to the first poll that sees the task completed.
  */
 async function truncateWhileReading(context: BenchContext, mode: Mode) {
-  const reader = startReader(context, await context.fixtures.readTags(), 600); // stopped once the truncation completes
+  const reader = await startReader(context, 600); // stopped once the truncation completes
   try {
     await sleep(200); // connections open and the reader at its rate before the truncation starts
     const outcome = await truncate(context, mode);
@@ -94,7 +95,7 @@ export const truncation: Scenario = {
     const { config, target } = context;
     await context.fixtures.timeseries();
     // The reader's latency with nothing else running, to compare with.
-    const idleReader = await startReader(context, await context.fixtures.readTags(), Math.max(1, config.roundS / 2)).done;
+    const idleReader = await (await startReader(context, Math.max(1, config.roundS / 2))).done;
     const deleteRun = await truncateWhileReading(context, 'deleteByQuery');
     // Put the deleted rows back, then take them out again by reindexing.
     const refill = await ingest(target, [{ aspectNo: 0, from: 0, to: config.truncateRows }], config.ingestBatch, config.ingestClients);
