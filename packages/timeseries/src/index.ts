@@ -20,12 +20,9 @@ export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
+export type { OpenApiIndexSizes } from './operations-actions.ts';
 
 export const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
-
-export interface OpenApiIndexSizes {
-  sizes: { aspectName: string; entityName: string; indexName: string; sizeMb: number }[];
-}
 
 export interface Timeseries {
   /** Name 'timeseries'; Rest.li actions on 'operations' and 'aspects'. Its close() is this object's close(). */

@@ -48,8 +48,13 @@ export async function listIndexSizes(store: TimeseriesStore, actor: Actor): Prom
   return indexSizeEntries(store.indexPrefix, await store.indexSizes());
 }
 
+/** What `openApiIndexSizes` answers. */
+export interface OpenApiIndexSizes {
+  sizes: { aspectName: string; entityName: string; indexName: string; sizeMb: number }[];
+}
+
 /** `GET /openapi/operations/elasticSearch/getIndexSizes`: DataHub's OpenAPI shape, not wrapped in `value`. */
-export async function openApiIndexSizes(store: TimeseriesStore, actor: Actor) {
+export async function openApiIndexSizes(store: TimeseriesStore, actor: Actor): Promise<OpenApiIndexSizes> {
   const entries = await listIndexSizes(store, actor);
   return {
     sizes: entries.map(({ aspectName, entityName, indexName, sizeMb }) => ({ aspectName, entityName, indexName, sizeMb })),
