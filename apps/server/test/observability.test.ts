@@ -25,11 +25,16 @@ describe('GET /metrics', () => {
     await mds.graphql('query whoAmI { me { corpUser { urn } } }');
     await mds.post('/gms/operations?action=getIndexSizes', {});
     await mds.post('/gms/operations?action=getIndexSizes', {}, null);
+    await fetch(`${mds.url}/no/such/path`);
+    await fetch(`${mds.url}/api/graphql`, { method: 'PUT' });
     const { status, text } = await scrape(mds);
     expect(status).toBe(200);
     expect(text).toMatch(/^mds_http_requests_total\{route="\/api\/graphql",operation="whoAmI",status="200"\} 1$/m);
     expect(text).toMatch(/^mds_http_requests_total\{route="\/gms\/operations",operation="getIndexSizes",status="200"\} 1$/m);
     expect(text).toMatch(/^mds_http_requests_total\{route="\/gms\/operations",operation="",status="401"\} 1$/m);
+    // Answers the router gives itself are counted too, unknown paths under one route label.
+    expect(text).toMatch(/^mds_http_requests_total\{route="unmatched",operation="",status="404"\} 1$/m);
+    expect(text).toMatch(/^mds_http_requests_total\{route="\/api\/graphql",operation="",status="405"\} 1$/m);
     expect(text).toMatch(/^mds_http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/graphql",operation="whoAmI"\} 1$/m);
     expect(text).toMatch(/^mds_process_resident_memory_bytes \d+/m);
   });
