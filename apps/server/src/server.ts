@@ -1,8 +1,8 @@
-import { buildApiSchema, type Actor, type ApiModule } from '@mds/schema';
+import { buildApiSchema, type ApiModule } from '@mds/schema';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createApp } from './app';
+import { createApp, type AppOptions } from './app';
 import type { Config } from './config';
 import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
@@ -17,7 +17,7 @@ import { version } from './version';
 /** What the composition root hands the server: the packages' modules and how to authenticate. */
 export interface Composition {
   modules: ApiModule[];
-  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
+  authenticate: AppOptions['authenticate'];
   /** Backend checks for /health: each resolves when its backend can serve, or throws saying why not. */
   readinessChecks?: (() => Promise<void>)[];
   metricSources?: MetricSources;
@@ -95,8 +95,7 @@ export async function startServer<C extends Composition>(
   const close = () =>
     (closing ??= (async () => {
       draining = true;
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const drained = new Promise<void>((resolve) => server.close(() => resolve())); // closes idle connections too
       // Answers already under way when closing began go out keep-alive: close each connection soon after, rather
       // than watch every response of the server's life for this moment.
       const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
