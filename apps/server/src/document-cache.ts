@@ -7,7 +7,7 @@ const DOCUMENT_CACHE_ENTRIES = 1024;
  * Yoga's parse cache does) let 1,024 distinct one-megabyte documents (a long comment is one token) keep a gigabyte
  * alive. A document larger than the whole budget is simply prepared every time.
  */
-export function createDocumentCache<T>(maxChars = DOCUMENT_CACHE_CHARS, maxEntries = DOCUMENT_CACHE_ENTRIES) {
+export function createDocumentCache<T>() {
   const entries = new Map<string, T>(); // insertion order = least recently used first
   let chars = 0;
   return {
@@ -19,12 +19,12 @@ export function createDocumentCache<T>(maxChars = DOCUMENT_CACHE_CHARS, maxEntri
       return value;
     },
     set(key: string, value: T): void {
-      if (key.length > maxChars) return;
+      if (key.length > DOCUMENT_CACHE_CHARS) return;
       if (entries.delete(key)) chars -= key.length;
       entries.set(key, value);
       chars += key.length;
       for (const oldest of entries.keys()) {
-        if (chars <= maxChars && entries.size <= maxEntries) break;
+        if (chars <= DOCUMENT_CACHE_CHARS && entries.size <= DOCUMENT_CACHE_ENTRIES) break;
         entries.delete(oldest);
         chars -= oldest.length;
       }

@@ -13,7 +13,7 @@ interface GraphQLParams {
 export interface GraphQLResponse {
   status: number;
   result: ExecutionResult;
-  /** The operation's name ('anonymous' when it has none, '' when the document never parsed), for logs and metrics. */
+  /** The operation's name ('anonymous' when it has none, '' when none could be chosen), for logs and metrics. */
   operation: string;
 }
 
@@ -28,9 +28,10 @@ interface PreparedDocument {
  * Yoga's fetch adapter is bypassed on purpose: it costs most of the throughput (see README).
  *
  * Each distinct query text goes through the pipeline's parse and validate phases (armor's limits included) once;
- * the outcome is kept by text, as the ceiling keeps its own, so a repeated query skips both phases' hooks and their
- * per-request garbage. Neither the schema nor the plugins change while the executor lives, so the outcome could not
- * differ. Documents that fail to parse are not kept: parsing them again costs their sender, not the others.
+ * the outcome is kept by text, as the benchmark's ceiling (bench/src/ceiling.ts) keeps its own, so a repeated query
+ * skips both phases' hooks and their per-request garbage. Neither the schema nor the plugins change while the
+ * executor lives, so the outcome could not differ. Documents that fail to parse are not kept: parsing them again
+ * costs their sender, not the others.
  */
 export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: Logger; plugins?: Plugin[] }) {
   const yoga = createYoga<Record<string, unknown>, ApiContext>({

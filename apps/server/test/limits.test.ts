@@ -24,15 +24,11 @@ describe('GraphQL limits at their defaults', () => {
     expect(await refusal(mds.graphql(`{ ${repeat(2100, () => '__typename')} }`))).toMatch(/Token limit of 2000/);
   });
 
-  it('refuses a document the same way every time it is sent (its prepared outcome is kept)', async () => {
+  it('refuses more than 30 aliases, the same way when the document is sent again (its prepared outcome is kept)', async () => {
     const tooMany = `{ ${repeat(31, (i) => `a${i}: appConfig { appVersion }`)} }`;
     const first = await refusal(mds.graphql(tooMany));
     expect(first).toMatch(/Aliases limit of 30/);
     expect(await refusal(mds.graphql(tooMany))).toBe(first);
-  });
-
-  it('refuses more than 30 aliases', async () => {
-    expect(await refusal(mds.graphql(`{ ${repeat(31, (i) => `a${i}: appConfig { appVersion }`)} }`))).toMatch(/Aliases limit of 30/);
     expect((await mds.graphql(`{ ${repeat(30, (i) => `a${i}: appConfig { appVersion }`)} }`)).status).toBe(200);
   });
 
