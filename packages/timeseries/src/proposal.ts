@@ -31,14 +31,14 @@ const ACCEPTED_CHANGE_TYPES = ['UPSERT'];
 const MAX_NESTING = 100;
 
 /**
- * Whether objects and arrays in `value` nest more than `max` levels. The recursion stops at `max` levels, so the
- * stack stays shallow however deep the value goes; unlike a work list, it allocates nothing per node.
+ * Whether objects and arrays in `value` nest more than `max` levels (own keys only). The recursion stops at `max`
+ * levels, so the stack stays shallow however deep the value goes; unlike a work list, it queues no tuple per node.
  */
 function nestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (depth > max) return true;
-  for (const key in value) {
-    if (nestedDeeperThan((value as Record<string, unknown>)[key], max, depth + 1)) return true;
+  for (const child of Object.values(value)) {
+    if (nestedDeeperThan(child, max, depth + 1)) return true;
   }
   return false;
 }

@@ -138,6 +138,28 @@ describe('ingestion actions', () => {
     expect(await count()).toEqual({ matching: 0, total: 0 });
   });
 
+  it('accepts objects and arrays nested 100 levels deep, and refuses 101, in the value and in systemMetadata', async () => {
+    // `levels` objects and arrays, one inside the other, alternating.
+    const nested = (levels: number): unknown =>
+      levels === 1 ? {} : levels % 2 ? { x: nested(levels - 1) } : [nested(levels - 1)];
+    const tooDeep = (parameter: string) =>
+      `Parameter '${parameter}' of action 'ingestProposal': is nested more than 100 levels deep`;
+
+    // The value and systemMetadata are objects themselves: level 1.
+    const deepValue = (levels: number) => proposal({}, { timestampMillis: levels, x: nested(levels - 1) });
+    expect(await call('ingestProposal', { proposal: deepValue(100) })).toBe(URN);
+    const valueError = await apiError(call('ingestProposal', { proposal: deepValue(101) }));
+    expect([valueError.status, valueError.message]).toEqual([400, tooDeep('proposal.aspect.value')]);
+
+    const deepMetadata = (levels: number) =>
+      proposal({ systemMetadata: { properties: nested(levels - 1) } }, { timestampMillis: 1_000 + levels });
+    expect(await call('ingestProposal', { proposal: deepMetadata(100) })).toBe(URN);
+    const metadataError = await apiError(call('ingestProposal', { proposal: deepMetadata(101) }));
+    expect([metadataError.status, metadataError.message]).toEqual([400, tooDeep('proposal.systemMetadata')]);
+
+    expect(await count()).toEqual({ matching: 2, total: 2 });
+  });
+
   it("accepts DataHub clients' async flag and ignored MCP fields", async () => {
     const body = { proposal: { ...proposal(), entityKeyAspect: null, headers: {}, systemMetadata: { runId: 'r1', lastObserved: 1 } }, async: 'false' };
     expect(await call('ingestProposal', body)).toBe(URN);
