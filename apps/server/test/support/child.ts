@@ -1,14 +1,27 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/mds.js', import.meta.url));
 
-/** A new empty directory under the system's temp dir, for DATA_DIR. */
-export const freshDataDir = (label = 'data') => mkdtempSync(join(tmpdir(), `mds-${label}-`));
+// Removed once the importing test file has finished: registered at import, before the file's own hooks, this runs
+// after them (vitest runs after-hooks as a stack), so servers are stopped by then. Not on process exit: vitest ends
+// its forks with SIGTERM, which runs no exit handlers.
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty directory under the system's temp dir, for DATA_DIR; removed after the test file's last hook. */
+export const freshDataDir = (label: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `mds-${label}-`));
+  dataDirs.push(dir);
+  return dir;
+};
 
 export interface ChildServer {
   process: ChildProcess;

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { ROOT_ACTOR_URN } from '@mds/auth';
 import { compose } from '../../src/compose';
 import { loadConfig } from '../../src/config';
@@ -28,5 +29,11 @@ export async function startMds(env: Record<string, string> = {}) {
   const post = (path: string, body: unknown, token: string | null = rootToken) => clientFor(token).post(path, body);
   const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) => clientFor(token).graphql(query, variables);
 
-  return { url: running.url, dataDir, domains, rootToken, tokenFor, post, graphql, close: running.close };
+  /** Closes the server, then removes its data directory. */
+  const close = async () => {
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { url: running.url, dataDir, domains, rootToken, tokenFor, post, graphql, close };
 }
