@@ -29,13 +29,15 @@ export function commitStamp(db: Database.Database): CommitStamp {
 
 function dataVersionStamp(db: Database.Database): CommitStamp {
   const versions = db.prepare('SELECT data_version, total_changes() FROM pragma_data_version').raw();
-  let seen = '';
+  let seenVersion = -1;
+  let seenChanges = -1;
   let generation = 0;
   return () => {
-    const now = (versions.get() as number[]).join(':');
-    if (now !== seen) {
+    const [version, changes] = versions.get() as [number, number];
+    if (version !== seenVersion || changes !== seenChanges) {
       generation++;
-      seen = now;
+      seenVersion = version;
+      seenChanges = changes;
     }
     return generation;
   };
