@@ -5,7 +5,7 @@ import { openTemp, tempDbFile } from './helpers';
 const fresh = (journal: 'wal' | 'delete' = 'wal') => {
   const file = tempDbFile();
   const db = openTemp(file);
-  // WAL files are watched through the wal-index header; other journal modes through PRAGMA data_version.
+  // WAL files are watched through the wal-index header; other journal modes through data_version and total_changes().
   if (journal === 'delete') db.pragma('journal_mode = DELETE');
   db.exec(`CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER); INSERT INTO t VALUES ('a', 1)`);
   const select = db.prepare<[string], { n: number }>('SELECT n FROM t WHERE id = ?');
