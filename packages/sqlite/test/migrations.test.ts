@@ -16,7 +16,7 @@ function migrationsFolder(migrations: { when: number; sql: string }[]): string {
 
 describe('openDatabase', () => {
   it('opens a file in WAL mode with durable commits', () => {
-    const db = openTemp(tempDbFile());
+    const db = openTemp();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
   });
@@ -40,7 +40,7 @@ describe('applyMigrations', () => {
   });
 
   it('keeps each owner in its own migrations table', () => {
-    const db = openTemp(tempDbFile());
+    const db = openTemp();
     applyMigrations(db, { folder: migrationsFolder([first]), owner: 'a' });
     applyMigrations(db, { folder: migrationsFolder([{ when: 500, sql: 'CREATE TABLE u (id integer);' }]), owner: 'b' });
     expect(db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('t', 'u') ORDER BY name`).all()).toEqual([{ name: 't' }, { name: 'u' }]);
