@@ -30,9 +30,9 @@ export interface Authenticator {
 
 /**
  * Bearer access tokens and the Basic system client. Verified signatures are cached, keyed by the token itself (it is
- * in the request's memory anyway; only its salted hash is ever stored). Whether the token still exists (revocation), whether it expired, and the user's current role are asked of
- * the store on every call; its cache sees every commit, so a revocation or role change applies to the very next
- * request.
+ * in the request's memory anyway; only its salted hash is ever stored). Whether the token still exists (revocation),
+ * whether it expired, and the user's current role are asked of the store on every call; its cache sees every commit,
+ * so a revocation or role change applies to the very next request.
  */
 export function createAuthenticator(options: {
   store: Store;
