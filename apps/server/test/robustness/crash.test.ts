@@ -115,9 +115,9 @@ describe('SIGKILL during a truncation', () => {
       const started = await startTruncation(api, endTimeMillis, { batchSize: 5 });
       expect(started.status).toBe(200);
       task = started.body.value as string;
+      // pollTask throws unless the task completed or progressed; so, not completed, it has progressed.
       seen = await pollTask(api, task, (s) => s.completed || progressed(s), 20_000);
       expect(seen.completed, 'the truncation finished before it could be killed').toBe(false);
-      expect(progressed(seen), 'the truncation made no progress before the kill').toBe(true);
     } finally {
       expect(await server.stop('SIGKILL')).toBeNull();
     }

@@ -123,7 +123,7 @@ describe('two truncations of one index at once', () => {
     });
     expect((await truncate({ batchSize: 1000 })).status).toBe(409);
 
-    expect(await pollTask(mds, task, (s) => s.completed)).toMatchObject({ completed: true });
+    await pollTask(mds, task, (s) => s.completed);
     const next = await truncate({ endTimeMillis: T0 + 19_999 });
     expect(next.status).toBe(200);
     expect(next.body.value).not.toBe(task);
