@@ -101,7 +101,7 @@ describe('fuzzing a live server', () => {
   fuzz('proposals', proposalRequests);
 
   it('is still up, within its memory bound, and still serves a control request', async () => {
-    expect(server.process.exitCode).toBeNull();
+    expect([server.process.exitCode, server.process.signalCode], server.stderr()).toEqual([null, null]);
     const api = systemClient(server);
     const created = await api.graphql('mutation { createTag(input: { id: "after-fuzz", name: "after fuzz" }) }');
     expect(created).toEqual({ status: 200, body: { data: { createTag: 'urn:li:tag:after-fuzz' } } });
