@@ -25,7 +25,7 @@ beforeAll(async () => {
     reader: await mds.tokenFor(RITA, 'urn:li:dataHubRole:Reader'),
   };
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 const createFor = (actorUrn: string, token: string) =>
   mds.graphql(CREATE, { input: { type: 'PERSONAL', actorUrn, duration: 'ONE_HOUR', name: 'n', description: 'd' } }, token);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   root = createMdsClient({ url: mds.url, token: mds.rootToken });
   reader = createMdsClient({ url: `${mds.url}/`, token: await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader') });
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 async function failure(promise: Promise<unknown>): Promise<MdsError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);

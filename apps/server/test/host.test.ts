@@ -25,7 +25,7 @@ beforeAll(async () => {
     authenticate: async (header) => (header === 'Bearer ok' ? actor : null),
   });
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
 describe('POST /api/graphql', () => {
   it('runs a query', async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   editorToken = await mds.tokenFor(EDITOR, 'urn:li:dataHubRole:Editor');
   readerToken = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 describe.each(Object.keys(clients))('the tag lifecycle through %s', (clientName) => {
   let asEditor: RunGraphQL;

@@ -41,7 +41,7 @@ beforeAll(async () => {
   };
   expect((await mds.post('/api/gms/aspects?action=ingestProposal', { proposal: usage })).body).toEqual({ value: 'urn:li:dashboard:(looker,sales)' });
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 describe('ingestion and sizes', () => {
   it('reports every time-series index, largest first, in DataHub’s shape', async () => {

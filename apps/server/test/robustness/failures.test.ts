@@ -43,7 +43,7 @@ describe('Elasticsearch unreachable', () => {
     server = await spawnLive({ DATA_DIR: freshDataDir('es-down'), ELASTICSEARCH_URL: `http://127.0.0.1:${await closedPort()}`, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
     api = systemClient(server);
   });
-  afterAll(() => server.stop());
+  afterAll(() => server?.stop());
 
   it.each(indexOperations)('%s answers 503 naming the cause, within the bound', async (_name, call) => {
     const [{ status, body }, ms] = await timed(() => call(api));
@@ -67,8 +67,8 @@ describe('Elasticsearch accepting connections but never answering, then coming b
     api = systemClient(server);
   });
   afterAll(async () => {
-    await server.stop();
-    await silent.close();
+    await server?.stop();
+    await silent?.close();
   });
 
   it.each(indexOperations)('%s answers 503 once ELASTICSEARCH_TIMEOUT_MS has passed', async (_name, call) => {
@@ -105,7 +105,7 @@ describe('two truncations of one index at once', () => {
     mds = await startMds();
     await ingestRange(mds, 0, 40_000);
   });
-  afterAll(() => mds.close());
+  afterAll(() => mds?.close());
 
   const truncate = (options: Record<string, unknown>) => startTruncation(mds, T0 + 9_999, { batchSize: 2, ...options });
 

@@ -15,7 +15,7 @@ let mds: Mds;
 beforeAll(async () => {
   mds = await startMds();
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 const proposalWith = (value: string, extra: Record<string, unknown> = {}) => ({
   proposal: {

@@ -79,7 +79,7 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
       db.close();
     }
   }, 60_000);
-  afterAll(() => server.stop());
+  afterAll(() => server?.stop());
 
   it('no token, signing key, salt or password appears in stdout or stderr', async () => {
     expect(await server.stop()).toBe(0);
@@ -136,7 +136,7 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
       },
     });
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const post = async (path: string, body: unknown, requestId: string, authorization = 'Bearer ok') => {
     const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization, 'x-request-id': requestId }, body: JSON.stringify(body) });
@@ -186,7 +186,7 @@ describe('credentials: only the exact system client id and secret pass, tokens a
   beforeAll(async () => {
     mds = await startMds({ DATAHUB_SYSTEM_CLIENT_ID: 'sys', DATAHUB_SYSTEM_CLIENT_SECRET: SECRET });
   });
-  afterAll(() => mds.close());
+  afterAll(() => mds?.close());
 
   const withBasic = async (credentials: string) => (await apiClient(mds.url, `Basic ${credentials}`).graphql(ME)).status;
 
@@ -220,7 +220,7 @@ describe('a reader cannot escalate', () => {
     mds = await startMds();
     admin = await mds.tokenFor('urn:li:corpuser:alice', 'urn:li:dataHubRole:Admin');
   });
-  afterAll(() => mds.close());
+  afterAll(() => mds?.close());
 
   it('a reader cannot reach index sizes through the OpenAPI path either', async () => {
     const reader = await mds.tokenFor('urn:li:corpuser:rita', 'urn:li:dataHubRole:Reader');
