@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/mds.js', import.meta.url));
+/** How long `spawnServer` waits for the listening line before killing the process; under the 60 s hook timeout. */
+const STARTUP_TIMEOUT_MS = 30_000;
 
 // Removed once the importing test file has finished: registered at import, before the file's own hooks, this runs
 // after them (vitest runs after-hooks as a stack), so servers are stopped by then. Not on process exit: vitest ends
@@ -32,8 +34,8 @@ export interface ChildServer {
   stdout(): string;
   exited: Promise<number | null>;
   /**
-   * Sends `signal` (to the whole process group for a command launch), unless the process has exited, and waits for
-   * the exit code (null when a signal killed it).
+   * Sends `signal` (to the whole process group for a command launch, even once its leader has exited; otherwise unless
+   * the process has exited) and waits for the exit code (null when a signal killed it).
    */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -58,6 +60,18 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+    // The group even once its leader (pnpm) has exited: the server behind it may still run.
+    if (detached) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    } else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  let timer: NodeJS.Timeout | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -65,14 +79,11 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
       if (match) resolve(match[1]!);
     });
     void exited.then((code) => reject(new Error(`mds exited with ${code} before listening:\n${stderr}`)));
-  });
-  const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) {
-      if (detached) process.kill(-child.pid!, signal);
-      else child.kill(signal);
-    }
-    return exited;
-  };
+    timer = setTimeout(() => {
+      void stop('SIGKILL');
+      reject(new Error(`mds not listening after ${STARTUP_TIMEOUT_MS} ms; killed. stderr:\n${stderr}\nstdout:\n${stdout}`));
+    }, STARTUP_TIMEOUT_MS);
+  }).finally(() => clearTimeout(timer));
   return { process: child, url, stderr: () => stderr, stdout: () => stdout, exited, stop };
 }
 
