@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
-import { spawnServer } from './support/child';
+import { rootTokenIn, spawnServer } from './support/child';
 
 // `pnpm start`, `pnpm dev` and the benchmark run the bundle, not the sources: it must hold everything, including the
 // packages' migrations and worker threads, which it finds next to their sources.
@@ -16,7 +16,7 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
   const dataDir = fileURLToPath(new URL(`../test-output/bundle-${Date.now()}`, import.meta.url));
   const server = await spawnServer({ DATA_DIR: dataDir, NODE_ENV: 'development' }, bundle);
   try {
-    const token = /root access token[^\n]*\n\s+(\S+)/.exec(server.stderr())![1]!;
+    const token = rootTokenIn(server.stderr())!;
     const { post } = apiClient(server.url, `Bearer ${token}`);
     expect((await post('/api/graphql', { query: 'mutation { createTag(input: { id: "bundled", name: "b" }) }' })).body).toEqual({ data: { createTag: 'urn:li:tag:bundled' } });
     const proposal = (t: number) => ({

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient } from './support/api-client';
-import { freshDataDir, runCli, spawnServer } from './support/child';
+import { freshDataDir, rootTokenIn, runCli, spawnServer } from './support/child';
 
 // `mds` as operators run it: its own process, configured by the environment. Each test starts processes, so
 // each gets a budget that holds on a loaded two-core machine.
@@ -29,7 +29,7 @@ describe('first start and tokens', () => {
     const first = await spawnServer({ DATA_DIR, NODE_ENV: 'development' });
     try {
       expect(first.stderr()).toContain(`${first.url}/api/graphiql`);
-      const token = /root access token[^\n]*\n\s+(\S+)/.exec(first.stderr())?.[1];
+      const token = rootTokenIn(first.stderr());
       expect(token).toBeDefined();
       expect((await me(first.url, token!)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
 

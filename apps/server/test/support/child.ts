@@ -87,6 +87,9 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
   return { process: child, url, stderr: () => stderr, stdout: () => stdout, exited, stop };
 }
 
+/** The root access token a first development start prints on stderr, if it printed one. */
+export const rootTokenIn = (stderr: string) => /root access token[^\n]*\n\s+(\S+)/.exec(stderr)?.[1];
+
 /** Runs the `mds` CLI to completion. */
 export function runCli(args: string[], env: Record<string, string>) {
   const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
