@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../support/api-client';
 import { freshDataDir } from '../support/child';
 import { deeplyNested } from '../support/fuzz-values';
 import { SYSTEM_AUTH, spawnLive } from '../support/live';
@@ -63,7 +62,7 @@ describe('ingestion: values nested deeper than any aspect is', () => {
 
   it('systemMetadata', async () => {
     const text = JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace('"__deep__"', `{"properties":${deeplyNested('object', 100_000)}}`);
-    const { status, body } = await apiClient(mds.url, `Bearer ${mds.rootToken}`).postText('/aspects?action=ingestProposal', text);
+    const { status, body } = await mds.clientFor(mds.rootToken).postText('/aspects?action=ingestProposal', text);
     expect(status).toBe(400);
     expect(body.message).toBe("Parameter 'proposal.systemMetadata' of action 'ingestProposal': is nested more than 100 levels deep");
   });

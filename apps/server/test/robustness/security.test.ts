@@ -224,7 +224,7 @@ describe('a reader cannot escalate', () => {
 
   it('a reader cannot reach index sizes through the OpenAPI path either', async () => {
     const reader = await mds.tokenFor('urn:li:corpuser:rita', 'urn:li:dataHubRole:Reader');
-    const { status, body } = await apiClient(mds.url, `Bearer ${reader}`).get('/openapi/operations/elasticSearch/getIndexSizes');
+    const { status, body } = await mds.clientFor(reader).get('/openapi/operations/elasticSearch/getIndexSizes');
     expect([status, body]).toEqual([403, { status: 403, message: 'User is unauthorized to get index sizes.' }]);
   });
 

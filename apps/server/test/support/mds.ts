@@ -35,5 +35,5 @@ export async function startMds(env: Record<string, string> = {}) {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { url: running.url, dataDir, domains, rootToken, tokenFor, post, graphql, close };
+  return { url: running.url, dataDir, domains, rootToken, tokenFor, clientFor, post, graphql, close };
 }
