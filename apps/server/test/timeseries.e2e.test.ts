@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep } from './support/live';
 import { startMds, type Mds } from './support/mds';
 
 // The operator's job over HTTP: ingest, find the big index, dry-run, truncate, watch it finish, see it shrink.
@@ -86,7 +87,7 @@ describe('truncation', () => {
       const { body } = await op('getEsTaskStatus', { task: taskId });
       status = JSON.parse(body.value);
       if (status.completed) break;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     expect(status).toMatchObject({ completed: true, taskId, runTimeNanos: expect.any(Number), status: { total: expect.any(Number) } });
     const after = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 10_000 * HOUR });

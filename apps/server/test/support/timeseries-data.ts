@@ -1,4 +1,5 @@
 import type { JsonPoster } from './api-client';
+import { sleep } from './live';
 
 // Time-series documents whose identity is their timestamp (one entity, distinct timestamps), so "is every
 // acknowledged document there" is a count over a timestamp range, answered by a dry-run truncation. The helpers take
@@ -67,6 +68,6 @@ export async function pollTask(api: JsonPoster, task: string, done: (s: TaskStat
     const status = await taskStatus(api, task);
     if (done(status)) return status;
     if (Date.now() > deadline) throw new Error(`task ${task} not done after ${timeoutMs} ms: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
 }
