@@ -2,10 +2,11 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 
 // Requests fetch would refuse to send: any method, repeated or oversized headers, and (raw) bytes that are not
-// even valid HTTP. Connection failures resolve (status 0, `error` set) so a caller can judge them.
+// even valid HTTP. Connection failures resolve (status 0, or -1 when nothing was sent; `error` set) so a caller can
+// judge them.
 
 export interface Exchange {
-  /** 0 when no answer arrived. */
+  /** 0 when no answer arrived; -1 when node refused to build the request, so nothing was sent (`send` only). */
   status: number;
   body: string;
   error?: string;
