@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -37,6 +38,22 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^mds_http_requests_total\{route="\/api\/graphql",operation="",status="405"\} 1$/m);
     expect(text).toMatch(/^mds_http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/graphql",operation="whoAmI"\} 1$/m);
     expect(text).toMatch(/^mds_process_resident_memory_bytes \d+/m);
+  });
+
+  it('counts a client that leaves in the middle of its body as a 400, not as a server error', async () => {
+    const body = JSON.stringify({ proposals: [] });
+    const req = request(`${mds.url}/aspects?action=ingestProposalBatch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mds.rootToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('error', () => {}); // destroyed below
+    req.write(body.slice(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the server is reading the body
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // and has seen the client go
+    const { text } = await scrape(mds);
+    expect(text).toMatch(/^mds_http_requests_total\{route="\/aspects",operation="ingestProposalBatch",status="400"\} 1$/m);
+    expect(text).not.toMatch(/status="5\d\d"/);
   });
 
   it('reports time-series index sizes and truncation tasks as gauges', async () => {

@@ -25,9 +25,9 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 /**
- * The body as text. A request whose connection is gone (the client left, or node's request timeout fired, while it
- * waited unread for an ingest slot) rejects at once: its stream will never end, and whoever waits on it would keep
- * its slot forever.
+ * The body as text; a 400 when the connection closes before it arrived. A request whose connection is already gone
+ * (the client left, or node's request timeout fired, while it waited unread for an ingest slot) rejects at once: its
+ * stream will never end, and whoever waits on it would keep its slot forever.
  */
 function readText(req: IncomingMessage, limit: number): Promise<string> {
   const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes`);
@@ -46,10 +46,9 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    req.once('error', reject);
-    // 'close' follows every request; only one that never arrived whole has a reason to build an error (a 400's stack
-    // trace, built on every request, cost a third of a cached read).
-    req.once('close', () => req.complete || reject(gone()));
+    // A connection that closes before the request arrived whole destroys it with node's 'aborted' error: the client
+    // left (or node's request timeout fired), which is no failure of the server's.
+    req.once('error', (error) => reject(req.complete ? error : gone()));
   });
 }
 
