@@ -74,8 +74,13 @@ const COMMIT_AT_WRITES = 256;
  * which made a batch of tag creations several times dearer. So `work` must touch nothing but the database: it may
  * run twice. A batch that fails at BEGIN IMMEDIATE or at COMMIT (busy, disk full, a deferred foreign key) is not
  * run again: every write of it rejects with that error.
+ *
+ * A refusal (an error `options.isRefusal` accepts) needs no rollback: the write that throws one promises it has
+ * changed nothing (it refused before its first change, or its first change failed and SQLite undid that statement).
+ * It rejects alone and the batch goes on, so a client's invalid input or duplicate id costs the others nothing.
  */
-export function createGroupCommit(db: SqliteDatabase) {
+export function createGroupCommit(db: SqliteDatabase, options: { isRefusal?: (error: unknown) => boolean } = {}) {
+  const isRefusal = options.isRefusal ?? (() => false);
   type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   let queue: Pending[] = [];
@@ -87,6 +92,7 @@ export function createGroupCommit(db: SqliteDatabase) {
       try {
         return { ok: true, value: work() };
       } catch (error) {
+        if (isRefusal(error)) return { ok: false, error };
         writeThrew = true;
         throw error;
       }

@@ -70,6 +70,25 @@ describe('createGroupCommit', () => {
     expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 'a' }]);
   });
 
+  it('rejects a refusal alone, keeping the batch without running any write twice', async () => {
+    const { db, other, count } = fresh();
+    const commits = createGroupCommit(db, { isRefusal: (error) => error instanceof RangeError });
+    const insert = db.prepare('INSERT INTO t (id, n) VALUES (?, ?)');
+    const runs = [0, 0, 0];
+    const outcomes = await Promise.allSettled([
+      commits.run(() => (runs[0]!++, insert.run('a', 1))),
+      commits.run(() => {
+        runs[1]!++;
+        throw new RangeError('refused before writing');
+      }),
+      commits.run(() => (runs[2]!++, insert.run('c', 3))),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(RangeError);
+    expect(runs).toEqual([1, 1, 1]);
+    expect(count(other)).toBe(2);
+  });
+
   it('rejects the whole batch, running no write twice, when the commit fails rather than a write', async () => {
     const { db, other, commits } = fresh();
     db.exec(`CREATE TABLE parent (id TEXT PRIMARY KEY);

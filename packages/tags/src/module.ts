@@ -1,4 +1,4 @@
-import type { ApiModule } from '@mds/schema';
+import { ApiError, type ApiModule } from '@mds/schema';
 import { createGroupCommit, type SqliteDatabase } from '@mds/sqlite';
 import { createTagResolvers } from './graphql/resolvers';
 import { createTagStore, type TagStore, type TagStoreOptions } from './store';
@@ -14,5 +14,7 @@ export interface TagsModuleOptions extends TagStoreOptions {
  */
 export function createTagsModule(options: TagsModuleOptions): { module: ApiModule; store: TagStore } {
   const store = createTagStore(options.db, options);
-  return { module: { name: 'tags', resolvers: createTagResolvers(store, createGroupCommit(options.db)) }, store };
+  // The store throws an ApiError only before a write changed anything (see TagStore): a refusal, not a failure.
+  const commits = createGroupCommit(options.db, { isRefusal: (error) => error instanceof ApiError });
+  return { module: { name: 'tags', resolvers: createTagResolvers(store, commits) }, store };
 }

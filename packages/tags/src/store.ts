@@ -3,7 +3,7 @@ import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parsePage, parseTextQuery, type Page, type TextQuery } from './search-query';
-import type { MatchedField, NewTag, Tag, TagChanges, TagSearch, TagSearchPage } from './types';
+import type { AuditStamp, MatchedField, NewTag, Tag, TagChanges, TagSearch, TagSearchPage } from './types';
 import { parseTagUrn, tagUrn } from './urn';
 import { validateColorHex, validateDescription, validateId, validateName } from './validation';
 
@@ -56,6 +56,10 @@ const MARK = 'char(1)';
  * tags_fts, which the store keeps in step itself rather than by trigger (see migration 0002: a trigger made FTS5
  * write a segment per tag). Statements are prepared once, and none has a trigger or RETURNING, so none opens a
  * statement journal.
+ *
+ * A write throws an `ApiError` only before it has changed anything: invalid arguments and unknown tags are found
+ * before the first statement, and a taken id by the first statement, which SQLite undoes alone. So a group commit
+ * may take an `ApiError` as a refusal and keep the rest of its batch (see createTagsModule).
  */
 export class TagStore {
   readonly #now: () => number;
@@ -109,7 +113,7 @@ export class TagStore {
       index.run(docId, row.name, row.description);
       return { ...row, docId };
     });
-    this.#change = atomic(db, (urn: string, id: string, changes: Partial<Pick<TagRow, 'name' | 'description' | 'colorHex'>>, stamp: Stamp): Tag => {
+    this.#change = atomic(db, (urn: string, id: string, changes: Partial<Pick<TagRow, 'name' | 'description' | 'colorHex'>>, stamp: AuditStamp): Tag => {
       const before = existingRow(urn, id);
       const after: TagRow = { ...before, ...changes, updatedAt: stamp.time, updatedBy: stamp.actor };
       update.run(after);
@@ -152,22 +156,12 @@ export class TagStore {
 
   /** Creates a tag owned by `actor`; an id already taken is a 400 `This Tag already exists!`. */
   create(input: NewTag, actor: string): Tag {
-    return this.creating(input, actor)();
-  }
-
-  /**
-   * `create` in two steps: checks `input` now (a 400 when invalid) and returns the write, to run later (in a group
-   * commit, say), which checks only what needs the database. So one client's invalid input never fails a batch.
-   */
-  creating(input: NewTag, actor: string): () => Tag {
     const id = input.id === undefined || input.id === null ? randomUUID() : validateId(input.id);
     const name = validateName(input.name);
     const description = validateDescription(input.description ?? null);
-    return () => {
-      const time = this.#now();
-      const stamps = { createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor };
-      return toTag(this.#create({ id, name, description, colorHex: null, ...stamps }));
-    };
+    const time = this.#now();
+    const stamps = { createdAt: time, createdBy: actor, updatedAt: time, updatedBy: actor };
+    return toTag(this.#create({ id, name, description, colorHex: null, ...stamps }));
   }
 
   /** The tag with this URN, or null when there is none (a malformed URN is a 400). Frozen: it may be shared. */
@@ -176,7 +170,7 @@ export class TagStore {
     return this.#byId.get(id, () => {
       const row = this.#select.get(id);
       if (!row) return null;
-      // One object answers every read until the next write, so no caller may change it for the others.
+      // One object answers every read until the next commit, so no caller may change it for the others.
       const tag = toTag(row);
       Object.freeze(tag.created);
       Object.freeze(tag.lastModified);
@@ -186,50 +180,27 @@ export class TagStore {
 
   /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
   update(urn: string, changes: TagChanges, actor: string): Tag {
-    return this.updating(urn, changes, actor)();
-  }
-
-  /** `update` in two steps, as `creating`: checks the arguments now and returns the write. */
-  updating(urn: string, changes: TagChanges, actor: string): () => Tag {
     const id = parseTagUrn(urn);
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
-    return () => this.#change(urn, id, description === undefined ? { name } : { name, description }, this.#stamp(actor));
+    return this.#change(urn, id, description === undefined ? { name } : { name, description }, this.#stamp(actor));
   }
 
   setColor(urn: string, colorHex: string, actor: string): Tag {
-    return this.settingColor(urn, colorHex, actor)();
-  }
-
-  /** `setColor` in two steps, as `creating`: checks the arguments now and returns the write. */
-  settingColor(urn: string, colorHex: string, actor: string): () => Tag {
     const id = parseTagUrn(urn);
-    const changes = { colorHex: validateColorHex(colorHex) };
-    return () => this.#change(urn, id, changes, this.#stamp(actor));
+    return this.#change(urn, id, { colorHex: validateColorHex(colorHex) }, this.#stamp(actor));
   }
 
   setDescription(urn: string, description: string, actor: string): Tag {
-    return this.settingDescription(urn, description, actor)();
-  }
-
-  /** `setDescription` in two steps, as `creating`: checks the arguments now and returns the write. */
-  settingDescription(urn: string, description: string, actor: string): () => Tag {
     const id = parseTagUrn(urn);
-    const changes = { description: validateDescription(description) };
-    return () => this.#change(urn, id, changes, this.#stamp(actor));
+    return this.#change(urn, id, { description: validateDescription(description) }, this.#stamp(actor));
   }
 
   delete(urn: string): void {
-    this.deleting(urn)();
+    this.#remove(urn, parseTagUrn(urn));
   }
 
-  /** `delete` in two steps, as `creating`: checks the URN now and returns the write. */
-  deleting(urn: string): () => void {
-    const id = parseTagUrn(urn);
-    return () => this.#remove(urn, id);
-  }
-
-  #stamp(actor: string): Stamp {
+  #stamp(actor: string): AuditStamp {
     return { time: this.#now(), actor };
   }
 
@@ -240,11 +211,6 @@ export class TagStore {
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
     return this.#searchSnapshot(page, text);
   }
-}
-
-interface Stamp {
-  time: number;
-  actor: string;
 }
 
 const tagNotFound = (urn: string) => notFound(`Tag ${urn} does not exist`);

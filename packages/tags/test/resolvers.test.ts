@@ -83,6 +83,38 @@ describe('createTag', () => {
   });
 });
 
+describe('mutations that share a commit', () => {
+  it('refuse alone: the rest of the batch commits, and no write runs twice', async () => {
+    let clockReads = 0;
+    const { run, store } = setup({ now: () => (clockReads++, T0) });
+    store.create({ id: 'taken', name: 'Taken' }, 'urn:li:corpuser:editor');
+    clockReads = 0;
+    // One turn: one batch. Each write that gets past its argument checks reads the clock once; had a refusal rolled
+    // the batch back and run it again, the writes before it would read it twice.
+    const results = await Promise.all([
+      run(editor, CREATE, { input: { id: 'first', name: 'First' } }),
+      run(editor, CREATE, { input: { id: 'taken', name: 'Again' } }),
+      run(editor, CREATE, { input: { id: 'a b', name: 'Bad id' } }),
+      run(editor, UPDATE, { urn: 'urn:li:tag:ghost', input: { urn: 'urn:li:tag:ghost', name: 'Ghost' } }),
+      run(editor, CREATE, { input: { id: 'last', name: 'Last' } }),
+    ]);
+    expect(results.map((r) => r.data?.createTag ?? onlyError(r).message)).toEqual([
+      'urn:li:tag:first',
+      'This Tag already exists!',
+      `'id' must not contain whitespace, control characters, ',', '(' or ')'`,
+      'Tag urn:li:tag:ghost does not exist',
+      'urn:li:tag:last',
+    ]);
+    expect(clockReads).toBe(4);
+    expect(store.search({ query: '*' }).hits.map((hit) => [hit.tag.id, hit.tag.name])).toEqual([
+      ['first', 'First'],
+      ['last', 'Last'],
+      ['taken', 'Taken'],
+    ]);
+    expect(store.search({ query: 'last' }).hits.map((hit) => hit.tag.id)).toEqual(['last']);
+  });
+});
+
 describe('tag', () => {
   it('answers DataHub\'s Tag shape with the creator as technical owner and the mds audit stamps', async () => {
     const { run } = await withPii();

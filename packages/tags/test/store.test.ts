@@ -140,21 +140,6 @@ describe('validation', () => {
     expect(thrown(() => s.setDescription(urn, 'd', alice))).toEqual(bad(message));
     expect(thrown(() => s.delete(urn))).toEqual(bad(message));
   });
-
-  it('checks the arguments of a write before returning it, and only the returned write touches the database', () => {
-    const s = store();
-    const badId = bad(`'id' must not contain whitespace, control characters, ',', '(' or ')'`);
-    expect(thrown(() => s.creating({ id: 'a b', name: 'n' }, alice))).toEqual(badId);
-    expect(thrown(() => s.updating('urn:li:tag:t', { name: ' ' }, alice))).toEqual(bad(`'name' must not be blank`));
-    const badColor = bad(`'colorHex' must be a color #RGB or #RRGGBB`);
-    expect(thrown(() => s.settingColor('urn:li:tag:t', 'red', alice))).toEqual(badColor);
-    expect(thrown(() => s.deleting('pii'))).toEqual(bad(`'urn' must be a tag urn of the form urn:li:tag:<id>`));
-    const create = s.creating({ id: 't', name: 'n' }, alice);
-    const setDescription = s.settingDescription('urn:li:tag:t', 'd', alice);
-    expect(s.get('urn:li:tag:t')).toBeNull();
-    expect(create()).toMatchObject({ urn: 'urn:li:tag:t', name: 'n', description: null });
-    expect(setDescription()).toMatchObject({ urn: 'urn:li:tag:t', description: 'd' });
-  });
 });
 
 describe('update, colour, description and delete', () => {

@@ -11,8 +11,7 @@ const MANAGE = [Privilege.MANAGE_TAGS];
 
 /**
  * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Writes go
- * through `commits`, so each mutation answers once its write is durable; the store checks a write's arguments before
- * it is queued, so invalid input is refused without failing the batch it would have joined.
+ * through `commits`, so each mutation answers once its write is durable.
  */
 export function createTagResolvers(store: TagStore, commits: GroupCommit): Resolvers {
   return {
@@ -35,22 +34,22 @@ export function createTagResolvers(store: TagStore, commits: GroupCommit): Resol
     Mutation: {
       createTag: async (_parent, { input }, { actor }) => {
         requirePrivilege(actor, CREATE);
-        return (await commits.run(store.creating(input, actor.urn))).urn;
+        return (await commits.run(() => store.create(input, actor.urn))).urn;
       },
       updateTag: async (_parent, { urn, input }, { actor }) => {
         requirePrivilege(actor, MANAGE);
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
         const changes = { name: input.name, description: input.description };
-        return toGraphQLTag(await commits.run(store.updating(urn, changes, actor.urn)));
+        return toGraphQLTag(await commits.run(() => store.update(urn, changes, actor.urn)));
       },
       deleteTag: async (_parent, { urn }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await commits.run(store.deleting(urn));
+        await commits.run(() => store.delete(urn));
         return true;
       },
       setTagColor: async (_parent, { urn, colorHex }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await commits.run(store.settingColor(urn, colorHex, actor.urn));
+        await commits.run(() => store.setColor(urn, colorHex, actor.urn));
         return true;
       },
       updateDescription: async (_parent, { input }, { actor }) => {
@@ -59,7 +58,7 @@ export function createTagResolvers(store: TagStore, commits: GroupCommit): Resol
         if (input.subResourceType != null || input.subResource != null) {
           throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
         }
-        await commits.run(store.settingDescription(input.resourceUrn, input.description, actor.urn));
+        await commits.run(() => store.setDescription(input.resourceUrn, input.description, actor.urn));
         return true;
       },
     },
