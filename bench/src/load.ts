@@ -110,7 +110,6 @@ export function summarize(rounds: LoadStats[]) {
     rps: median(rounds.map((r) => r.rps)),
     p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
-    errors: rounds.reduce((sum, r) => sum + r.errors.total, 0),
     cpuUsPerRequest: median(rounds.flatMap((r) => (r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
   };
 }

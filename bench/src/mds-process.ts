@@ -41,7 +41,7 @@ export interface MdsLaunch {
   path: string;
   /** Set when the bundle is older than the sources. */
   warning?: string;
-  /** The root start script's options (its V8 heap sizing), then `nodeArgs`. */
+  /** The root package.json's `config.serverNodeOptions` (its V8 heap sizing), then `nodeArgs`. */
   nodeOptions: string[];
 }
 
@@ -74,7 +74,10 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
  */
 function startNodeOptions(): string[] {
   const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { config?: { serverNodeOptions?: string } };
-  return (manifest.config?.serverNodeOptions ?? '').split(/\s+/).filter(Boolean);
+  const options = manifest.config?.serverNodeOptions;
+  // Without them the bench would silently measure another process than the one `pnpm start` runs.
+  if (options === undefined) throw new Error("the root package.json has no config.serverNodeOptions, which `pnpm start` runs the server with");
+  return options.split(/\s+/).filter(Boolean);
 }
 
 /** The newest modification time of the server's and packages' sources, to tell a stale bundle. */
