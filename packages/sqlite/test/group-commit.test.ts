@@ -152,4 +152,15 @@ describe('atomic', () => {
     expect(() => outer()).toThrow('the caller changed its mind');
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
   });
+
+  it('opens no savepoint when it joins: a failure halfway is left to the open transaction', () => {
+    const { db, insert } = fresh();
+    const write = twoRows(db, insert);
+    const seen = db.transaction(() => {
+      expect(() => write('c', 'c')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }));
+      return db.prepare('SELECT id FROM t').all();
+    })();
+    // Its first row is still there: a savepoint would have undone it (and, for FTS5, flushed a segment).
+    expect(seen).toEqual([{ id: 'c' }]);
+  });
 });
