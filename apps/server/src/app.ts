@@ -1,4 +1,5 @@
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type Actor, type ApiContext, type JsonRoute, type RestliResource } from '@mds/schema';
+import type { Auth } from '@mds/auth';
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute, type RestliResource } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createGraphiQLPage } from './graphiql';
@@ -22,7 +23,7 @@ export interface AppOptions {
   corsOrigins: readonly string[];
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
-  authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
+  authenticate: Auth['authenticate'];
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];
@@ -123,23 +124,23 @@ export function createApp(options: AppOptions): RequestListener {
         logger.info({ requestId: info.requestId, method: req.method, path, operation: info.operation || undefined, status: res.statusCode, ms }, 'request');
       }
     };
-    const answered = () => void setImmediate(sent);
-    // A route answers before it settles, and its answer leaves with the others of this turn (see sendJson): it is
-    // counted by an immediate queued behind that sending. The router's own answers (a CORS refusal, a 404, a 405, a
-    // preflight) leave at once, while node still parses the request, so they are counted at once too: counted later,
-    // the client's next request could be read, and the count asked for, first.
-    if (corsAdmits(req, res)) {
-      if (!entry) sendError(res, 404, `No route for ${path}`);
-      else if (!entry.methods.includes(req.method ?? '')) {
-        sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
-      } else {
-        const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
-        return void run()
-          .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger))
-          .then(answered);
-      }
+    // The router's own answers (a CORS refusal, a preflight, a 404, a 405) leave at once, while node still parses the
+    // request, so they are counted at once: counted later, the client's next request could be read, and the count
+    // asked for, first. A route answers before it settles, and its answer leaves with the others of this turn (see
+    // sendJson): it is counted by an immediate queued behind that sending.
+    if (!corsAdmits(req, res)) return sent();
+    if (!entry) {
+      sendError(res, 404, `No route for ${path}`);
+      return sent();
     }
-    sent();
+    if (!entry.methods.includes(req.method ?? '')) {
+      sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
+      return sent();
+    }
+    const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
+    void run()
+      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger))
+      .then(() => setImmediate(sent));
   };
 }
 

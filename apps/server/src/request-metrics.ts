@@ -55,8 +55,13 @@ export function createRequestMetrics() {
       series.byStatus.set(status, (series.byStatus.get(status) ?? 0) + 1);
       series.count++;
       series.sum += seconds;
-      const bucket = LATENCY_BUCKETS.findIndex((bound) => seconds <= bound);
-      if (bucket >= 0) series.buckets[bucket]!++;
+      // A loop, not findIndex: no closure allocated per request.
+      for (let bucket = 0; bucket < LATENCY_BUCKETS.length; bucket++) {
+        if (seconds <= LATENCY_BUCKETS[bucket]!) {
+          series.buckets[bucket]!++;
+          break;
+        }
+      }
     },
 
     /** Both metrics in the Prometheus text format (0.0.4), each series once. */

@@ -22,7 +22,7 @@ export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
 
-export const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
+const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
 
 export interface Timeseries {
   /** Name 'timeseries'; Rest.li actions on 'operations' and 'aspects'. Its close() is this object's close(). */

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '@mds/schema';
-import { OPENAPI_INDEX_SIZES_PATH, type OpenApiIndexSizes } from '../src/index.ts';
+import type { OpenApiIndexSizes } from '../src/index.ts';
 import { indexSizeEntries } from '../src/operations-actions.ts';
 import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, truncation, waitForTask, writeRange } from './helpers.ts';
 
@@ -45,7 +45,7 @@ describe('operations actions', () => {
 
     it('is also the OpenAPI answer: {sizes:[{aspectName, entityName, indexName, sizeMb}]}, same privilege', async () => {
       await writeRange(suite.timeseries.store, 1, 10);
-      const route = suite.timeseries.module.routes!.find((r) => r.method === 'GET' && r.path === OPENAPI_INDEX_SIZES_PATH)!;
+      const route = suite.timeseries.module.routes!.find((r) => r.method === 'GET' && r.path === '/openapi/operations/elasticSearch/getIndexSizes')!;
       const openApiIndexSizes = async (actor: Actor) => (await route.handler({ actor, requestId: 'test' })) as OpenApiIndexSizes;
       const answer = await openApiIndexSizes(admin);
       expect(answer.sizes).toHaveLength(1);
