@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
-import { rootTokenIn, spawnServer } from './support/child';
+import { freshDataDir, rootTokenIn, spawnServer } from './support/child';
 
 // `pnpm start`, `pnpm dev` and the benchmark run the bundle, not the sources: it must hold everything, including the
 // packages' migrations and worker threads, which it finds next to their sources.
@@ -13,8 +13,7 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root });
   const bundle = `${root}dist/mds.mjs`;
   expect(existsSync(bundle)).toBe(true);
-  const dataDir = fileURLToPath(new URL(`../test-output/bundle-${Date.now()}`, import.meta.url));
-  const server = await spawnServer({ DATA_DIR: dataDir, NODE_ENV: 'development' }, bundle);
+  const server = await spawnServer({ DATA_DIR: freshDataDir('bundle'), NODE_ENV: 'development' }, bundle);
   try {
     const token = rootTokenIn(server.stderr())!;
     const { post } = apiClient(server.url, `Bearer ${token}`);

@@ -154,7 +154,7 @@ describe('remote mode (--url)', () => {
       stderr += chunk.toString();
       if (/Started truncation task/.test(stderr) && !interrupted) interrupted = child.kill('SIGINT');
     });
-    const [code] = await once(child, 'exit');
+    const [code] = await once(child, 'close'); // not 'exit': stderr is read in full only once it has ended
     expect(code, stderr).toBe(130);
     const task = /Stopped watching\. Task (\S+:\d+) keeps running on (\S+); check it with: mds task-status \1 --url \2/.exec(stderr)?.[1];
     expect(task, stderr).toBeDefined();

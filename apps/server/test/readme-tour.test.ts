@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -35,5 +35,6 @@ it('the README tour runs from start to finish against a server started as Quick 
     expect(sizes.map((s) => s.indexName)).toContain('dataset_datasetprofileaspect_v1');
   } finally {
     await server.stop(); // the whole process group: pnpm, sh and the server behind them
+    rmSync(join(repo, DATA_DIR), { recursive: true, force: true });
   }
 });

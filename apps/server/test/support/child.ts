@@ -32,10 +32,11 @@ export interface ChildServer {
   stderr(): string;
   /** Everything the process wrote to stdout (its log lines) so far. */
   stdout(): string;
+  /** The exit code (null when a signal killed it), once the process has exited and its stdout and stderr have ended. */
   exited: Promise<number | null>;
   /**
    * Sends `signal` (to the whole process group for a command launch, even once its leader has exited; otherwise unless
-   * the process has exited) and waits for the exit code (null when a signal killed it).
+   * the process has exited) and waits for `exited`.
    */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -59,7 +60,9 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': it waits for stdout and stderr to end, so both are read in full, and for a command launch
+  // the pipes end only once every process holding them (pnpm, sh, the server behind them) is gone.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
     // The group even once its leader (pnpm) has exited: the server behind it may still run.
     if (detached) {
