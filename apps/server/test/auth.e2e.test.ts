@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from './support/api-client';
 import { startMds, type Mds } from './support/mds';
 
 // Who may do what with tokens and roles, over HTTP with the real composition (DataHub's rules, spec 2–3).
@@ -30,11 +31,8 @@ afterAll(() => mds?.close());
 const createFor = (actorUrn: string, token: string) =>
   mds.graphql(CREATE, { input: { type: 'PERSONAL', actorUrn, duration: 'ONE_HOUR', name: 'n', description: 'd' } }, token);
 
-/** GraphQL over HTTP with the system client's Basic credentials. */
-async function asSystem(query: string, variables: Record<string, unknown>) {
-  const res = await fetch(`${mds.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: SYSTEM }, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, body: (await res.json()) as any };
-}
+/** GraphQL over HTTP with `authorization` as it is sent (the system client's Basic credentials by default). */
+const graphqlAs = (query: string, variables: Record<string, unknown> = {}, authorization = SYSTEM) => apiClient(mds.url, authorization).graphql(query, variables);
 
 describe('createAccessToken', () => {
   it.each([
@@ -59,19 +57,14 @@ describe('createAccessToken', () => {
   });
 
   it('the system client may mint for anyone (Basic id:secret, plain or base64)', async () => {
-    const plain = await asSystem(CREATE, { input: { type: 'PERSONAL', actorUrn: EDDIE, duration: 'ONE_DAY', name: 'sys' } });
+    const plain = await graphqlAs(CREATE, { input: { type: 'PERSONAL', actorUrn: EDDIE, duration: 'ONE_DAY', name: 'sys' } });
     expect(plain.body.data.createAccessToken.metadata.actorUrn).toBe(EDDIE);
-    const res = await fetch(`${mds.url}/api/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('ci-client:ci-secret-0123456789').toString('base64')}` },
-      body: JSON.stringify({ query: ME }),
-    });
-    expect(((await res.json()) as any).data.me.platformPrivileges.manageTokens).toBe(true);
+    const base64 = await graphqlAs(ME, {}, `Basic ${Buffer.from('ci-client:ci-secret-0123456789').toString('base64')}`);
+    expect(base64.body.data.me.platformPrivileges.manageTokens).toBe(true);
   });
 
   it('a wrong system secret is a 401', async () => {
-    const res = await fetch(`${mds.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Basic ci-client:wrong' }, body: JSON.stringify({ query: ME }) });
-    expect(res.status).toBe(401);
+    expect((await graphqlAs(ME, {}, 'Basic ci-client:wrong')).status).toBe(401);
   });
 
   it('NO_EXPIRY is refused unless the operator allows it', async () => {
@@ -155,7 +148,6 @@ describe('refused credentials answer 401 on every authenticated path', () => {
     expect(status).toBe(401);
   });
   it.each(['Bearer not-a-jwt', 'Bearer ', 'Token abc', 'Basic Og==', 'Bearer a.b.c'])('%j', async (authorization) => {
-    const res = await fetch(`${mds.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ query: ME }) });
-    expect(res.status).toBe(401);
+    expect((await graphqlAs(ME, {}, authorization)).status).toBe(401);
   });
 });

@@ -1,12 +1,12 @@
 import { createMdsClient, MdsError, timeseriesProposal, type MdsClient } from '@mds/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMds, type Mds } from './support/mds';
+import { T0 } from './support/timeseries-data';
 
 // Every @mds/client method against the real server: the client's types come from the committed SDL, this proves
 // the wire agrees with them.
 const FORBIDDEN = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
-const T0 = Date.UTC(2026, 0, 1);
 const profile = (i: number) =>
   timeseriesProposal({ entityType: 'dataset', entityUrn: DATASET, aspectName: 'datasetProfile', value: { timestampMillis: T0 + i * 3_600_000, rowCount: i } });
 

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep } from './support/live';
 import { startMds, type Mds } from './support/mds';
 
 // Every limit an operator relies on, at its default and where configurable at a changed value: each refusal is a
@@ -11,7 +12,7 @@ let mds: Mds;
 beforeAll(async () => {
   mds = await startMds();
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 const refusal = async (run: Promise<{ status: number; body: any }>) => {
   const { status, body } = await run;
@@ -72,7 +73,7 @@ describe('configured limits', () => {
       MAX_CONCURRENT_INGESTS: '1',
     });
   });
-  afterAll(() => tight.close());
+  afterAll(() => tight?.close());
 
   it('depth', async () => {
     expect(await refusal(tight.graphql(DEEP))).toMatch(/Query depth limit of 3 exceeded/);
@@ -124,11 +125,11 @@ describe('configured limits', () => {
 
     it('MAX_CONCURRENT_INGESTS: a batch waits, unread, while another holds the only slot', async () => {
       const slow = slowIngest(1);
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the slow request is now reading its body, in the slot
+      await sleep(100); // the slow request is now reading its body, in the slot
 
       let waitingAnswered = false;
       const waiting = tight.post('/aspects?action=ingestProposalBatch', { proposals: [usage(2)] }).then((answer) => ((waitingAnswered = true), answer));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       expect(waitingAnswered).toBe(false);
       // Other requests are not held up.
       expect((await tight.graphql('{ appConfig { appVersion } }')).status).toBe(200);
@@ -140,12 +141,12 @@ describe('configured limits', () => {
 
     it('a batch whose client leaves while it waits for the slot gives its turn up', async () => {
       const holder = slowIngest(3);
-      await new Promise((resolve) => setTimeout(resolve, 100)); // in the slot
+      await sleep(100); // in the slot
       const leaver = slowIngest(4);
       leaver.status.catch(() => {}); // its socket is destroyed below
-      await new Promise((resolve) => setTimeout(resolve, 100)); // queued behind the holder
+      await sleep(100); // queued behind the holder
       leaver.abandon();
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the server has seen it go
+      await sleep(100); // the server has seen it go
       holder.finish();
       expect(await holder.status).toBe(200);
       // Were the slot still promised to the request that left, this one would wait for ever.

@@ -3,14 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer, type Composition } from '../src/server';
+import { sleep } from './support/live';
 import { startMds, type Mds } from './support/mds';
+import { pollTask } from './support/timeseries-data';
 
 // What an operator's Prometheus and load balancer see.
 let mds: Mds;
 beforeAll(async () => {
   mds = await startMds();
 });
-afterAll(() => mds.close());
+afterAll(() => mds?.close());
 
 const scrape = async (instance: Mds, token: string | null = instance.rootToken) => {
   const res = await fetch(`${instance.url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -48,9 +50,9 @@ describe('GET /metrics', () => {
     });
     req.on('error', () => {}); // destroyed below
     req.write(body.slice(0, 5));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the server is reading the body
+    await sleep(100); // the server is reading the body
     req.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100)); // and has seen the client go
+    await sleep(100); // and has seen the client go
     const { text } = await scrape(mds);
     expect(text).toMatch(/^mds_http_requests_total\{route="\/aspects",operation="ingestProposalBatch",status="400"\} 1$/m);
     expect(text).not.toMatch(/status="5\d\d"/);
@@ -66,9 +68,7 @@ describe('GET /metrics', () => {
     }));
     await mds.post('/aspects?action=ingestProposalBatch', { proposals });
     const task = (await mds.post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'chart', aspect: 'chartUsageStatistics', endTimeMillis: 1_700_000_000_010, dryRun: false })).body.value;
-    for (let i = 0; i < 100 && !JSON.parse((await mds.post('/gms/operations?action=getEsTaskStatus', { task })).body.value).completed; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await pollTask(mds, task, (s) => s.completed);
     const { text } = await scrape(mds);
     expect(text).toMatch(/^mds_timeseries_index_size_bytes\{index="chart_chartusagestatisticsaspect_v1"\} [1-9]\d*$/m);
     expect(text).toMatch(/^mds_truncation_tasks\{state="completed"\} 1$/m);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from './support/live';
 import { startMds, type Mds } from './support/mds';
+import { pollTask, T0 } from './support/timeseries-data';
 
 // The operator's job over HTTP: ingest, find the big index, dry-run, truncate, watch it finish, see it shrink.
-const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
 const DATASET = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.table_${i % 50},PROD)`;
 const INDEX = 'dataset_datasetprofileaspect_v1';
@@ -55,9 +54,9 @@ describe('ingestion and sizes', () => {
   });
 
   it('answers the OpenAPI path too', async () => {
-    const res = await fetch(`${mds.url}/openapi/operations/elasticSearch/getIndexSizes`, { headers: { authorization: `Bearer ${mds.rootToken}` } });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as any).sizes[0]).toEqual({ indexName: INDEX, entityName: 'dataset', aspectName: 'datasetprofile', sizeMb: expect.any(Number) });
+    const { status, body } = await mds.clientFor(mds.rootToken).get('/openapi/operations/elasticSearch/getIndexSizes');
+    expect(status).toBe(200);
+    expect(body.sizes[0]).toEqual({ indexName: INDEX, entityName: 'dataset', aspectName: 'datasetprofile', sizeMb: expect.any(Number) });
   });
 
   it('overwrites a document written again with the same identity', async () => {
@@ -82,13 +81,7 @@ describe('truncation', () => {
     const taskId = run.body.value as string;
     expect(taskId).toMatch(/^[\w-]+:\d+$/);
 
-    let status: any;
-    for (let i = 0; i < 200; i++) {
-      const { body } = await op('getEsTaskStatus', { task: taskId });
-      status = JSON.parse(body.value);
-      if (status.completed) break;
-      await sleep(50);
-    }
+    const status = await pollTask(mds, taskId, (s) => s.completed);
     expect(status).toMatchObject({ completed: true, taskId, runTimeNanos: expect.any(Number), status: { total: expect.any(Number) } });
     const after = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 10_000 * HOUR });
     expect(after.body.value).toMatch(/^Delete 400 out of 400 rows/);

@@ -55,7 +55,7 @@ const ES9_INFO = {
 };
 
 /** Answers `GET /` as Elasticsearch 9.1 and `GET /<pattern>/_stats/store` with no indices; anything else is a 404. */
-export async function elasticsearch9(port = 0): Promise<FakeCluster & { requests: string[] }> {
+export async function elasticsearch9(port: number): Promise<FakeCluster & { requests: string[] }> {
   const requests: string[] = [];
   const server = createHttpServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);

@@ -56,7 +56,8 @@ function baseBodies(): { path: string; body: Record<string, unknown> }[] {
     { path: '/api/graphql', body: { query: 'mutation($i: CreateTagInput!) { createTag(input: $i) }', variables: { i: { id: 'mut', name: 'n', description: 'd' } } } },
     { path: '/api/graphql', body: { query: '{ searchAcrossEntities(input: { query: "*", start: 0, count: 5 }) { total } }', operationName: null } },
     { path: '/aspects?action=ingestProposal', body: { proposal, async: 'false' } },
-    { path: '/aspects?action=ingestProposalBatch', body: { proposals: [proposal, proposal] } },
+    // Two copies, not one object twice: structuredClone keeps sharing, so a mutation of one would break both.
+    { path: '/aspects?action=ingestProposalBatch', body: { proposals: [proposal, structuredClone(proposal)] } },
     { path: '/gms/operations?action=truncateTimeseriesAspect', body: { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0, dryRun: true, batchSize: 10 } },
     { path: '/gms/operations?action=getEsTaskStatus', body: { nodeId: 'abc', taskId: 1 } },
     { path: '/gms/operations?action=getIndexSizes', body: {} },

@@ -29,7 +29,10 @@ export async function startMds(env: Record<string, string> = {}) {
   const post = (path: string, body: unknown, token: string | null = rootToken) => clientFor(token).post(path, body);
   const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) => clientFor(token).graphql(query, variables);
 
-  /** Closes the server, then removes its data directory. */
+  /**
+   * Closes the server, then removes its data directory. freshDataDir removes it after the file anyway; removing it here
+   * too frees it early for the instances tests start and close within themselves (limits, observability).
+   */
   const close = async () => {
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });
