@@ -1,5 +1,5 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
-import { openDatabase } from '@mds/sqlite';
+import { openDatabase } from '@mds/db';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { join } from 'node:path';

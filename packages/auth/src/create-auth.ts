@@ -1,5 +1,5 @@
 import type { ApiModule } from '@mds/schema';
-import { applyMigrations, type SqliteDatabase } from '@mds/sqlite';
+import { applyMigrations, type SqliteDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
 import { createAuthenticator, type Authenticator } from './authenticate';

@@ -1,4 +1,4 @@
-import { openDatabase, type SqliteDatabase } from '@mds/sqlite';
+import { openDatabase, type SqliteDatabase } from '@mds/db';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { ApiError, type ApiModule } from '@mds/schema';
-import { createGroupCommit, type SqliteDatabase } from '@mds/sqlite';
+import { createGroupCommit, type SqliteDatabase } from '@mds/db';
 import { createTagResolvers } from './graphql/resolvers';
 import { createTagStore, type TagStore, type TagStoreOptions } from './store';
 

@@ -1,4 +1,4 @@
-import { applyMigrations, atomic, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/sqlite';
+import { applyMigrations, atomic, createReadCache, type ReadCache, type SqliteDatabase } from '@mds/db';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +52,7 @@ const MARK = 'char(1)';
  * Tags in SQLite, usable without GraphQL. Every rule of the domain is enforced here (validation, existence,
  * uniqueness), each failure an `ApiError`; privileges are the caller's (the GraphQL resolvers check them).
  *
- * Each write is a few single-row statements made atomic by `atomic` (@mds/sqlite): the row, then its entry in
+ * Each write is a few single-row statements made atomic by `atomic` (@mds/db): the row, then its entry in
  * tags_fts, which the store keeps in step itself rather than by trigger (see migration 0002: a trigger made FTS5
  * write a segment per tag). Statements are prepared once, and none has a trigger or RETURNING, so none opens a
  * statement journal.

@@ -1,6 +1,6 @@
 import { Privilege } from '@mds/auth';
 import { ApiError, buildApiSchema, type ApiContext } from '@mds/schema';
-import { openDatabase, type SqliteDatabase } from '@mds/sqlite';
+import { openDatabase, type SqliteDatabase } from '@mds/db';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

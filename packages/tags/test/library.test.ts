@@ -1,4 +1,4 @@
-import { openDatabase } from '@mds/sqlite';
+import { openDatabase } from '@mds/db';
 import { createTagStore, createTagsModule } from '@mds/tags';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { applyMigrations } from '@mds/sqlite';
+import { applyMigrations } from '@mds/db';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

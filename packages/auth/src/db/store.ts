@@ -1,4 +1,4 @@
-import { createReadCache, type SqliteDatabase } from '@mds/sqlite';
+import { createReadCache, type SqliteDatabase } from '@mds/db';
 import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { accessTokens, users } from './schema';

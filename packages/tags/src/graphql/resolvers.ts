@@ -1,6 +1,6 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
-import type { GroupCommit } from '@mds/sqlite';
+import type { GroupCommit } from '@mds/db';
 import type { TagStore } from '../store';
 import { parsePage } from '../search-query';
 import { parseTagUrn } from '../urn';

@@ -1,4 +1,4 @@
-import { openDatabase } from '@mds/sqlite';
+import { openDatabase } from '@mds/db';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTagStore } from '../../src/index';
 

@@ -1,5 +1,5 @@
 import { conflict, unavailable } from '@mds/schema';
-import { applyMigrations, openDatabase, type SqliteDatabase } from '@mds/sqlite';
+import { applyMigrations, openDatabase, type SqliteDatabase } from '@mds/db';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';

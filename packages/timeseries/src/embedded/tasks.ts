@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '@mds/sqlite';
+import type { SqliteDatabase } from '@mds/db';
 import { randomInt } from 'node:crypto';
 import type { TaskCounts, TaskStatus, TruncationMode } from '../port.ts';
 import { FINISH_SQL, META_TABLE, SCRATCH_NAME, TASKS_TABLE, quote, whileWriting } from './sql.js';

@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared.ts';
 
-export default packageProject('sqlite');
+export default packageProject('db');
