@@ -157,3 +157,5 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
 }
 
 export { createReadCache, type ReadCache } from './read-cache';
+export type { SqlDatabase, SqlDialect, SqlExecutor } from './port';
+export { openSqliteDatabase } from './sqlite-adapter';

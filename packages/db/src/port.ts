@@ -1,0 +1,25 @@
+/**
+ * The storage port: what a package needs of a SQL database, on SQLite (embedded) and PostgreSQL (replicas) alike.
+ * Every call is asynchronous, so one code path serves a driver that answers in-process and one that answers over a
+ * socket. Statements use `?` placeholders on every dialect; an adapter rewrites them where its driver wants others.
+ */
+export interface SqlExecutor {
+  readonly dialect: SqlDialect;
+  all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  get<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
+  run(sql: string, params?: readonly unknown[]): Promise<{ changes: number }>;
+}
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface SqlDatabase extends SqlExecutor {
+  /**
+   * Runs `work` atomically: committed when it resolves, undone when it rejects (the rejection is passed on). Only
+   * after the commit is durable does the promise resolve. Statements outside a transaction never see its uncommitted
+   * rows. `tx` is valid only until `work` settles.
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Applies a package's migrations for this dialect (idempotent; refuses a database written by a newer mds). */
+  migrate(options: { owner: string; folder: string }): Promise<void>;
+  close(): Promise<void>;
+}

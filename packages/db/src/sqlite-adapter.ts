@@ -1,0 +1,99 @@
+import type Database from 'better-sqlite3';
+import { applyMigrations, openDatabase } from './index';
+import type { SqlDatabase, SqlExecutor } from './port';
+
+/** A batch this large commits without taking in the transactions that arrived while it ran. */
+const COMMIT_AT_TRANSACTIONS = 256;
+
+/**
+ * The storage port on a SQLite file. Two connections: the writer runs transactions, one after another; the reader
+ * answers statements outside them and, in WAL mode, sees only committed rows.
+ *
+ * Group commit: transactions queued while one runs share its BEGIN…COMMIT (and its fsync), each inside a savepoint
+ * of its own, so one that fails is undone alone. Each promise settles only after the commit.
+ */
+export function openSqliteDatabase(file: string): SqlDatabase {
+  const writer = openDatabase(file);
+  const reader = openDatabase(file);
+  reader.pragma('query_only = ON');
+  const write = executor(writer);
+  const read = executor(reader);
+
+  type Queued = { work: (tx: SqlExecutor) => Promise<unknown>; resolve(value: unknown): void; reject(error: unknown): void };
+  let queue: Queued[] = [];
+  let draining = false;
+
+  const drain = async () => {
+    draining = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, COMMIT_AT_TRANSACTIONS);
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+      try {
+        writer.exec('BEGIN IMMEDIATE');
+        for (const { work } of batch) {
+          writer.exec('SAVEPOINT unit');
+          try {
+            outcomes.push({ ok: true, value: await work(write) });
+            writer.exec('RELEASE unit');
+          } catch (error) {
+            writer.exec('ROLLBACK TO unit');
+            writer.exec('RELEASE unit');
+            outcomes.push({ ok: false, error });
+          }
+        }
+        writer.exec('COMMIT');
+      } catch (error) {
+        // BEGIN or COMMIT failed (busy, disk full): nothing of the batch happened.
+        if (writer.inTransaction) writer.exec('ROLLBACK');
+        for (const queued of batch) queued.reject(error);
+        continue;
+      }
+      outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
+    }
+    draining = false;
+  };
+
+  const transaction = <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!draining) {
+        draining = true;
+        setImmediate(() => void drain());
+      }
+    });
+
+  return {
+    dialect: 'sqlite',
+    all: read.all,
+    get: read.get,
+    // A lone write is a transaction of its own: run on the writer directly, it would join whichever is open.
+    run: (sql, params) => transaction((tx) => tx.run(sql, params)),
+    transaction,
+    async migrate({ owner, folder }) {
+      applyMigrations(writer, { owner, folder });
+    },
+    async close() {
+      queue = [];
+      reader.close();
+      writer.close();
+    },
+  };
+}
+
+/** Statements on one connection, prepared once per text. */
+function executor(db: Database.Database): SqlExecutor {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  // SQLite has no boolean: bind them as 0/1, as PostgreSQL callers write them.
+  const bind = (params: readonly unknown[] = []) => params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+  return {
+    dialect: 'sqlite',
+    all: async <Row>(sql: string, params?: readonly unknown[]) => prepare(sql).all(...bind(params)) as Row[],
+    get: async <Row>(sql: string, params?: readonly unknown[]) => prepare(sql).get(...bind(params)) as Row | undefined,
+    run: async (sql: string, params?: readonly unknown[]) => ({ changes: prepare(sql).run(...bind(params)).changes }),
+  };
+}
