@@ -7,8 +7,11 @@ export const errorKinds = {
   UNAUTHORIZED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Rest.li's answer to a value that fails validation (DataHub 1.x). */
+  UNPROCESSABLE_ENTITY: 422,
   SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;
@@ -39,6 +42,7 @@ export const badRequest = (message: string) => new ApiError('BAD_REQUEST', messa
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
 export const forbidden = (message: string = FORBIDDEN_MESSAGE) => new ApiError('UNAUTHORIZED', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
+export const unprocessable = (message: string) => new ApiError('UNPROCESSABLE_ENTITY', message);
 export const unavailable = (message: string) => new ApiError('SERVICE_UNAVAILABLE', message);
 
 export function isApiError(error: unknown): error is ApiError {
