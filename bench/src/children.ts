@@ -61,11 +61,11 @@ export interface ListeningChild {
 export async function spawnListening(
   command: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; urlPattern: RegExp; what: string },
+  options: { env: NodeJS.ProcessEnv; urlPattern: RegExp; what: string; /** File descriptor for its stdout (default: discarded). */ stdout?: number },
 ): Promise<ListeningChild> {
   installExitHooks();
   const spawnedAt = performance.now();
-  const child = spawn(command, args, { env: options.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, { env: options.env, stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'] });
   live.add(child);
   const exited = once(child, 'exit').then(([code]) => {
     live.delete(child);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -33,6 +33,8 @@ interface MdsProcessOptions {
   fromSource?: boolean;
   /** Extra arguments for node itself, e.g. `--cpu-prof` (which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
+  /** LOG_LEVEL; unset, the server's default (`info`, one line per request): what a user runs. */
+  logLevel?: string;
 }
 
 /** Which file ran the server, and the node options it ran with: what the report records. */
@@ -55,13 +57,13 @@ export interface MdsProcess extends ListeningChild {
 }
 
 /** Only what the server needs, so that the caller's ELASTICSEARCH_*, PORT, NODE_OPTIONS… cannot change the setup. */
-function mdsEnv(dataDir: string, secrets: MdsSecrets): NodeJS.ProcessEnv {
+function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefined): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   return {
     ...inherited,
     PORT: '0',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
     NODE_ENV: 'production',
     DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secrets.signingKey,
     DATAHUB_TOKEN_SERVICE_SALT: secrets.salt,
@@ -98,13 +100,14 @@ function mdsEntry(fromSource = false): Omit<MdsLaunch, 'nodeOptions'> {
 }
 
 /**
- * Starts `mds serve` on loopback (embedded defaults, logs at warn) as a child process, with a root token made by
- * `mds token create` on the same data directory first. Resolves once the server announces its URL.
+ * Starts `mds serve` on loopback (embedded defaults, the default log level unless `logLevel`) as a child process, with
+ * a root token made by `mds token create` on the same data directory first. Its log lines (stdout) go to
+ * `<dataDir>/server.log`, as to a file a supervisor would keep. Resolves once the server announces its URL.
  */
 export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<MdsProcess> {
   const dataDir = options.dataDir ?? makeTempDir('mds-bench-');
   const secrets = options.secrets ?? { signingKey: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') };
-  const env = mdsEnv(dataDir, secrets);
+  const env = mdsEnv(dataDir, secrets, options.logLevel);
   const launch: MdsLaunch = { ...mdsEntry(options.fromSource), nodeOptions: [...startNodeOptions(), ...(options.nodeArgs ?? [])] };
   let token = options.token;
   if (!token) {
@@ -117,10 +120,17 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
     });
     token = stdout.trim();
   }
-  const child = await spawnListening(process.execPath, [...launch.nodeOptions, launch.path, 'serve'], {
-    env,
-    urlPattern: /mds listening on (http:\/\/\S+)/,
-    what: 'mds',
-  });
-  return { ...child, launch, token, dataDir, restartOptions: { dataDir, secrets, token, fromSource: options.fromSource } };
+  const log = openSync(join(dataDir, 'server.log'), 'a');
+  try {
+    const child = await spawnListening(process.execPath, [...launch.nodeOptions, launch.path, 'serve'], {
+      env,
+      urlPattern: /mds listening on (http:\/\/\S+)/,
+      what: 'mds',
+      stdout: log,
+    });
+    const restartOptions = { dataDir, secrets, token, fromSource: options.fromSource, logLevel: options.logLevel };
+    return { ...child, launch, token, dataDir, restartOptions };
+  } finally {
+    closeSync(log); // the child holds its own copy
+  }
 }

@@ -8,7 +8,7 @@ import { readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
-import type { Logger } from './logger';
+import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
 import type { RestliDispatcher } from './restli';
@@ -49,6 +49,7 @@ export function createApp(options: AppOptions): RequestListener {
   const { logger, metrics } = options;
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
   const corsAdmits = createCorsGuard(options.corsOrigins);
+  const logRequest = requestLogger(logger);
 
   const authenticated = async (req: IncomingMessage, info: RequestInfo): Promise<ApiContext> => {
     const actor = await options.authenticate(req.headers.authorization);
@@ -119,10 +120,7 @@ export function createApp(options: AppOptions): RequestListener {
     const sent = () => {
       const seconds = (performance.now() - started) / 1000;
       metrics.observe(entry ? path : 'unmatched', info.operation, res.statusCode, seconds);
-      if (logger.isLevelEnabled('info')) {
-        const ms = Math.round(seconds * 100_000) / 100;
-        logger.info({ requestId: info.requestId, method: req.method, path, operation: info.operation || undefined, status: res.statusCode, ms }, 'request');
-      }
+      logRequest?.({ requestId: info.requestId, method: req.method, path, operation: info.operation, status: res.statusCode, ms: Math.round(seconds * 100_000) / 100 });
     };
     // The router's own answers (a CORS refusal, a preflight, a 404, a 405) leave at once, while node still parses the
     // request, so they are counted at once: counted later, the client's next request could be read, and the count
