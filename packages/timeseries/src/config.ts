@@ -1,3 +1,5 @@
+import { parseElasticsearchConnection, type ElasticsearchConnection } from '@mds/elasticsearch';
+
 /** Where time-series documents live: the embedded SQLite file (default) or an Elasticsearch/OpenSearch cluster. */
 export type TimeseriesConfig = EmbeddedConfig | ElasticsearchConfig;
 
@@ -7,27 +9,10 @@ export interface EmbeddedConfig {
   indexPrefix: string;
 }
 
-/**
- * Which wire dialect the cluster speaks. `auto` asks the cluster (`GET /`) on first use; pin it when the
- * credentials may not call `GET /` (it needs the `monitor` cluster privilege) or a proxy hides the product header.
- * `elasticsearch` is DataHub's value for "Elasticsearch, major version detected".
- */
-export type ElasticsearchImplementation = 'auto' | 'elasticsearch' | 'elasticsearch8' | 'elasticsearch9' | 'opensearch';
-
-export interface ElasticsearchConfig {
+export interface ElasticsearchConfig extends ElasticsearchConnection {
   backend: 'elasticsearch';
   indexPrefix: string;
-  /** Base URL without credentials, e.g. `https://es.internal:9200`. */
-  node: string;
-  username?: string;
-  password?: string;
-  /** Bound on every operation against the cluster: beyond it the caller gets a 503. */
-  requestTimeoutMs: number;
-  implementation: ElasticsearchImplementation;
 }
-
-export const DEFAULT_ELASTICSEARCH_TIMEOUT_MS = 10_000;
-const IMPLEMENTATIONS: readonly ElasticsearchImplementation[] = ['auto', 'elasticsearch', 'elasticsearch8', 'elasticsearch9', 'opensearch'];
 
 /** A configuration mistake, explained in one line (the server prints it and exits). */
 export class TimeseriesConfigError extends Error {
@@ -35,83 +20,16 @@ export class TimeseriesConfigError extends Error {
 }
 
 /**
- * Reads the time-series backend from the environment. `ELASTICSEARCH_URL` (credentials may be inline), or DataHub's
- * `ELASTICSEARCH_HOST` + `ELASTICSEARCH_PORT` (9200) + `ELASTICSEARCH_USE_SSL` (false), selects Elasticsearch;
- * the URL wins when both are set. `ELASTICSEARCH_USERNAME`/`ELASTICSEARCH_PASSWORD` override inline credentials.
- * Without either, the embedded store is used and the other ELASTICSEARCH_* variables are ignored.
+ * Reads the time-series backend from the environment: the cluster of `ELASTICSEARCH_URL` or `ELASTICSEARCH_HOST`
+ * (see @mds/elasticsearch), else the embedded store. `INDEX_PREFIX` names the indices on either.
  */
 export function parseTimeseriesConfig(env: NodeJS.ProcessEnv): TimeseriesConfig {
-  const read = (name: string) => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const indexPrefix = read('INDEX_PREFIX') ?? '';
+  const indexPrefix = env.INDEX_PREFIX?.trim() ?? '';
   if (indexPrefix && !/^[a-z0-9][a-z0-9_-]*$/.test(indexPrefix)) {
     throw new TimeseriesConfigError(
       `INDEX_PREFIX must be lower-case letters, digits, '-' or '_', starting with a letter or digit (got '${indexPrefix}').`,
     );
   }
-
-  const url = read('ELASTICSEARCH_URL');
-  const host = read('ELASTICSEARCH_HOST');
-  if (!url && !host) return { backend: 'embedded', indexPrefix };
-
-  let parsed: URL;
-  const source = url ? 'ELASTICSEARCH_URL' : 'ELASTICSEARCH_HOST';
-  try {
-    parsed = url ? new URL(url) : new URL(hostUrl(host!, read('ELASTICSEARCH_PORT'), read('ELASTICSEARCH_USE_SSL')));
-  } catch (error) {
-    if (error instanceof TimeseriesConfigError) throw error;
-    throw new TimeseriesConfigError(`${source} is not a valid URL or host name (got '${url ?? host}').`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new TimeseriesConfigError(`${source} must use http or https (got '${parsed.protocol.replace(/:$/, '')}').`);
-  }
-
-  let username = parsed.username ? decodeURIComponent(parsed.username) : undefined;
-  let password = parsed.password ? decodeURIComponent(parsed.password) : undefined;
-  parsed.username = '';
-  parsed.password = '';
-  username = read('ELASTICSEARCH_USERNAME') ?? username;
-  password = read('ELASTICSEARCH_PASSWORD') ?? password;
-  if ((username === undefined) !== (password === undefined)) {
-    throw new TimeseriesConfigError('ELASTICSEARCH_USERNAME and ELASTICSEARCH_PASSWORD must be set together.');
-  }
-
-  const timeout = read('ELASTICSEARCH_TIMEOUT_MS');
-  const requestTimeoutMs = timeout === undefined ? DEFAULT_ELASTICSEARCH_TIMEOUT_MS : Number(timeout);
-  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1 || requestTimeoutMs > 600_000) {
-    throw new TimeseriesConfigError(`ELASTICSEARCH_TIMEOUT_MS must be an integer from 1 to 600000 (got '${timeout}').`);
-  }
-
-  const implementation = (read('ELASTICSEARCH_IMPLEMENTATION')?.toLowerCase() ?? 'auto') as ElasticsearchImplementation;
-  if (!IMPLEMENTATIONS.includes(implementation)) {
-    throw new TimeseriesConfigError(
-      `ELASTICSEARCH_IMPLEMENTATION must be one of ${IMPLEMENTATIONS.join(', ')} (got '${env.ELASTICSEARCH_IMPLEMENTATION}').`,
-    );
-  }
-
-  const config: ElasticsearchConfig = {
-    backend: 'elasticsearch',
-    indexPrefix,
-    node: parsed.toString().replace(/\/$/, ''),
-    requestTimeoutMs,
-    implementation,
-  };
-  if (username !== undefined && password !== undefined) Object.assign(config, { username, password });
-  return config;
-}
-
-function hostUrl(host: string, port: string | undefined, useSsl: string | undefined): string {
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) {
-    throw new TimeseriesConfigError(`ELASTICSEARCH_PORT must be a port number (got '${port}').`);
-  }
-  const ssl = useSsl?.toLowerCase();
-  if (ssl !== undefined && ssl !== 'true' && ssl !== 'false') {
-    throw new TimeseriesConfigError(`ELASTICSEARCH_USE_SSL must be true or false (got '${useSsl}').`);
-  }
-  if (host.includes('/')) {
-    throw new TimeseriesConfigError(`ELASTICSEARCH_HOST must be a host name without scheme or path (got '${host}'); use ELASTICSEARCH_URL for a URL.`);
-  }
-  return `${ssl === 'true' ? 'https' : 'http'}://${host}:${port ?? '9200'}`;
+  const connection = parseElasticsearchConnection(env);
+  return connection ? { backend: 'elasticsearch', indexPrefix, ...connection } : { backend: 'embedded', indexPrefix };
 }

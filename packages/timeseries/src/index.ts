@@ -7,15 +7,7 @@ import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
 import type { TimeseriesStore } from './port.ts';
 import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 
-export {
-  DEFAULT_ELASTICSEARCH_TIMEOUT_MS,
-  TimeseriesConfigError,
-  parseTimeseriesConfig,
-  type ElasticsearchConfig,
-  type ElasticsearchImplementation,
-  type EmbeddedConfig,
-  type TimeseriesConfig,
-} from './config.ts';
+export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig, type EmbeddedConfig, type TimeseriesConfig } from './config.ts';
 export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';

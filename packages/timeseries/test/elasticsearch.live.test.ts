@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { parseTimeseriesConfig, type ElasticsearchConfig } from '../src/config.ts';
-import { Cluster } from '../src/elasticsearch/client.ts';
+import { Cluster } from '@mds/elasticsearch';
 import { ElasticsearchStore } from '../src/elasticsearch/store.ts';
 import { describeStoreContract } from './contract.ts';
 

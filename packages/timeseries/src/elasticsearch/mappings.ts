@@ -1,4 +1,4 @@
-import type { estypes } from '@elastic/elasticsearch';
+import type { estypes } from '@mds/elasticsearch';
 
 /**
  * Explicit mappings of a time-series index, DataHub's common fields (MappingsBuilder): keyword ids, date

@@ -1,4 +1,4 @@
-import type { Client, TransportRequestOptions as Options, estypes } from '@elastic/elasticsearch';
+import { Cluster, isErrorType, type Client, type ClusterOptions, type TransportRequestOptions as Options, type estypes } from '@mds/elasticsearch';
 import { conflict, unavailable } from '@mds/schema';
 import type { ElasticsearchConfig } from '../config.ts';
 import type {
@@ -12,7 +12,6 @@ import type {
   TruncationRequest,
 } from '../port.ts';
 import { prefixOf } from '../registry.ts';
-import { Cluster, isErrorType, type ClusterOptions } from './client.ts';
 import { TIMESERIES_MAPPINGS } from './mappings.ts';
 
 /** The action name Elasticsearch and OpenSearch give delete-by-query tasks. */

@@ -7,7 +7,7 @@ import {
   type estypes,
 } from '@elastic/elasticsearch';
 import { isApiError, unavailable, type ApiError } from '@mds/schema';
-import type { ElasticsearchConfig } from '../config.ts';
+import type { ElasticsearchConnection } from './connection.ts';
 
 /**
  * How to talk to the cluster. The v9 client sends `compatible-with=9` media types and refuses answers without
@@ -47,7 +47,7 @@ export function dialectOf(info: estypes.InfoResponse): Dialect {
 }
 
 export interface ClusterOptions {
-  config: ElasticsearchConfig;
+  config: ElasticsearchConnection;
   /** Tests: the connection class of @elastic/elasticsearch-mock. */
   Connection?: typeof BaseConnection;
 }
