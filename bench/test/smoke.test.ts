@@ -55,7 +55,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
   expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(3);
-  expect(rows.filter((r) => r.target)).toHaveLength(12);
+  expect(rows.filter((r) => r.target)).toHaveLength(13);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;
@@ -66,6 +66,10 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   const soak = details.soak as { stats: { requests: number }; warmRssMb: number };
   expect(soak.stats.requests).toBeGreaterThan(0);
   expect(soak.warmRssMb).toEqual(expect.any(Number));
+  // The log cost compares two servers, each of which answered: the default one logs a line per request, the quiet one none.
+  const logCost = details.logCost as { info: { rps: number }; warn: { rps: number } };
+  expect(logCost.info.rps).toBeGreaterThan(0);
+  expect(logCost.warn.rps).toBeGreaterThan(0);
 
   const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
   expect(markdown).toContain('| scenario | measured | ceiling | ratio | target | met |');
