@@ -1,5 +1,5 @@
 import type { Auth } from '@mds/auth';
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute, type RestliResource } from '@mds/schema';
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createGraphiQLPage } from './graphiql';
@@ -101,7 +101,7 @@ export function createApp(options: AppOptions): RequestListener {
       };
       return action.bulk ? ingestSlots.run(answer) : answer();
     };
-    for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource as RestliResource}`, { methods: ['POST'], route });
+    for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource}`, { methods: ['POST'], route });
   }
   for (const extra of options.routes ?? []) {
     routes.set(extra.path, {

@@ -23,7 +23,7 @@ export function graphqlLimitPlugins(limits: Config['graphql']): Plugin[] {
       maxDirectives: { n: limits.maxDirectives, ...reportAll },
       maxTokens: { n: limits.maxTokens },
       blockFieldSuggestion: { enabled: !limits.introspection },
-    }) as Plugin,
+    }),
   ];
   if (!limits.introspection) {
     plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });

@@ -166,7 +166,7 @@ describe('browsers: CORS, CSRF and the explorer’s CSP', () => {
   it('refuses other origins unless listed in CORS_ORIGINS', async () => {
     const foreign = await call(mds, '/api/graphql', graphqlInit({ origin: 'https://evil.example' }));
     expect(foreign.status).toBe(403);
-    expect(((await foreign.json()) as any).message).toMatch(/CORS_ORIGINS/);
+    expect(((await foreign.json())).message).toMatch(/CORS_ORIGINS/);
     const same = await call(mds, '/api/graphql', graphqlInit({ origin: mds.url }));
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();

@@ -110,7 +110,7 @@ describe('GET /health (readiness)', () => {
     const down = await startMds({ ELASTICSEARCH_URL: 'http://127.0.0.1:9', ELASTICSEARCH_TIMEOUT_MS: '300' });
     try {
       const res = await fetch(`${down.url}/health`);
-      const body = (await res.json()) as any;
+      const body = (await res.json());
       expect(res.status).toBe(503);
       expect(body).toEqual({ status: 'unavailable', reason: expect.stringMatching(/Elasticsearch/) });
     } finally {

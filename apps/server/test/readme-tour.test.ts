@@ -1,24 +1,59 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { spawnServer } from './support/child';
+import { freshDataDir, spawnServer } from './support/child';
 
-// The README's tour is documentation people paste: run it exactly as written, so it cannot rot.
+// The README's commands are documentation people paste: each sh block runs here as written, so none can rot. Each
+// block is marked (`<!-- name -->` on the line before it) with what this file does with it.
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
-function tourScript(): string {
+/** Every ```sh block of the README, by the marker on the line before it ('' when unmarked). */
+function shBlocks(): { marker: string; script: string }[] {
   const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-  const block = /<!-- tour -->\s*```sh\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no <!-- tour --> sh block');
-  return block[1]!;
+  return [...readme.matchAll(/(?:<!-- ([\w-]+) -->\n)?```sh\n([\s\S]*?)```/g)].map((m) => ({ marker: m[1] ?? '', script: m[2]! }));
 }
+
+const block = (marker: string) => {
+  const found = shBlocks().find((b) => b.marker === marker);
+  if (!found) throw new Error(`README.md has no <!-- ${marker} --> sh block`);
+  return found.script;
+};
+const tourScript = () => block('tour');
+
+it('every sh block of the README is one this file runs or checks', () => {
+  // quick-start: its first line is how the tour starts its server (`pnpm run dev`), its second is the command that runs
+  // this very file, checked below; tour and elasticsearch run.
+  expect(shBlocks().map((b) => b.marker)).toEqual(['quick-start', 'tour', 'elasticsearch']);
+  const pnpm = 'npx -y pnpm@10.34.9';
+  expect(block('quick-start')).toBe(`${pnpm} install && ${pnpm} dev\n${pnpm} install && ${pnpm} test\n`);
+  const { scripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(scripts.test).toBe('node scripts/test.mjs');
+  expect(scripts.dev).toMatch(/ serve$/);
+});
+
+it('the Elasticsearch block starts mds, which reports the unreachable cluster on /health and keeps serving', { timeout: 240_000 }, async () => {
+  // The cluster of the example does not exist here: point it at a closed local port; the secrets are made up.
+  const script = block('elasticsearch')
+    .replace('https://user:pass@es.internal:9200', 'http://user:pass@127.0.0.1:9')
+    .replaceAll('…', 'x'.repeat(40));
+  const server = await spawnServer({ DATA_DIR: freshDataDir('readme-es'), ELASTICSEARCH_TIMEOUT_MS: '1000' }, { command: 'bash', args: ['-c', script], cwd: repo });
+  try {
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { reason: string }).reason).toMatch(/127\.0\.0\.1:9/);
+  } finally {
+    await server.stop();
+  }
+});
 
 it('the README tour runs from start to finish against a server started as Quick start says', { timeout: 240_000 }, async () => {
   // Relative, as the default ./data is: the server (`pnpm dev`) and the tour's CLI must resolve it to one directory.
-  const DATA_DIR = relative(repo, mkdtempSync(join(repo, 'apps/server/test-output/tour-')));
-  const server = await spawnServer({ DATA_DIR }, { command: 'pnpm', args: ['run', '--silent', 'dev'], cwd: repo });
+  const parent = join(repo, 'apps/server/test-output');
+  mkdirSync(parent, { recursive: true }); // this test may be the first (or only) one to run
+  const DATA_DIR = relative(repo, mkdtempSync(join(parent, 'tour-')));
+  const server = await spawnServer({ DATA_DIR }, { command: 'npx', args: ['-y', 'pnpm@10.34.9', 'run', '--silent', 'dev'], cwd: repo });
   try {
     const port = new URL(server.url).port;
     // Only the port differs from what a reader runs: the server here listens on a free one.

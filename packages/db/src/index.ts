@@ -138,7 +138,7 @@ export function createGroupCommit(db: SqliteDatabase, options: { isRefusal?: (er
     /** Runs `work` (synchronous SQL, nothing else) in the next group transaction; settles once that committed. */
     run<T>(work: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        if (queue.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(flush);
+        if (queue.push({ work, resolve, reject }) === 1) setImmediate(flush);
       });
     },
   };

@@ -55,7 +55,7 @@ export function openSqliteDatabase(file: string): SqlDatabase {
 
   const transaction = <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ work, resolve, reject });
       if (!draining) {
         draining = true;
         setImmediate(() => void drain());

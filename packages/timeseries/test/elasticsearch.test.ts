@@ -23,7 +23,7 @@ import {
   tasksList,
   type Flavour,
 } from './es-fixtures.ts';
-import { INDEX, OTHER_INDEX, admin, apiError, callAction, doc } from './helpers.ts';
+import { INDEX, OTHER_INDEX, apiError, callAction, doc } from './helpers.ts';
 
 const FLAVOURS: Flavour[] = ['elasticsearch9', 'elasticsearch8', 'opensearch'];
 const MEDIA: Record<Flavour, { json: string; ndjson: string; accept: string }> = {

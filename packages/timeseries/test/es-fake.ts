@@ -32,7 +32,7 @@ export function fakeCluster(flavour: Flavour, answer: (request: RecordedRequest)
     const request: RecordedRequest = {
       method: String(params.method),
       path: String(params.path),
-      querystring: (params.querystring ?? {}) as Record<string, string>,
+      querystring: (params.querystring ?? {}),
       body: params.body ?? null,
       ...headers,
     };
@@ -61,7 +61,7 @@ export function fakeCluster(flavour: Flavour, answer: (request: RecordedRequest)
         return jsonResponse(406, { error: `Content-Type header [${contentType ?? accept}] is not supported`, status: 406 }, false);
       }
       headersSeen.push({ contentType, accept });
-      const response = (await super.request(params, options as never)) as {
+      const response = (await super.request(params, options)) as {
         body: string;
         statusCode: number;
         headers: Record<string, unknown>;

@@ -43,7 +43,7 @@ export function addTargetOptions(command: Command): Command {
 export async function withOperations<T>(options: TargetOptions, command: Command, body: (ops: Operations) => Promise<T>): Promise<T> {
   if (!options.url) return withLocalDomains((domains) => body(localOperations(domains.modules)));
   if (!options.token) command.error('mds: --url needs an access token: pass --token <token> or set MDS_TOKEN', { exitCode: 2 });
-  return body(remoteOperations(options.url, options.token!));
+  return body(remoteOperations(options.url, options.token));
 }
 
 function remoteOperations(url: string, token: string): Operations {

@@ -12,7 +12,7 @@ export function command<Args extends unknown[]>(body: (...args: Args) => Promise
       // The host's and the packages' configuration errors (ConfigurationError, TimeseriesConfigError): exit 2, like usage.
       const usage = error instanceof Error && /Config(uration)?Error$/.test(error.name);
       const known = usage || error instanceof CliError || (error instanceof Error && error.name !== 'Error');
-      process.stderr.write(`mds: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+      process.stderr.write(`mds: ${known ? error.message : String((error as Error)?.stack ?? error)}\n`);
       process.exit(usage ? 2 : 1);
     }
   };

@@ -31,7 +31,7 @@ export function answeringWhileParsing(listener: RequestListener): RequestListene
  * Writes a JSON answer. Unless node is still parsing its request (see answeringWhileParsing), the answer is held in
  * its corked socket and sent with every other answer of this turn of the event loop, back to back, once the turn is
  * over. Under load a client is then woken once per burst of answers rather than once per answer, which halved the
- * CPU a cached read costs (README, Performance); alone, an answer leaves microseconds later.
+ * CPU a cached read costs (docs/performance.md); alone, an answer leaves microseconds later.
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);

@@ -104,7 +104,7 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
     name: 'explode',
     params: z.object({ how: z.enum(['error', 'string', 'type']) }),
     handler: ({ how }) => {
-      if (how === 'string') throw 'SELECT * FROM access_tokens'; // eslint-disable-line no-throw-literal
+      if (how === 'string') throw 'SELECT * FROM access_tokens';  
       if (how === 'type') return (undefined as unknown as { x: { y: number } }).x.y;
       throw sqlError();
     },
@@ -123,7 +123,7 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
             Query: {
               tag: () => Promise.reject(sqlError()),
               searchAcrossEntities: () => {
-                throw 'SELECT * FROM tags /var/lib/mds'; // eslint-disable-line no-throw-literal
+                throw 'SELECT * FROM tags /var/lib/mds';  
               },
             },
             Mutation: { deleteTag: () => new ApiError('NOT_FOUND', 'Tag urn:li:tag:x does not exist') as never },

@@ -59,7 +59,7 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
   });
   let stderr = '';
   let stdout = '';
-  child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
   // 'close', not 'exit': it waits for stdout and stderr to end, so both are read in full, and for a command launch
   // the pipes end only once every process holding them (pnpm, sh, the server behind them) is gone.
   const exited = once(child, 'close').then(([code]) => code as number | null);
@@ -76,7 +76,7 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
   };
   let timer: NodeJS.Timeout | undefined;
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /mds listening on (http:\/\/\S+)/.exec(stderr);
       if (match) resolve(match[1]!);

@@ -85,7 +85,7 @@ export function mutatedJsonRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest>
     const mutation = g(fc.integer, { min: 0, max: 6 });
     // Dropping needs something to drop: not the empty body of getIndexSizes.
     const base = pick(g, mutation === 1 ? baseBodies().filter((b) => Object.keys(b.body).length > 0) : baseBodies());
-    const body = structuredClone(base.body) as Record<string, unknown>;
+    const body = structuredClone<Record<string, unknown>>(base.body);
     const paths = pathsOf(body);
     const path = pick(g, paths);
     const DEEP = '"__deep__"';

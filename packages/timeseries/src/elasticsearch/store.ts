@@ -216,7 +216,7 @@ function taskError(answer: estypes.TasksGetResponse): string | undefined {
   if (answer.error) return `${answer.error.type}: ${answer.error.reason ?? ''}`.trimEnd();
   const response = answer.response as { failures?: { cause?: estypes.ErrorCause }[]; canceled?: string } | undefined;
   const failure = response?.failures?.[0]?.cause;
-  if (failure) return `${response!.failures!.length} failures, first: ${failure.type}: ${failure.reason ?? ''}`.trimEnd();
+  if (failure) return `${response.failures!.length} failures, first: ${failure.type}: ${failure.reason ?? ''}`.trimEnd();
   if (response?.canceled) return `Cancelled: ${response.canceled}`;
   return undefined;
 }

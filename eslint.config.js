@@ -1,0 +1,36 @@
+// Lint for real defects, not style: unused code, promises nobody awaits or handles, `any` where a type is cheap.
+// Type-aware rules run on the TypeScript sources through each package's own tsconfig (typescript-eslint's project
+// service); plain JavaScript (scripts, workers, bin shims) gets the rules that need no types.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/src/generated/**', '**/test-output/**', 'bench/results/**', 'coverage/**'] },
+  {
+    files: ['**/*.{ts,js,mjs}'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    languageOptions: { globals: globals.node },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
+    // Tests read untyped JSON answers field by field; typing each would say nothing the assertions do not.
+    files: ['**/test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
