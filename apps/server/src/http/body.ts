@@ -25,30 +25,55 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 /**
+ * A body over the limit is still read to its end, and thrown away, before the 413 is answered: a client that is
+ * still uploading when the server closes sees a reset (EPIPE, "socket hang up") instead of the answer, as Node's fetch
+ * and Python's requests do. Reading on is bounded: a body past LINGER_MAX_BYTES in all, or still arriving after
+ * LINGER_MS, gets its 413 at once and the connection is cut (the answer says `Connection: close`).
+ */
+export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+export const LINGER_MS = 10_000;
+
+/**
  * The body as text; a 400 when the connection closes before it arrived. A request whose connection is already gone
  * (the client left, or node's request timeout fired, while it waited unread for an ingest slot) rejects at once: its
  * stream will never end, and whoever waits on it would keep its slot forever.
  */
 function readText(req: IncomingMessage, limit: number): Promise<string> {
   const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limit} bytes`);
-  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge());
+  const announced = Number(req.headers['content-length']);
+  if (announced > LINGER_MAX_BYTES) return Promise.reject(tooLarge());
   const gone = () => badRequest('The connection closed before the request body arrived');
   if (req.destroyed) return Promise.reject(gone());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      // Stop buffering; the 413 answer closes the connection, dropping whatever is still in flight.
+    let lingering: NodeJS.Timeout | undefined;
+    const refuse = () => {
+      clearTimeout(lingering);
       req.off('data', onData);
+      req.off('end', onEnd);
       reject(tooLarge());
     };
+    const overLimit = () => {
+      if (lingering) return;
+      chunks.length = 0; // read on, keep nothing
+      lingering = setTimeout(refuse, LINGER_MS);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > LINGER_MAX_BYTES) return refuse();
+      if (lingering || size > limit) return overLimit();
+      chunks.push(chunk);
+    };
+    const onEnd = () => (lingering ? refuse() : resolve(Buffer.concat(chunks, size).toString('utf8')));
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.once('end', onEnd);
+    if (announced > limit) overLimit();
     // A connection that closes before the request arrived whole destroys it with node's 'aborted' error: the client
     // left (or node's request timeout fired), which is no failure of the server's.
-    req.once('error', (error) => reject(req.complete ? error : gone()));
+    req.once('error', (error) => {
+      clearTimeout(lingering);
+      reject(req.complete ? error : gone());
+    });
   });
 }
-
