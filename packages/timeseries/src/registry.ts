@@ -1,15 +1,12 @@
-/** Time-series aspects per entity type (spec 6), in DataHub's camelCase. */
-export const REGISTRY = {
-  dataset: ['datasetProfile', 'datasetUsageStatistics', 'operation'],
-  dashboard: ['dashboardUsageStatistics'],
-  chart: ['chartUsageStatistics'],
-  assertion: ['assertionRunEvent'],
-  dataProcessInstance: ['dataProcessInstanceRunEvent'],
-  dataJob: ['datahubIngestionRunSummary', 'datahubIngestionCheckpoint'],
-  query: ['queryUsageStatistics'],
-} as const satisfies Record<string, readonly string[]>;
+import { ENTITY_SPECS, timeseriesAspectsOf } from '@mds/core';
 
-export type EntityType = keyof typeof REGISTRY;
+/** Time-series aspects per entity type, in DataHub's camelCase: the entity registry's (@mds/core), read once. */
+export const REGISTRY: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  ENTITY_SPECS.map((entity) => [entity.name, timeseriesAspectsOf(entity)] as const).filter(([, aspects]) => aspects.length > 0),
+);
+
+/** An entity type that has time-series aspects (a key of REGISTRY). */
+export type EntityType = string;
 
 /** One time-series aspect of one entity type, by its canonical (registry) names. */
 export interface TimeseriesAspectRef {
@@ -17,7 +14,7 @@ export interface TimeseriesAspectRef {
   aspectName: string;
 }
 
-const entityTypes = Object.keys(REGISTRY) as EntityType[];
+const entityTypes = Object.keys(REGISTRY);
 
 /** The registry's spelling of an entity type, matched case-insensitively; undefined when unknown. */
 export function findEntityType(name: string): EntityType | undefined {
@@ -28,7 +25,7 @@ export function findEntityType(name: string): EntityType | undefined {
 /** The registry's spelling of a time-series aspect of `entityType`, matched case-insensitively. */
 export function findAspect(entityType: EntityType, name: string): string | undefined {
   const lower = name.toLowerCase();
-  return REGISTRY[entityType].find((a) => a.toLowerCase() === lower);
+  return REGISTRY[entityType]!.find((a) => a.toLowerCase() === lower);
 }
 
 /** The canonical names of a time-series aspect, or which of the two names is wrong and why. */
@@ -49,7 +46,7 @@ export function resolveAspect(
     return {
       ok: false,
       field: 'aspect',
-      reason: `'${aspectName}' is not a time-series aspect of entity type '${entity}' (its time-series aspects: ${REGISTRY[entity].join(', ')})`,
+      reason: `'${aspectName}' is not a time-series aspect of entity type '${entity}' (its time-series aspects: ${REGISTRY[entity]!.join(', ')})`,
     };
   }
   return { ok: true, ref: { entityType: entity, aspectName: aspect } };
@@ -68,7 +65,7 @@ export function indexName(indexPrefix: string, ref: TimeseriesAspectRef): string
 /** Every index the registry can produce under this prefix. */
 export function allIndexNames(indexPrefix: string): string[] {
   return entityTypes.flatMap((entityType) =>
-    REGISTRY[entityType].map((aspectName) => indexName(indexPrefix, { entityType, aspectName })),
+    REGISTRY[entityType]!.map((aspectName) => indexName(indexPrefix, { entityType, aspectName })),
   );
 }
 

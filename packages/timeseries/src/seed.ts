@@ -45,8 +45,8 @@ export async function seedTimeseries(store: TimeseriesStore, options: SeedOption
 
   for (let day = days - 1; day >= 0; day--) {
     const dayStart = today - day * DAY_MS;
-    for (const entityType of Object.keys(REGISTRY) as EntityType[]) {
-      for (const aspectName of REGISTRY[entityType]) {
+    for (const [entityType, aspects] of Object.entries(REGISTRY)) {
+      for (const aspectName of aspects) {
         for (let i = 0; i < docsPerDay; i++) {
           // Usage statistics are daily buckets, one per entity; other aspects are events spread over the day.
           const daily = aspectName.endsWith('UsageStatistics');

@@ -22,7 +22,7 @@ describe('seedTimeseries', () => {
     expect(await ts.seed({ days: 3, docsPerDay: 20 })).toEqual({ documents: 3 * 20 * 10, indices: 10 });
     const { indexSizes } = (await callAction(ts.module.actions!, 'getIndexSizes', {}, admin)) as { indexSizes: { indexName: string; sizeMb: number }[] };
     const expected = Object.entries(REGISTRY).flatMap(([entityType, aspects]) =>
-      aspects.map((aspectName) => indexName('', { entityType: entityType as keyof typeof REGISTRY, aspectName })),
+      aspects.map((aspectName) => indexName('', { entityType, aspectName })),
     );
     expect(indexSizes.map((s) => s.indexName).sort()).toEqual(expected.sort());
     expect(indexSizes.every((s) => s.sizeMb > 0)).toBe(true);

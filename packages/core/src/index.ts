@@ -1,0 +1,14 @@
+export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, type Urn } from './urn';
+export type { AspectKind, AspectSpec } from './aspects';
+export {
+  ENTITY_SPECS,
+  aspectOfClass,
+  aspectSpec,
+  entityAspect,
+  entityOfSnapshotClass,
+  findEntity,
+  keyAspectValue,
+  timeseriesAspectsOf,
+  urnFromKeyAspect,
+  type EntitySpec,
+} from './registry';

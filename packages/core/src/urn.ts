@@ -1,0 +1,88 @@
+/** A URN refused by DataHub's rules (entities-api §4.1); its message is the text the client sees (a 400). */
+export class UrnError extends Error {
+  override name = 'UrnError';
+}
+
+/** `urn:li:<entityType>:<key>`, with the key split into its tuple parts (`[id]` for a simple key). */
+export interface Urn {
+  readonly text: string;
+  readonly entityType: string;
+  readonly parts: readonly string[];
+}
+
+const MAX_ENCODED_BYTES = 512;
+const DELIMITER = '\u241F';
+
+const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${text}\n Cause: ${cause}`);
+
+/**
+ * Parses a URN as DataHub 1.x validates it (UrnValidationUtil): no padding whitespace, at most 512 bytes URL-encoded,
+ * no U+241F, `urn:li:<type>:<key>`. A tuple key `(a,b,c)` splits on the commas at parenthesis depth 0, so nested URNs
+ * keep theirs; a part that still holds a bare comma or unbalanced parenthesis is refused (DataHub only logs it unless
+ * strict validation is on; mds is strict).
+ */
+export function parseUrn(text: string): Urn {
+  if (text.trim() !== text) throw new UrnError('Error: cannot provide an URN with leading or trailing whitespace');
+  if (Buffer.byteLength(encodeURIComponent(text)) > MAX_ENCODED_BYTES) {
+    throw new UrnError(`Error: cannot provide an URN longer than ${MAX_ENCODED_BYTES} bytes (when URL encoded)`);
+  }
+  if (text.includes(DELIMITER)) throw new UrnError(`Error: URN cannot contain ${DELIMITER} character`);
+  const match = /^urn:li:([A-Za-z][A-Za-z0-9]*):(.+)$/s.exec(text);
+  if (!match) throw invalid(text, "URN must start with 'urn:li:<entityType>:' and have a key");
+  const [, entityType, key] = match as unknown as [string, string, string];
+  if (!key.startsWith('(')) {
+    if (/[(),]/.test(key) && !isBalanced(key)) throw invalid(text, 'unbalanced parentheses in the key');
+    return { text, entityType, parts: [key] };
+  }
+  if (!key.endsWith(')')) throw invalid(text, "a tuple key must end with ')'");
+  const parts = splitTuple(key.slice(1, -1));
+  if (!parts) throw invalid(text, 'unbalanced parentheses in the tuple key');
+  const empty = parts.findIndex((part) => part === '');
+  if (empty >= 0) throw invalid(text, `tuple part ${empty + 1} is empty`);
+  return { text, entityType, parts };
+}
+
+/** The parts of `a,(b,c),d` split at depth 0, or undefined when parentheses do not balance. */
+function splitTuple(inner: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return undefined;
+    else if (c === ',' && depth === 0) {
+      parts.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) return undefined;
+  parts.push(inner.slice(start));
+  return parts;
+}
+
+const isBalanced = (text: string) => splitTuple(text)?.length === 1 && !text.includes(',');
+
+/** The URN of an entity type and its key parts: `urn:li:tag:pii`, `urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)`. */
+export function makeUrn(entityType: string, parts: readonly string[]): string {
+  return parts.length === 1 ? `urn:li:${entityType}:${parts[0]}` : `urn:li:${entityType}:(${parts.join(',')})`;
+}
+
+/**
+ * A URN from a path segment. The Python SDK percent-encodes the whole URN (`:`, `(`, `)`, `,`); decoded once. An
+ * unencoded URN passes through, and so does a `%` that starts no escape.
+ */
+export function decodeUrnPathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The elements of a Rest.li `List(a,b)` parameter: split on unencoded commas, then each decoded. */
+export function parseRestliList(text: string): string[] {
+  const match = /^List\((.*)\)$/s.exec(text);
+  if (!match) throw new UrnError(`Expected a Rest.li list like List(a,b), got: ${text}`);
+  return match[1] === '' ? [] : match[1]!.split(',').map(decodeUrnPathSegment);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn } from '../src/index';
+
+describe('parseUrn', () => {
+  it.each([
+    ['urn:li:tag:pii', 'tag', ['pii']],
+    ['urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)', 'dataset', ['urn:li:dataPlatform:hive', 'db.orders', 'PROD']],
+    ['urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load_orders)', 'dataJob', ['urn:li:dataFlow:(airflow,daily_etl,prod)', 'load_orders']],
+    ['urn:li:corpuser:jdoe@example.com', 'corpuser', ['jdoe@example.com']],
+    ['urn:li:dashboard:(looker,dashboards.11)', 'dashboard', ['looker', 'dashboards.11']],
+  ])('%s is a %s with its tuple parts, nested URNs whole', (text, entityType, parts) => {
+    expect(parseUrn(text)).toEqual({ text, entityType, parts });
+    expect(makeUrn(entityType, parts)).toBe(text);
+  });
+
+  it.each([
+    [' urn:li:tag:pii', 'Error: cannot provide an URN with leading or trailing whitespace'],
+    ['urn:li:tag:pii\n', 'Error: cannot provide an URN with leading or trailing whitespace'],
+    [`urn:li:tag:${'x'.repeat(500)}`, 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)'],
+    [`urn:li:tag:${'é'.repeat(90)}`, 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)'],
+    ['urn:li:tag:a\u241Fb', 'Error: URN cannot contain \u241F character'],
+    ['urn:li:tag:', "Invalid urn: urn:li:tag:\n Cause: URN must start with 'urn:li:<entityType>:' and have a key"],
+    ['dataset:orders', "Invalid urn: dataset:orders\n Cause: URN must start with 'urn:li:<entityType>:' and have a key"],
+    ['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD', "Invalid urn: urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD\n Cause: a tuple key must end with ')'"],
+    ['urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)', 'Invalid urn: urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)\n Cause: unbalanced parentheses in the tuple key'],
+    ['urn:li:dataset:(hive,,PROD)', 'Invalid urn: urn:li:dataset:(hive,,PROD)\n Cause: tuple part 2 is empty'],
+    ['urn:li:tag:a)b', 'Invalid urn: urn:li:tag:a)b\n Cause: unbalanced parentheses in the key'],
+  ])('refuses %j: %s', (text, message) => {
+    expect(() => parseUrn(text)).toThrow(new UrnError(message));
+  });
+});
+
+describe('URNs in paths and Rest.li lists', () => {
+  it('decodes a percent-encoded URN once, and passes an unencoded one through', () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+    expect(decodeUrnPathSegment(encodeURIComponent(urn))).toBe(urn);
+    expect(decodeUrnPathSegment(urn)).toBe(urn);
+    expect(decodeUrnPathSegment('urn:li:tag:100%')).toBe('urn:li:tag:100%');
+  });
+
+  it('splits List(...) on unencoded commas, then decodes each element', () => {
+    const a = 'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)';
+    const b = 'urn:li:tag:pii';
+    expect(parseRestliList(`List(${encodeURIComponent(a)},${encodeURIComponent(b)})`)).toEqual([a, b]);
+    expect(parseRestliList('List(datasetProperties,globalTags)')).toEqual(['datasetProperties', 'globalTags']);
+    expect(parseRestliList('List()')).toEqual([]);
+    expect(() => parseRestliList('datasetProperties')).toThrow('Expected a Rest.li list like List(a,b), got: datasetProperties');
+  });
+});
