@@ -2,6 +2,7 @@ import type { Auth } from '@mds/auth';
 import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { datahubConfig } from './datahub-config';
 import { createGraphiQLPage } from './graphiql';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType } from './http/body';
@@ -77,6 +78,9 @@ export function createApp(options: AppOptions): RequestListener {
     },
   });
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
+  // Asked without credentials by DataHub's clients before they authenticate anything (entities-api §7.7).
+  const config = datahubConfig();
+  for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
   routes.set(GRAPHQL_PATH, {
     methods: ['POST'],
     graphql: true,
