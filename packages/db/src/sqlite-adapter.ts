@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { applyMigrations, openDatabase } from './index';
+import { applyMigrations, openDatabase } from './sqlite';
 import type { SqlDatabase, SqlExecutor } from './port';
 
 /** A batch this large commits without taking in the transactions that arrived while it ran. */
