@@ -55,38 +55,38 @@ describe('local mode (DATA_DIR)', () => {
     env = { DATA_DIR: (await seededDataDir()).DATA_DIR };
   });
 
-  it('index-sizes prints a table sorted by size with a total, and --json the API array', () => {
-    const asJson = runCli(['index-sizes', '--json'], env);
+  it('index-sizes prints a table sorted by size with a total, and --json the API array', async () => {
+    const asJson = await runCli(['index-sizes', '--json'], env);
     expect(asJson.code).toBe(0);
     const sizes = json(asJson.stdout);
     expect(sizes).toHaveLength(10);
     expect(sizes[0]).toEqual({ aspectName: expect.any(String), sizeMb: expect.any(Number), indexName: expect.any(String), entityName: expect.any(String), sizeInMb: sizes[0]!.sizeMb });
 
-    const table = runCli(['index-sizes'], env);
+    const table = await runCli(['index-sizes'], env);
     expect(table.code).toBe(0);
     expectTableMatches(table.stdout, sizes);
   });
 
-  it('truncate is a dry run by default, then --execute deletes with a progress bar and the index shrinks', { timeout: 60_000 }, () => {
-    const before = json(runCli(['index-sizes', '--json'], env).stdout).find((s) => s.indexName === INDEX)!;
-    const dry = runCli(TRUNCATE, env);
+  it('truncate is a dry run by default, then --execute deletes with a progress bar and the index shrinks', { timeout: 60_000 }, async () => {
+    const before = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
+    const dry = await runCli(TRUNCATE, env);
     expect([dry.code, dry.stderr]).toEqual([0, expect.stringContaining('add --execute')]);
     const [, matching, total] = DRY_RUN.exec(dry.stdout)!;
     expect(Number(matching)).toBeGreaterThan(0);
 
-    const run = runCli([...TRUNCATE, '--execute', '--force-delete-by-query', '--batch-size', '25'], env);
+    const run = await runCli([...TRUNCATE, '--execute', '--force-delete-by-query', '--batch-size', '25'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/Started truncation task \S+:\d+ in this process\./);
     expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
     expect(run.stdout).toMatch(new RegExp(`^Task \\S+:\\d+ completed: deleted ${matching} of ${matching} rows in \\d+\\.\\d s\\.\\n$`));
 
-    expect(runCli(TRUNCATE, env).stdout).toMatch(new RegExp(`^Delete 0 out of ${Number(total) - Number(matching)} rows`));
-    const after = json(runCli(['index-sizes', '--json'], env).stdout).find((s) => s.indexName === INDEX)!;
+    expect((await runCli(TRUNCATE, env)).stdout).toMatch(new RegExp(`^Delete 0 out of ${Number(total) - Number(matching)} rows`));
+    const after = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
     expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
   });
 
-  it('an unknown aspect is the server’s 400 message, exit 1', () => {
-    const result = runCli(['truncate', '--entity', 'dataset', '--aspect', 'nope', '--end-time', '2024-01-01'], env);
+  it('an unknown aspect is the server’s 400 message, exit 1', async () => {
+    const result = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'nope', '--end-time', '2024-01-01'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^mds: Parameter 'aspect' of action 'truncateTimeseriesAspect': /);
   });
@@ -106,13 +106,13 @@ describe('remote mode (--url)', () => {
   const env = { DATA_DIR: '/nonexistent/mds-cli-remote' };
 
   it('index-sizes --json is the server’s getIndexSizes array; the table shows the same indices', async () => {
-    const asJson = runCli(['index-sizes', '--json', ...remote], env);
+    const asJson = await runCli(['index-sizes', '--json', ...remote], env);
     expect(asJson.code, asJson.stderr).toBe(0);
     const fromApi = await createMdsClient({ url: server.url, token: seeded.rootToken }).operations.getIndexSizes();
     expect(json(asJson.stdout)).toEqual(fromApi);
 
     // MDS_TOKEN stands in for --token.
-    const table = runCli(['index-sizes', '--url', server.url], { ...env, MDS_TOKEN: seeded.rootToken });
+    const table = await runCli(['index-sizes', '--url', server.url], { ...env, MDS_TOKEN: seeded.rootToken });
     expect(table.code, table.stderr).toBe(0);
     expectTableMatches(table.stdout, fromApi);
   });
@@ -120,13 +120,13 @@ describe('remote mode (--url)', () => {
   it('truncate prints the server’s dry-run message verbatim, and --execute follows the task to completion', { timeout: 60_000 }, async () => {
     const client = createMdsClient({ url: server.url, token: seeded.rootToken });
     const endTime = String(Date.now() - 86_400_000);
-    const dry = runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, ...remote], env);
+    const dry = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, ...remote], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(`${await client.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: Number(endTime) })}\n`);
     const [, matching] = DRY_RUN.exec(dry.stdout)!;
     const before = (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!;
 
-    const run = runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, '--execute', ...remote], env);
+    const run = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, '--execute', ...remote], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`on ${server.url}.`);
     expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
@@ -134,7 +134,7 @@ describe('remote mode (--url)', () => {
 
     // The server recomputes sizes in the background once writes pause.
     await expect.poll(async () => (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!.sizeInMb, { timeout: 10_000 }).toBeLessThan(before.sizeInMb);
-    const after = json(runCli(['index-sizes', '--json', ...remote], env).stdout).find((s) => s.indexName === INDEX)!;
+    const after = json((await runCli(['index-sizes', '--json', ...remote], env)).stdout).find((s) => s.indexName === INDEX)!;
     expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
   });
 
@@ -162,20 +162,20 @@ describe('remote mode (--url)', () => {
     expect(await client.operations.getEsTaskStatus(task!)).not.toHaveProperty('error');
   });
 
-  it('a Reader’s token is refused with the server’s 403 message, exit 1', () => {
-    const sizes = runCli(['index-sizes', '--url', server.url, '--token', seeded.readerToken], env);
+  it('a Reader’s token is refused with the server’s 403 message, exit 1', async () => {
+    const sizes = await runCli(['index-sizes', '--url', server.url, '--token', seeded.readerToken], env);
     expect([sizes.code, sizes.stdout]).toEqual([1, '']);
     expect(sizes.stderr).toBe(`mds: User is unauthorized to get index sizes. (HTTP 403 from ${server.url})\n`);
-    const truncate = runCli([...TRUNCATE, '--url', server.url], { ...env, MDS_TOKEN: seeded.readerToken });
+    const truncate = await runCli([...TRUNCATE, '--url', server.url], { ...env, MDS_TOKEN: seeded.readerToken });
     expect(truncate.code).toBe(1);
     expect(truncate.stderr).toContain('mds: User is unauthorized to truncate timeseries index');
   });
 
-  it('a missing token is a usage error (exit 2); a wrong one is the server’s 401 (exit 1)', () => {
-    const missing = runCli(['index-sizes', '--url', server.url], { ...env, MDS_TOKEN: '' });
+  it('a missing token is a usage error (exit 2); a wrong one is the server’s 401 (exit 1)', async () => {
+    const missing = await runCli(['index-sizes', '--url', server.url], { ...env, MDS_TOKEN: '' });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--url needs an access token');
-    const wrong = runCli(['index-sizes', '--url', server.url, '--token', 'not-a-token'], env);
+    const wrong = await runCli(['index-sizes', '--url', server.url, '--token', 'not-a-token'], env);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('mds: Unauthorized to perform this action. (HTTP 401');
   });
@@ -189,8 +189,8 @@ describe('usage errors exit 2 and say what is wrong', () => {
     [[...TRUNCATE, '--end-time', 'yesterday'], /argument 'yesterday' is invalid\. must be epoch milliseconds or an ISO date/],
     [[...TRUNCATE, '--end-time', '2024-01-01'], /option '--older-than <age>' cannot be used with option '--end-time <time>'/],
     [['index-sizes', '--url', 'ftp://example.com'], /must be an http\(s\) URL/],
-  ])('mds %j', (args, message) => {
-    const result = runCli(args, { DATA_DIR: '/nonexistent/mds-cli-usage' });
+  ])('mds %j', async (args, message) => {
+    const result = await runCli(args, { DATA_DIR: '/nonexistent/mds-cli-usage' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   });

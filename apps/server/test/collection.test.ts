@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startMds, type Mds } from './support/mds';
 
 // docs/bruno is a collection for the Bruno API client. Every request in it runs here, in Bruno's order, against a
@@ -159,17 +159,15 @@ async function send(request: BruRequest, vars: Map<string, string>): Promise<Res
 
 const requests = loadCollection(COLLECTION);
 const environment = parseBru(readFileSync(join(COLLECTION, 'environments/local.bru'), 'utf8'), 'environments/local.bru');
-let mds: Mds;
-const vars = new Map<string, string>();
+const servers: Mds[] = [];
+afterAll(() => Promise.all(servers.map((mds) => mds.close())));
 
-beforeAll(async () => {
-  mds = await startMds();
-  for (const [name, value] of dict(environment, 'vars')) vars.set(name, value);
-  // What a user types into Bruno: the server's URL and a token (a secret, so not in the file).
-  vars.set('baseUrl', mds.url);
-  vars.set('token', mds.rootToken);
-});
-afterAll(() => mds?.close());
+/** A fresh server, and the variables a user starts a Bruno run with: the environment's, its URL and a token (secret). */
+async function freshRun(): Promise<Map<string, string>> {
+  const mds = await startMds();
+  servers.push(mds);
+  return new Map([...dict(environment, 'vars'), ['baseUrl', mds.url], ['token', mds.rootToken]]);
+}
 
 describe('the Bruno collection (docs/bruno)', () => {
   it('is a collection whose environment declares baseUrl and the secret token', () => {
@@ -203,22 +201,32 @@ describe('the Bruno collection (docs/bruno)', () => {
     expect(covered).toHaveLength(requests.length);
   });
 
-  // One test per request, in the runner's order (they share variables, e.g. tokenId from createAccessToken).
+  // One test per folder: Bruno's runner takes a folder's requests in order, sharing its variables (tokenId from
+  // createAccessToken, the tag createTag made), so each folder runs whole on a server of its own.
+  const folders = new Map<string, BruRequest[]>();
   for (const request of requests) {
-    it(`${request.file} (${request.order.join('.')})`, async () => {
-      const res = await send(request, vars);
-      for (const [path, assertion] of dict(request.blocks, 'assert')) {
-        const [, operator = '', raw = ''] = /^(\w+)\s*(.*)$/.exec(assertion) ?? [];
-        const check = OPERATORS[operator];
-        if (!check) throw new Error(`${request.file}: assertion operator '${operator}' is not supported by this test`);
-        const actual = lookup(res, path);
-        const expected = operand(interpolate(raw, vars, request.file));
-        expect(check(actual, expected), `${path}: ${assertion} — got ${JSON.stringify(actual)}; body ${JSON.stringify(res.body).slice(0, 500)}`).toBe(true);
-      }
-      for (const [name, path] of dict(request.blocks, 'vars:post-response')) {
-        const value = lookup(res, path);
-        expect(value, `${request.file}: ${name} = ${path}`).toBeDefined();
-        vars.set(name, String(value));
+    const folder = request.file.split('/')[0]!;
+    folders.set(folder, [...(folders.get(folder) ?? []), request]);
+  }
+  for (const [folder, inOrder] of folders) {
+    it(`${folder}: ${inOrder.map((r) => `${r.file} (${r.order.join('.')})`).join(', ')}`, async () => {
+      const vars = await freshRun();
+      for (const request of inOrder) {
+        const res = await send(request, vars);
+        for (const [path, assertion] of dict(request.blocks, 'assert')) {
+          const [, operator = '', raw = ''] = /^(\w+)\s*(.*)$/.exec(assertion) ?? [];
+          const check = OPERATORS[operator];
+          if (!check) throw new Error(`${request.file}: assertion operator '${operator}' is not supported by this test`);
+          const actual = lookup(res, path);
+          const expected = operand(interpolate(raw, vars, request.file));
+          const says = `${request.file}: ${path}: ${assertion} — got ${JSON.stringify(actual)}; body ${JSON.stringify(res.body).slice(0, 500)}`;
+          expect(check(actual, expected), says).toBe(true);
+        }
+        for (const [name, path] of dict(request.blocks, 'vars:post-response')) {
+          const value = lookup(res, path);
+          expect(value, `${request.file}: ${name} = ${path}`).toBeDefined();
+          vars.set(name, String(value));
+        }
       }
     });
   }

@@ -60,7 +60,10 @@ it('runs `me` with a pasted token and shows the answer', { timeout: 90_000 }, as
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}graphiql-me.png` });
 
-  // Headers persist across a reload, so the token need not be pasted again.
+  // Headers persist across a reload, so the token need not be pasted again. GraphiQL stores them after a debounce:
+  // reloading before that (a busy machine) would test the timing, not the persistence.
+  const stored = () => page.evaluate(() => Object.values(localStorage).join('\n'));
+  await expect.poll(stored, { timeout: 10_000 }).toContain(mds.rootToken.slice(0, 20));
   await page.reload();
   await page.locator('.graphiql-execute-button').waitFor({ timeout: 60_000 });
   await expect.poll(() => textOf(page, headersEditor)).toContain(mds.rootToken.slice(0, 20));

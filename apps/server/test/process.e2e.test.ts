@@ -15,8 +15,8 @@ describe('configuration', () => {
     [{ NODE_ENV: 'production' }, /^mds: DATAHUB_TOKEN_SERVICE_SIGNING_KEY must be set in production/],
     [{ NODE_ENV: 'production', DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'short', DATAHUB_TOKEN_SERVICE_SALT: 's' }, /too short/],
     [{ DATAHUB_SYSTEM_CLIENT_ID: 'only-the-id' }, /DATAHUB_SYSTEM_CLIENT_SECRET/],
-  ])('%j stops the start with one clear line', (env, message) => {
-    const { code, stderr } = runCli(['serve'], { DATA_DIR: freshDataDir('proc'), PORT: '0', ...env });
+  ])('%j stops the start with one clear line', async (env, message) => {
+    const { code, stderr } = await runCli(['serve'], { DATA_DIR: freshDataDir('proc'), PORT: '0', ...env });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
@@ -34,7 +34,7 @@ describe('first start and tokens', () => {
       expect((await me(first.url, token!)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
 
       // The CLI works on the same database while the server runs, and prints only the token.
-      const created = runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR', '--name', 'cli'], { DATA_DIR });
+      const created = await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR', '--name', 'cli'], { DATA_DIR });
       expect(created.code).toBe(0);
       expect(created.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
       expect((await me(first.url, created.stdout.trim())).status).toBe(200);
@@ -46,21 +46,21 @@ describe('first start and tokens', () => {
     expect(second.stderr()).not.toMatch(/root access token/);
   });
 
-  it('the CLI reports bad input on stderr with exit 1 and usage errors with exit 2', () => {
+  it('the CLI reports bad input on stderr with exit 1 and usage errors with exit 2', async () => {
     const DATA_DIR = freshDataDir('proc');
-    const unknown = runCli(['token', 'create', '--actor', 'urn:li:corpuser:nobody', '--name', 'x'], { DATA_DIR });
+    const unknown = await runCli(['token', 'create', '--actor', 'urn:li:corpuser:nobody', '--name', 'x'], { DATA_DIR });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/urn:li:corpuser:nobody/);
     expect(unknown.stdout).toBe('');
-    expect(runCli(['token', 'create', '--name', 'x'], { DATA_DIR }).code).toBe(2);
-    expect(runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'x', '--duration', 'FOREVER'], { DATA_DIR }).code).toBe(2);
+    expect((await runCli(['token', 'create', '--name', 'x'], { DATA_DIR })).code).toBe(2);
+    expect((await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'x', '--duration', 'FOREVER'], { DATA_DIR })).code).toBe(2);
   });
 });
 
 describe('shutdown', () => {
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const DATA_DIR = freshDataDir('proc');
-    const token = runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'shutdown'], { DATA_DIR }).stdout.trim();
+    const token = (await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'shutdown'], { DATA_DIR })).stdout.trim();
     const server = await spawnServer({ DATA_DIR });
     const body = JSON.stringify({ query: 'mutation { createTag(input: { id: "in-flight", name: "in flight" }) }' });
     // Send the headers and half the body, signal, then finish the body: the request must still be served.

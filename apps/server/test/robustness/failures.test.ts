@@ -86,7 +86,25 @@ describe('Elasticsearch accepting connections but never answering, then coming b
     expect((await hanging).status).toBe(503);
   });
 
+});
+
+// Its own silent cluster and server: bringing the cluster back would end the silence the tests above rely on.
+describe('Elasticsearch silent, then answering on the same address', () => {
+  let server: ChildServer;
+  let api: ApiClient;
+  let silent: Awaited<ReturnType<typeof silentCluster>>;
+  beforeAll(async () => {
+    silent = await silentCluster();
+    server = await spawnLive({ DATA_DIR: freshDataDir('es-back'), ELASTICSEARCH_URL: silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    api = systemClient(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await silent?.close();
+  });
+
   it('the next call succeeds once a cluster answers on that address', async () => {
+    expect((await api.operation('getIndexSizes', {})).status).toBe(503);
     await silent.close();
     const cluster = await elasticsearch9(silent.port);
     try {

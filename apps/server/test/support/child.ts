@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,8 +93,16 @@ export async function spawnServer(env: Record<string, string>, launch: Launch = 
 /** The root access token a first development start prints on stderr, if it printed one. */
 export const rootTokenIn = (stderr: string) => /root access token[^\n]*\n\s+(\S+)/.exec(stderr)?.[1];
 
-/** Runs the `mds` CLI to completion. */
-export function runCli(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+/**
+ * Runs the `mds` CLI to completion. Asynchronously: a test that blocked its event loop in spawnSync would keep its
+ * HTTP clients' idle keep-alive sockets past their deadline, then reuse one just as the server closes it.
+ */
+export async function runCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
 }
