@@ -1,6 +1,7 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { requestLogger } from '../src/logger';
+import { freshDataDir, spawnServer, type ChildServer } from './support/child';
 
 /** A logger writing into memory; `writes` holds each write the stream received. */
 function memoryLogger(level: string) {
@@ -8,15 +9,12 @@ function memoryLogger(level: string) {
   return { logger: pino({ level, base: undefined }, { write: (text: string) => void writes.push(text) }), writes };
 }
 
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('the request log line', () => {
-  it('is a pino-format JSON line per request, escaping what the client chose', async () => {
+  it('is a pino-format JSON line per request, escaping what the client chose', () => {
     const { logger, writes } = memoryLogger('info');
     const log = requestLogger(logger)!;
     log({ requestId: 'r-1', method: 'POST', path: '/api/"graphql"\n', operation: 'tag', status: 200, ms: 1.25 });
     log({ requestId: 'r-2', method: 'GET', path: '/health', operation: '', status: 503, ms: 0.5 });
-    await nextTurn();
     const lines = writes.join('').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       { level: 30, time: expect.any(Number), requestId: 'r-1', method: 'POST', path: '/api/"graphql"\n', operation: 'tag', status: 200, ms: 1.25, msg: 'request' },
@@ -24,20 +22,22 @@ describe('the request log line', () => {
     ]);
   });
 
-  it('writes the lines of one turn of the event loop together, and each turn’s apart', async () => {
-    const { logger, writes } = memoryLogger('info');
-    const log = requestLogger(logger)!;
-    const line = { requestId: 'r', method: 'GET', path: '/health', operation: '', status: 200, ms: 1 };
-    log(line);
-    log(line);
-    expect(writes).toEqual([]);
-    await nextTurn();
-    log(line);
-    await nextTurn();
-    expect(writes.map((w) => w.split('\n').length - 1)).toEqual([2, 1]);
-  });
-
   it('is off when the level is above info', () => {
     expect(requestLogger(memoryLogger('warn').logger)).toBeUndefined();
+  });
+});
+
+describe('the server’s log, written in batches', () => {
+  let server: ChildServer | undefined;
+  afterAll(() => server?.stop());
+
+  it('still shows a quiet server’s request at once (within the 100 ms flush), and every line at exit', async () => {
+    server = await spawnServer({ DATA_DIR: freshDataDir('log'), LOG_LEVEL: 'info' });
+    await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'seen-promptly' } });
+    await expect.poll(() => server!.stdout(), { timeout: 2000, interval: 50 }).toContain('"requestId":"seen-promptly"');
+    for (let i = 0; i < 50; i++) await fetch(`${server.url}/health`, { headers: { 'x-request-id': `at-exit-${i}` } });
+    expect(await server.stop()).toBe(0);
+    const ids = server.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { requestId?: string }).requestId);
+    for (let i = 0; i < 50; i++) expect(ids).toContain(`at-exit-${i}`);
   });
 });
