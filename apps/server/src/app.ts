@@ -154,7 +154,7 @@ function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requ
   const message = known ? error.message : UNKNOWN_ERROR_MESSAGE;
   const headers: Record<string, string> = {};
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="mds"';
-  // A 413 leaves the rest of the body unread on the socket: close it rather than drain it.
+  // A 413's body was read to its end and thrown away, or cut past its bounds (http/body.ts): either way, close.
   if (status === 413) headers.connection = 'close';
   if (!graphql) return sendError(res, status, message, headers);
   const type = known ? error.kind : 'SERVER_ERROR';
