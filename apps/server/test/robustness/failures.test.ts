@@ -57,22 +57,29 @@ describe('Elasticsearch unreachable', () => {
   });
 });
 
-describe('Elasticsearch accepting connections but never answering, then coming back', () => {
-  let server: ChildServer;
-  let api: ApiClient;
-  let silent: Awaited<ReturnType<typeof silentCluster>>;
+/**
+ * A server of the calling describe's own whose cluster accepts connections and never answers: `api` calls it, and
+ * `silent` can be closed to bring a real cluster up on its port.
+ */
+function serverWithSilentCluster(label: string) {
+  const state = {} as { server: ChildServer; api: ApiClient; silent: Awaited<ReturnType<typeof silentCluster>> };
   beforeAll(async () => {
-    silent = await silentCluster();
-    server = await spawnLive({ DATA_DIR: freshDataDir('es-silent'), ELASTICSEARCH_URL: silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
-    api = systemClient(server);
+    state.silent = await silentCluster();
+    state.server = await spawnLive({ DATA_DIR: freshDataDir(label), ELASTICSEARCH_URL: state.silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    state.api = systemClient(state.server);
   });
   afterAll(async () => {
-    await server?.stop();
-    await silent?.close();
+    await state.server?.stop();
+    await state.silent?.close();
   });
+  return state;
+}
+
+describe('Elasticsearch accepting connections but never answering, then coming back', () => {
+  const silenced = serverWithSilentCluster('es-silent');
 
   it.each(indexOperations)('%s answers 503 once ELASTICSEARCH_TIMEOUT_MS has passed', async (_name, call) => {
-    const [{ status, body }, ms] = await timed(() => call(api));
+    const [{ status, body }, ms] = await timed(() => call(silenced.api));
     expect(status).toBe(503);
     expect(body.message).toMatch(new RegExp(`did not answer .* within ${TIMEOUT_MS} ms`));
     expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
@@ -80,8 +87,8 @@ describe('Elasticsearch accepting connections but never answering, then coming b
   });
 
   it('tags answer at once while index operations hang', async () => {
-    const hanging = api.operation('getIndexSizes', {});
-    const tagMs = await expectTagsWork(api, 'while-es-hangs');
+    const hanging = silenced.api.operation('getIndexSizes', {});
+    const tagMs = await expectTagsWork(silenced.api, 'while-es-hangs');
     expect(tagMs).toBeLessThan(TIMEOUT_MS);
     expect((await hanging).status).toBe(503);
   });
@@ -90,25 +97,14 @@ describe('Elasticsearch accepting connections but never answering, then coming b
 
 // Its own silent cluster and server: bringing the cluster back would end the silence the tests above rely on.
 describe('Elasticsearch silent, then answering on the same address', () => {
-  let server: ChildServer;
-  let api: ApiClient;
-  let silent: Awaited<ReturnType<typeof silentCluster>>;
-  beforeAll(async () => {
-    silent = await silentCluster();
-    server = await spawnLive({ DATA_DIR: freshDataDir('es-back'), ELASTICSEARCH_URL: silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
-    api = systemClient(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await silent?.close();
-  });
+  const silenced = serverWithSilentCluster('es-back');
 
   it('the next call succeeds once a cluster answers on that address', async () => {
-    expect((await api.operation('getIndexSizes', {})).status).toBe(503);
-    await silent.close();
-    const cluster = await elasticsearch9(silent.port);
+    expect((await silenced.api.operation('getIndexSizes', {})).status).toBe(503);
+    await silenced.silent.close();
+    const cluster = await elasticsearch9(silenced.silent.port);
     try {
-      const { status, body } = await api.operation('getIndexSizes', {});
+      const { status, body } = await silenced.api.operation('getIndexSizes', {});
       expect([status, body]).toEqual([200, { value: { indexSizes: [] } }]);
       expect(cluster.requests).toEqual(['GET /', expect.stringMatching(/^GET \/\*aspect_v1\/_stats\/store/)]);
     } finally {
