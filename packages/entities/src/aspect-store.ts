@@ -1,0 +1,276 @@
+import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
+import type { SqlDatabase, SqlExecutor } from '@mds/db';
+import { ApiError, badRequest, unprocessable } from '@mds/schema';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson } from './canonical-json';
+
+/** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
+export interface StoredAspect {
+  urn: string;
+  aspect: string;
+  version: number;
+  value: Record<string, unknown>;
+  systemMetadata: SystemMetadata | null;
+  /** Epoch milliseconds of the write that produced this row. */
+  createdOn: number;
+  createdBy: string;
+  createdFor: string | null;
+}
+
+export type SystemMetadata = Record<string, unknown>;
+export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'UPDATE';
+
+export interface AspectWrite {
+  urn: string;
+  /** The registry name of the URN's entity type. */
+  entityType: string;
+  /** A versioned aspect of that entity, or its key aspect (which is ignored: the key is built from the URN). */
+  aspect: string;
+  changeType: ChangeType;
+  value: Record<string, unknown>;
+  systemMetadata?: SystemMetadata | null;
+  /** `If-None-Match` and `If-Version-Match` (entities-api §6.3); names compared case-insensitively. */
+  headers?: Record<string, string>;
+}
+
+/** Who wrote, when: the audit stamp of every row a write produces. */
+export interface Audit {
+  actor: string;
+  impersonator?: string | null;
+  time: number;
+}
+
+export interface WriteResult {
+  urn: string;
+  aspect: string;
+  /** What happened: a new value, the same value again (only systemMetadata moved), or nothing (a conditional no-op). */
+  outcome: 'written' | 'unchanged' | 'skipped';
+}
+
+/** The item at `index` of a write could not be applied; nothing of the write was. `error` is the answer to give. */
+export class ItemWriteError extends Error {
+  constructor(
+    readonly index: number,
+    readonly error: ApiError,
+  ) {
+    super(`item ${index}: ${error.message}`);
+    this.name = 'ItemWriteError';
+  }
+}
+
+const MIGRATIONS = { sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)) } as const;
+const DEFAULT_RUN_ID = 'no-run-id-provided';
+/** systemMetadata fields only the server writes (entities-api §3.3): a client's are dropped. */
+const SERVER_OWNED = ['version', 'aspectCreated', 'aspectModified'];
+/** SQLite's default limit of bound parameters is 32766; stay well under any dialect's. */
+const URNS_PER_STATEMENT = 500;
+
+interface Row {
+  urn: string;
+  aspect: string;
+  version: number;
+  metadata: string;
+  systemmetadata: string | null;
+  createdon: number;
+  createdby: string;
+  createdfor: string | null;
+}
+
+const COLUMNS = 'urn, aspect, version, metadata, systemmetadata, createdon, createdby, createdfor';
+
+const decode = (row: Row): StoredAspect => ({
+  urn: row.urn,
+  aspect: row.aspect,
+  version: Number(row.version),
+  value: JSON.parse(row.metadata) as Record<string, unknown>,
+  systemMetadata: row.systemmetadata === null ? null : (JSON.parse(row.systemmetadata) as SystemMetadata),
+  createdOn: Number(row.createdon),
+  createdBy: row.createdby,
+  createdFor: row.createdfor,
+});
+
+const header = (headers: Record<string, string> | undefined, name: string) =>
+  Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+/**
+ * DataHub's versioned aspect store (`metadata_aspect_v2`, entities-api §3) on the storage port. A write applies all
+ * its items in one transaction or none: the first item that fails throws ItemWriteError and undoes the others.
+ */
+export function createAspectStore(db: SqlDatabase) {
+  const readV0 = (tx: SqlExecutor, urn: string, aspect: string) =>
+    tx.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`, [urn, aspect]);
+  const insert = (tx: SqlExecutor, row: Row) =>
+    tx.run(`INSERT INTO metadata_aspect_v2 (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+      row.urn, row.aspect, row.version, row.metadata, row.systemmetadata, row.createdon, row.createdby, row.createdfor,
+    ]);
+
+  /** systemMetadata of a first write: the request's, with the server's fields and defaults. */
+  const firstSystemMetadata = (requested: SystemMetadata | null | undefined, audit: Audit): SystemMetadata => {
+    const stamp = { time: audit.time, actor: audit.actor };
+    const own = Object.fromEntries(Object.entries(requested ?? {}).filter(([key]) => !SERVER_OWNED.includes(key)));
+    return { lastObserved: audit.time, runId: DEFAULT_RUN_ID, lastRunId: DEFAULT_RUN_ID, ...own, version: '1', aspectCreated: stamp, aspectModified: stamp };
+  };
+
+  const newRow = (urn: string, aspect: string, value: unknown, systemMetadata: SystemMetadata, audit: Audit): Row => ({
+    urn,
+    aspect,
+    version: 0,
+    metadata: JSON.stringify(value),
+    systemmetadata: JSON.stringify(systemMetadata),
+    createdon: audit.time,
+    createdby: audit.actor,
+    createdfor: audit.impersonator ?? null,
+  });
+
+  /** One item, inside the write's transaction (entities-api §3.2, §3.4, §6.3, §6.4). */
+  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit): Promise<WriteResult> {
+    const entity = findEntity(item.entityType);
+    if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
+    const urn = parseUrn(item.urn);
+    const ifNoneMatch = header(item.headers, 'If-None-Match') === '*';
+    const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
+
+    const keyExists = (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
+    if (item.changeType === 'CREATE_ENTITY' && keyExists) {
+      if (ifNoneMatch) return skipped;
+      throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
+    }
+    if (!keyExists) await createEntity(tx, entity, urn, item.systemMetadata, audit);
+    // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
+    if (item.aspect === entity.keyAspect) return skipped;
+
+    const current = await readV0(tx, item.urn, item.aspect);
+    if (item.changeType === 'CREATE' && current) {
+      if (ifNoneMatch) return skipped;
+      throw unprocessable('Cannot perform CREATE since the aspect already exists.');
+    }
+    const currentSystem = current?.systemmetadata ? (JSON.parse(current.systemmetadata) as SystemMetadata) : null;
+    const expected = header(item.headers, 'If-Version-Match');
+    const actual = currentSystem?.version === undefined ? '-1' : String(currentSystem.version);
+    if (expected !== undefined && expected !== actual) {
+      throw unprocessable(`Expected version ${expected} of aspect ${item.aspect} of ${item.urn}, found version ${actual} (If-Version-Match).`);
+    }
+
+    if (!current) {
+      await insert(tx, newRow(item.urn, item.aspect, item.value, firstSystemMetadata(item.systemMetadata, audit), audit));
+      return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+    }
+    const requested = item.systemMetadata ?? {};
+    const observed = {
+      lastObserved: typeof requested.lastObserved === 'number' ? requested.lastObserved : audit.time,
+      runId: typeof requested.runId === 'string' ? requested.runId : DEFAULT_RUN_ID,
+      lastRunId: currentSystem?.runId ?? DEFAULT_RUN_ID,
+    };
+    if (canonicalJson(JSON.parse(current.metadata)) === canonicalJson(item.value)) {
+      // The same value again: no new version; only when it was seen, and by which run, move.
+      await tx.run('UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0', [
+        JSON.stringify({ ...currentSystem, ...observed }),
+        item.urn,
+        item.aspect,
+      ]);
+      return { urn: item.urn, aspect: item.aspect, outcome: 'unchanged' };
+    }
+    // A new value: the old latest row is archived unchanged as the next history version, and v0 is overwritten.
+    const { newest } = (await tx.get<{ newest: number }>('SELECT max(version) AS newest FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?', [item.urn, item.aspect]))!;
+    await insert(tx, { ...current, version: Number(newest) + 1 });
+    const own = Object.fromEntries(Object.entries(requested).filter(([key]) => !SERVER_OWNED.includes(key)));
+    const systemMetadata = {
+      ...own,
+      ...observed,
+      version: String(Number(newest) + 2),
+      aspectCreated: currentSystem?.aspectCreated ?? { time: Number(current.createdon), actor: current.createdby },
+      aspectModified: { time: audit.time, actor: audit.actor },
+    };
+    await tx.run(
+      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ?, createdfor = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      [JSON.stringify(item.value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
+    );
+    return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+  }
+
+  /** The key aspect, built from the URN, written with the first aspect of a new entity (entities-api §3.4). */
+  async function createEntity(tx: SqlExecutor, entity: EntitySpec, urn: ReturnType<typeof parseUrn>, requested: SystemMetadata | null | undefined, audit: Audit) {
+    let key: Record<string, string>;
+    try {
+      key = keyAspectValue(entity, urn);
+    } catch (error) {
+      throw badRequest((error as Error).message);
+    }
+    await insert(tx, newRow(urn.text, entity.keyAspect, key, firstSystemMetadata(requested, audit), audit));
+  }
+
+  return {
+    migrate: () => db.migrate({ owner: 'entities', folder: MIGRATIONS[db.dialect as keyof typeof MIGRATIONS] }),
+
+    /** Applies every item in order, in one transaction: all are written, or none (ItemWriteError names the first failure). */
+    write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {
+      return db.transaction(async (tx) => {
+        const results: WriteResult[] = [];
+        for (const [index, item] of items.entries()) {
+          try {
+            results.push(await apply(tx, item, audit));
+          } catch (error) {
+            if (error instanceof ApiError) throw new ItemWriteError(index, error);
+            if (error instanceof Error && error.name === 'UrnError') throw new ItemWriteError(index, badRequest(error.message));
+            throw error;
+          }
+        }
+        return results;
+      });
+    },
+
+    /** One version of an aspect: 0 the latest, 1..n history, a negative N the (max+N+1)th (so -1 is the newest archived). */
+    async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
+      let wanted = version;
+      if (version < 0) {
+        const { newest } = (await db.get<{ newest: number | null }>('SELECT max(version) AS newest FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?', [urn, aspect]))!;
+        if (newest === null) return undefined;
+        wanted = Number(newest) + version + 1;
+        if (wanted < 1) return undefined;
+      }
+      const row = await db.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`, [urn, aspect, wanted]);
+      return row && decode(row);
+    },
+
+    /** Every version of an aspect: the latest (0) first, then the history from the oldest (1). */
+    async versions(urn: string, aspect: string): Promise<StoredAspect[]> {
+      const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version`, [urn, aspect]);
+      return rows.map(decode);
+    },
+
+    /** The latest value of every stored aspect (or of `aspects`) of each urn, in one statement per 500 urns. */
+    async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
+      const found = new Map<string, Map<string, StoredAspect>>();
+      for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
+        const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
+        const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
+        const rows = await db.all<Row>(
+          `SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
+          [...chunk, ...(aspects?.length ? aspects : [])],
+        );
+        for (const row of rows) {
+          const byAspect = found.get(row.urn) ?? new Map<string, StoredAspect>();
+          found.set(row.urn, byAspect.set(row.aspect, decode(row)));
+        }
+      }
+      return found;
+    },
+
+    /** Whether the entity's key aspect is stored; a soft-deleted entity (`status.removed`) counts unless asked not to. */
+    async exists(urn: string, options: { includeSoftDeleted?: boolean } = {}): Promise<boolean> {
+      const entity = findEntity(parseUrn(urn).entityType);
+      if (!entity) return false;
+      const aspects = await this.latest([urn], [entity.keyAspect, 'status']);
+      const stored = aspects.get(urn);
+      if (!stored?.has(entity.keyAspect)) return false;
+      return (options.includeSoftDeleted ?? true) || stored.get('status')?.value.removed !== true;
+    },
+
+    /** Hard delete: every row of the urn, every aspect and version, the key included. Answers the rows removed. */
+    async deleteEntity(urn: string): Promise<number> {
+      return (await db.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
+    },
+  };
+}
+
+export type AspectStore = ReturnType<typeof createAspectStore>;
