@@ -1,5 +1,5 @@
 import type { Auth } from '@mds/auth';
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute } from '@mds/schema';
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute, type RestliRead } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { datahubConfig } from './datahub-config';
@@ -28,12 +28,18 @@ export interface AppOptions {
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];
+  /** Rest.li GETs: `/<resource>/<key>` and `/<resource>?...` under every Rest.li prefix. */
+  reads?: RestliRead[];
 }
 
 const GRAPHQL_PATH = '/api/graphql';
 const GRAPHIQL_PATH = '/api/graphiql';
 /** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
 const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
+const RESTLI_EXCEPTION_CLASS = 'com.linkedin.restli.server.RestLiServiceException';
+/** Resources whose failures carry Rest.li's error body and header (entities-api §2); `operations` keeps its own. */
+const RESTLI_ERROR_RESOURCES = new Set(['aspects', 'entities', 'entitiesV2', 'relationships']);
+const RESTLI_PROTOCOL_HEADER = 'x-restli-protocol-version';
 
 /** What one request turned out to be, for its log line and its metrics. */
 interface RequestInfo {
@@ -61,7 +67,19 @@ export function createApp(options: AppOptions): RequestListener {
   // A 16 MiB ingestion body is held several times over while it is parsed, validated and written; a few at a time
   // keep the peak bounded. Waiting requests stay unread in the socket buffers, not in the heap.
   const ingestSlots = createSlots(options.maxConcurrentIngests);
-  const routes = new Map<string, { methods: string[]; route: Route; graphql?: boolean }>();
+  const routes = new Map<string, RouteEntry>();
+  /** Adds `route` for `method` on `path`, beside the routes other methods have there. */
+  const addRoute = (path: string, method: string, route: Route, flags: Omit<RouteEntry, 'methods' | 'route'> = {}) => {
+    const existing = routes.get(path);
+    if (!existing) return void routes.set(path, { methods: [method], route, ...flags });
+    const byMethod = { [existing.methods[0]!]: existing.route, [method]: route };
+    routes.set(path, {
+      ...existing,
+      ...flags,
+      methods: [...existing.methods, method],
+      route: (req, res, search, info) => (byMethod[req.method!] ?? existing.route)(req, res, search, info),
+    });
+  };
   routes.set('/health', {
     methods: ['GET', 'HEAD'],
     route: async (_req, res) => {
@@ -101,12 +119,47 @@ export function createApp(options: AppOptions): RequestListener {
       info.operation = action.name;
       const answer = async () => {
         const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
-        sendJson(res, 200, await options.restli.run(action, body, context));
+        const { value } = await options.restli.run(action, body, context);
+        // An action without a result (`/entities?action=ingest`) answers an empty 200, as Rest.li does.
+        if (value === undefined) return void res.writeHead(200, { 'content-length': 0 }).end();
+        sendJson(res, 200, { value });
       };
       return action.bulk ? ingestSlots.run(answer) : answer();
     };
-    for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}${resource}`, { methods: ['POST'], route });
+    for (const prefix of RESTLI_PREFIXES) addRoute(`${prefix}${resource}`, 'POST', route, { restli: RESTLI_ERROR_RESOURCES.has(resource) });
   }
+  const readsByResource = new Map<string, RestliRead>();
+  for (const read of options.reads ?? []) {
+    readsByResource.set(read.resource, read);
+    const route: Route = async (req, res, search, info) => {
+      const context = await authenticated(req, info);
+      info.operation = `get ${read.resource}`;
+      sendJson(res, 200, await read.handler(undefined, search, context));
+    };
+    for (const prefix of RESTLI_PREFIXES) addRoute(`${prefix}${read.resource}`, 'GET', route, { restli: true });
+  }
+  /** `/<resource>/<key>` of a Rest.li read, under any prefix: the key is one path segment, still encoded. */
+  const keyedRead = (path: string): RouteEntry | undefined => {
+    for (const prefix of RESTLI_PREFIXES) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      const read = slash > 0 ? readsByResource.get(rest.slice(0, slash)) : undefined;
+      if (!read) continue;
+      const key = rest.slice(slash + 1);
+      return {
+        methods: ['GET'],
+        restli: true,
+        keyed: `${prefix}${read.resource}/{key}`,
+        route: async (req, res, search, info) => {
+          const context = await authenticated(req, info);
+          info.operation = `get ${read.resource}`;
+          sendJson(res, 200, await read.handler(key, search, context));
+        },
+      };
+    }
+    return undefined;
+  };
   for (const extra of options.routes ?? []) {
     routes.set(extra.path, {
       methods: [extra.method],
@@ -119,11 +172,11 @@ export function createApp(options: AppOptions): RequestListener {
     const info: RequestInfo = { requestId: requestIdOf(req), operation: '' };
     res.setHeader('x-request-id', info.requestId);
     const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
-    const entry = routes.get(path);
+    const entry = routes.get(path) ?? keyedRead(path);
     // Counted and logged once the answer has left, without a 'finish' listener per request (~3 % of a read).
     const sent = () => {
       const seconds = (performance.now() - started) / 1000;
-      metrics.observe(entry ? path : 'unmatched', info.operation, res.statusCode, seconds);
+      metrics.observe(entry ? (entry.keyed ?? path) : 'unmatched', info.operation, res.statusCode, seconds);
       logRequest?.({ requestId: info.requestId, method: req.method, path, operation: info.operation, status: res.statusCode, ms: Math.round(seconds * 100_000) / 100 });
     };
     // The router's own answers (a CORS refusal, a preflight, a 404, a 405) leave at once, while node still parses the
@@ -139,14 +192,29 @@ export function createApp(options: AppOptions): RequestListener {
       sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
       return sent();
     }
+    if (entry.restli) {
+      const protocol = req.headers[RESTLI_PROTOCOL_HEADER];
+      if (typeof protocol === 'string') res.setHeader(RESTLI_PROTOCOL_HEADER, protocol);
+    }
     const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
+    const shape = entry.graphql ? 'graphql' : entry.restli ? 'restli' : 'json';
     void run()
-      .catch((error: unknown) => sendFailure(res, error, entry.graphql ?? false, info.requestId, logger))
+      .catch((error: unknown) => sendFailure(res, error, shape, info.requestId, logger))
       .then(() => setImmediate(sent));
   };
 }
 
-function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requestId: string, logger: Logger): void {
+interface RouteEntry {
+  methods: string[];
+  route: Route;
+  graphql?: boolean;
+  /** Failures carry Rest.li's error body (entities-api §2). */
+  restli?: boolean;
+  /** The path pattern of a keyed read, for metrics (`/aspects/{key}`), so URNs do not become label values. */
+  keyed?: string;
+}
+
+function sendFailure(res: ServerResponse, error: unknown, shape: 'graphql' | 'restli' | 'json', requestId: string, logger: Logger): void {
   if (res.headersSent) return void res.destroy();
   const known = error instanceof ApiError;
   if (!known) logger.error({ requestId, err: error }, 'request failed');
@@ -156,7 +224,12 @@ function sendFailure(res: ServerResponse, error: unknown, graphql: boolean, requ
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="mds"';
   // A 413's body was read to its end and thrown away, or cut past its bounds (http/body.ts): either way, close.
   if (status === 413) headers.connection = 'close';
-  if (!graphql) return sendError(res, status, message, headers);
+  if (shape === 'restli') {
+    // Rest.li's error body; a 404 of a read has no message, as DataHub's has none.
+    const body = { exceptionClass: RESTLI_EXCEPTION_CLASS, stackTrace: '', ...(message ? { message } : {}), status };
+    return sendJson(res, status, body, { ...headers, 'x-restli-error-response': 'true' });
+  }
+  if (shape === 'json') return sendError(res, status, message, headers);
   const type = known ? error.kind : 'SERVER_ERROR';
   sendJson(res, status, { errors: [{ message, extensions: { code: status, type } }] }, headers);
 }

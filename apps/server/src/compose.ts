@@ -1,5 +1,6 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
-import { openDatabase } from '@mds/db';
+import { openDatabase, openSqliteDatabase } from '@mds/db';
+import { createEntities, type Entities } from '@mds/entities';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { join } from 'node:path';
@@ -10,11 +11,14 @@ export interface Domains {
   auth: Auth;
   tags: TagStore;
   timeseries: Timeseries;
+  entities: Entities;
 }
 
 /**
  * The composition root: opens the stores and builds each package's module. Tags and tokens share `mds.db` (each
- * package owns its tables); time-series data lives apart so truncation never blocks tag writes.
+ * package owns its tables); versioned aspects live in `entities.db`, time-series data apart so truncation never
+ * blocks other writes. The entities package owns Rest.li ingestion and hands time-series aspects to the time-series
+ * package.
  */
 export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production'>): Promise<Composition & Domains> {
   const db = openDatabase(join(config.dataDir, 'mds.db'));
@@ -28,15 +32,17 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     });
     const tags = createTagsModule({ db });
     const timeseries = await createTimeseries({ dataDir: config.dataDir, config: parseTimeseriesConfig(config.env) });
+    const entities = await createEntities({ db: openSqliteDatabase(join(config.dataDir, 'entities.db')), timeseries: timeseries.ingest });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module, entities.module],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,
       auth,
       tags: tags.store,
       timeseries,
+      entities,
     };
   } catch (error) {
     db.close();

@@ -89,6 +89,7 @@ export async function startServer<C extends Composition>(
     executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
     routes: modules.flatMap((m) => m.routes ?? []),
+    reads: modules.flatMap((m) => m.reads ?? []),
   });
 
   let closing: Promise<void> | undefined;

@@ -118,7 +118,6 @@ describe('bad input is a 400 naming the problem', () => {
   it.each([
     ['no timestampMillis', { ...proposal(1), aspect: { contentType: 'application/json', value: '{"rowCount":1}' } }, /timestampMillis/],
     ['a value that is not JSON', { ...proposal(1), aspect: { contentType: 'application/json', value: '{nope' } }, /value/],
-    ['an aspect that is not time-series', { ...proposal(1), aspectName: 'ownership' }, /ownership/],
   ])('a proposal with %s', async (_name, bad, message) => {
     const { status, body } = await mds.post('/aspects?action=ingestProposal', { proposal: bad });
     expect(status).toBe(400);

@@ -12,6 +12,10 @@ export const Privilege = {
   GET_TIMESERIES_INDEX_SIZES: 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE',
   TRUNCATE_TIMESERIES_INDEX: 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE',
   GET_ES_TASK_STATUS: 'GET_ES_TASK_STATUS_PRIVILEGE',
+  // Entity privileges (entities-api §11); mds has no per-entity policies, so a role grants them on every entity.
+  VIEW_ENTITY_PAGE: 'VIEW_ENTITY_PAGE',
+  EDIT_ENTITY: 'EDIT_ENTITY',
+  DELETE_ENTITY: 'DELETE_ENTITY',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

@@ -35,13 +35,13 @@ export const ROLES: readonly Role[] = [
     urn: ROLE_URNS.Editor,
     name: 'Editor',
     description: 'Can read and edit all metadata. Cannot take administrative actions.',
-    privileges: privilegeSet(Privilege.MANAGE_TAGS, Privilege.CREATE_TAGS, Privilege.VIEW_MANAGE_TAGS),
+    privileges: privilegeSet(Privilege.MANAGE_TAGS, Privilege.CREATE_TAGS, Privilege.VIEW_MANAGE_TAGS, Privilege.VIEW_ENTITY_PAGE, Privilege.EDIT_ENTITY),
   },
   {
     urn: ROLE_URNS.Reader,
     name: 'Reader',
     description: 'Can read all metadata. Cannot edit anything by default, or take administrative actions.',
-    privileges: privilegeSet(),
+    privileges: privilegeSet(Privilege.VIEW_ENTITY_PAGE),
   },
 ];
 

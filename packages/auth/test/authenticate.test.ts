@@ -58,7 +58,7 @@ describe('users and roles', () => {
     expect((await second.auth.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:eve');
   });
 
-  it('grants each role its privileges (spec 3), and every user GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
+  it('grants each role its privileges (spec 3, entities-api §11), and every user GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
     const { auth } = setup();
     const privilegesOf = async (role: string | null, user: string) => {
       auth.roles.assign(role, [user]);
@@ -69,12 +69,13 @@ describe('users and roles', () => {
       new Set([
         'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS', 'MANAGE_POLICIES',
         'MANAGE_SYSTEM_OPERATIONS', 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE', 'GET_ES_TASK_STATUS_PRIVILEGE',
+        'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(
-      new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS']),
+      new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'VIEW_ENTITY_PAGE', 'EDIT_ENTITY']),
     );
-    expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));
+    expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'VIEW_ENTITY_PAGE']));
     expect(await privilegesOf(null, 'urn:li:corpuser:nora')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));
   });
 

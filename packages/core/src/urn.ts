@@ -80,9 +80,26 @@ export function decodeUrnPathSegment(segment: string): string {
   }
 }
 
-/** The elements of a Rest.li `List(a,b)` parameter: split on unencoded commas, then each decoded. */
+/**
+ * The elements of a Rest.li `List(a,b)` parameter, as found in the raw query string: split on unencoded commas outside
+ * parentheses (an unencoded tuple URN keeps its own), then each decoded.
+ */
 export function parseRestliList(text: string): string[] {
   const match = /^List\((.*)\)$/s.exec(text);
   if (!match) throw new UrnError(`Expected a Rest.li list like List(a,b), got: ${text}`);
-  return match[1] === '' ? [] : match[1]!.split(',').map(decodeUrnPathSegment);
+  if (match[1] === '') return [];
+  const elements: string[] = [];
+  let depth = 0;
+  let start = 0;
+  const inner = match[1]!;
+  for (let i = 0; i < inner.length; i++) {
+    if (inner[i] === '(') depth++;
+    else if (inner[i] === ')') depth--;
+    else if (inner[i] === ',' && depth === 0) {
+      elements.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  elements.push(inner.slice(start));
+  return elements.map(decodeUrnPathSegment);
 }

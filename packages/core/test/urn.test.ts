@@ -44,6 +44,8 @@ describe('URNs in paths and Rest.li lists', () => {
     expect(parseRestliList(`List(${encodeURIComponent(a)},${encodeURIComponent(b)})`)).toEqual([a, b]);
     expect(parseRestliList('List(datasetProperties,globalTags)')).toEqual(['datasetProperties', 'globalTags']);
     expect(parseRestliList('List()')).toEqual([]);
+    // Sent unencoded, a tuple URN keeps the commas inside its parentheses.
+    expect(parseRestliList(`List(${a},urn:li:tag:pii)`)).toEqual([a, 'urn:li:tag:pii']);
     expect(() => parseRestliList('datasetProperties')).toThrow('Expected a Rest.li list like List(a,b), got: datasetProperties');
   });
 });

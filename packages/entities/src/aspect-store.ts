@@ -3,6 +3,8 @@ import type { SqlDatabase, SqlExecutor } from '@mds/db';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
+import { applyPatch } from './patch';
+import { assertValid } from './proposals';
 
 /** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
 export interface StoredAspect {
@@ -18,7 +20,7 @@ export interface StoredAspect {
 }
 
 export type SystemMetadata = Record<string, unknown>;
-export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'UPDATE';
+export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'UPDATE' | 'PATCH';
 
 export interface AspectWrite {
   urn: string;
@@ -27,7 +29,8 @@ export interface AspectWrite {
   /** A versioned aspect of that entity, or its key aspect (which is ignored: the key is built from the URN). */
   aspect: string;
   changeType: ChangeType;
-  value: Record<string, unknown>;
+  /** The value; for PATCH, the patch applied to the latest value inside the write (entities-api §6.6). */
+  value: unknown;
   systemMetadata?: SystemMetadata | null;
   /** `If-None-Match` and `If-Version-Match` (entities-api §6.3); names compared case-insensitively. */
   headers?: Record<string, string>;
@@ -140,6 +143,7 @@ export function createAspectStore(db: SqlDatabase) {
     if (item.aspect === entity.keyAspect) return skipped;
 
     const current = await readV0(tx, item.urn, item.aspect);
+    const value = item.changeType === 'PATCH' ? patched(item, current) : item.value;
     if (item.changeType === 'CREATE' && current) {
       if (ifNoneMatch) return skipped;
       throw unprocessable('Cannot perform CREATE since the aspect already exists.');
@@ -152,7 +156,7 @@ export function createAspectStore(db: SqlDatabase) {
     }
 
     if (!current) {
-      await insert(tx, newRow(item.urn, item.aspect, item.value, firstSystemMetadata(item.systemMetadata, audit), audit));
+      await insert(tx, newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit));
       return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
     }
     const requested = item.systemMetadata ?? {};
@@ -161,7 +165,7 @@ export function createAspectStore(db: SqlDatabase) {
       runId: typeof requested.runId === 'string' ? requested.runId : DEFAULT_RUN_ID,
       lastRunId: currentSystem?.runId ?? DEFAULT_RUN_ID,
     };
-    if (canonicalJson(JSON.parse(current.metadata)) === canonicalJson(item.value)) {
+    if (canonicalJson(JSON.parse(current.metadata)) === canonicalJson(value)) {
       // The same value again: no new version; only when it was seen, and by which run, move.
       await tx.run('UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0', [
         JSON.stringify({ ...currentSystem, ...observed }),
@@ -183,9 +187,16 @@ export function createAspectStore(db: SqlDatabase) {
     };
     await tx.run(
       'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ?, createdfor = ? WHERE urn = ? AND aspect = ? AND version = 0',
-      [JSON.stringify(item.value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
+      [JSON.stringify(value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
     );
     return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+  }
+
+  /** The latest value with the item's patch applied, checked like any value written. */
+  function patched(item: AspectWrite, current: Row | undefined): Record<string, unknown> {
+    const value = applyPatch(item.aspect, current && (JSON.parse(current.metadata) as Record<string, unknown>), item.value);
+    assertValid(item.aspect, value);
+    return value;
   }
 
   /** The key aspect, built from the URN, written with the first aspect of a new entity (entities-api §3.4). */

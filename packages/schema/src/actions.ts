@@ -3,7 +3,20 @@ import type { ApiContext } from './context';
 import { badRequest } from './errors';
 
 /** Rest.li resources this server answers actions on (`/<resource>?action=<name>`). */
-export type RestliResource = 'operations' | 'aspects';
+export type RestliResource = 'operations' | 'aspects' | 'entities';
+
+/** Rest.li resources read with GET: `/<resource>/<key>` or `/<resource>?<query>` (entities-api §7). */
+export type RestliReadResource = 'aspects' | 'entities' | 'entitiesV2' | 'relationships';
+
+/**
+ * A Rest.li GET, registered by a domain package. `key` is the path segment after the resource, still percent-encoded
+ * (absent for `/<resource>?...`); `query` is the raw query string, since Rest.li lists (`List(a,b)`) are split before
+ * they are decoded. The result is the JSON body of a 200.
+ */
+export interface RestliRead {
+  resource: RestliReadResource;
+  handler(key: string | undefined, query: string, context: ApiContext): unknown;
+}
 
 /**
  * One Rest.li action, registered by a domain package and dispatched by the host.
@@ -28,9 +41,18 @@ export function defineAction<Params extends z.ZodType>(action: RestliAction<Para
 export function parseActionParams<Params extends z.ZodType>(action: RestliAction<Params>, body: unknown): z.infer<Params> {
   const result = action.params.safeParse(body ?? {}, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const where = issue.path.length ? `Parameter '${issue.path.join('.')}'` : 'Body';
-  throw badRequest(`${where} of action '${action.name}': ${describeIssue(issue)}`);
+  throw invalidParameter(action.name, result.error);
+}
+
+/**
+ * The 400 for the first problem zod found, naming the parameter: `Parameter 'proposals.3.aspect' of action
+ * 'ingestProposalBatch': is required`. `within` is the path of the parsed value inside the action's body.
+ */
+export function invalidParameter(actionName: string, error: z.ZodError, within: readonly PropertyKey[] = []) {
+  const issue = error.issues[0]!;
+  const path = [...within, ...issue.path];
+  const where = path.length ? `Parameter '${path.map(String).join('.')}'` : 'Body';
+  return badRequest(`${where} of action '${actionName}': ${describeIssue(issue)}`);
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

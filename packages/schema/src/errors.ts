@@ -42,6 +42,7 @@ export const badRequest = (message: string) => new ApiError('BAD_REQUEST', messa
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
 export const forbidden = (message: string = FORBIDDEN_MESSAGE) => new ApiError('UNAUTHORIZED', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
+export const preconditionFailed = (message: string) => new ApiError('PRECONDITION_FAILED', message);
 export const unprocessable = (message: string) => new ApiError('UNPROCESSABLE_ENTITY', message);
 export const unavailable = (message: string) => new ApiError('SERVICE_UNAVAILABLE', message);
 

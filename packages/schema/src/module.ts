@@ -1,4 +1,4 @@
-import type { RestliAction } from './actions';
+import type { RestliAction, RestliRead } from './actions';
 import type { ApiContext } from './context';
 import type { Resolvers } from './generated/resolvers-types';
 
@@ -17,6 +17,7 @@ export interface ApiModule {
   name: string;
   resolvers?: Resolvers;
   actions?: RestliAction[];
+  reads?: RestliRead[];
   routes?: JsonRoute[];
   close?(): void | Promise<void>;
 }

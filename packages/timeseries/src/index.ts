@@ -2,7 +2,7 @@ import type { ApiModule } from '@mds/schema';
 import { join } from 'node:path';
 import type { TimeseriesConfig } from './config.ts';
 import { openEmbeddedStore } from './embedded/store.ts';
-import { ingestActions } from './ingest-actions.ts';
+import { createTimeseriesIngest, type TimeseriesIngest } from './ingest.ts';
 import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
 import type { TimeseriesStore } from './port.ts';
 import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
@@ -11,14 +11,16 @@ export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig,
 export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
-export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './ingest-actions.ts';
+export type { ProposalPlace, TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
 
 const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
 
 export interface Timeseries {
-  /** Name 'timeseries'; Rest.li actions on 'operations' and 'aspects'. Its close() is this object's close(). */
+  /** Name 'timeseries'; Rest.li actions on 'operations'. Its close() is this object's close(). */
   module: ApiModule;
+  /** Ingestion of time-series proposals, for the owner of the Rest.li ingestion actions (@mds/entities). */
+  ingest: TimeseriesIngest;
   /** The port, for the CLI (seed) and the benchmarks. */
   store: TimeseriesStore;
   /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
@@ -48,11 +50,12 @@ export async function createTimeseries(options: {
   return {
     module: {
       name: 'timeseries',
-      actions: [...operationsActions(store), ...ingestActions(store)],
+      actions: operationsActions(store),
       // DataHub's OpenAPI twin of getIndexSizes: same privilege and 403.
       routes: [{ method: 'GET', path: OPENAPI_INDEX_SIZES_PATH, handler: ({ actor }) => openApiIndexSizes(store, actor) }],
       close,
     },
+    ingest: createTimeseriesIngest(store),
     store,
     seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
     close,

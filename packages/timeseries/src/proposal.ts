@@ -1,3 +1,4 @@
+import { MAX_JSON_NESTING as MAX_NESTING, nestedDeeperThan } from '@mds/core';
 import { badRequest } from '@mds/schema';
 import { z } from 'zod';
 import { documentId } from './identity.ts';
@@ -23,25 +24,6 @@ export const proposalSchema = z.object({
 export type Proposal = z.infer<typeof proposalSchema>;
 
 const ACCEPTED_CHANGE_TYPES = ['UPSERT'];
-
-/**
- * Aspects are a few levels deep; far deeper JSON (which JSON.parse accepts) would overflow the stack of
- * JSON.stringify and every other recursive reader down the line, so it is refused up front.
- */
-const MAX_NESTING = 100;
-
-/**
- * Whether objects and arrays in `value` nest more than `max` levels (own keys only). The recursion stops at `max`
- * levels, so the stack stays shallow however deep the value goes; unlike a work list, it queues no tuple per node.
- */
-function nestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (depth > max) return true;
-  for (const child of Object.values(value)) {
-    if (nestedDeeperThan(child, max, depth + 1)) return true;
-  }
-  return false;
-}
 
 /** The rule a proposal broke, naming the parameter the way parseActionParams does. */
 function invalid(action: string, path: string, rule: string): never {

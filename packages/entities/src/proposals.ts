@@ -1,0 +1,166 @@
+import {
+  MAX_JSON_NESTING,
+  UrnError,
+  aspectSpec,
+  entityAspect,
+  findEntity,
+  keyAspectValue,
+  nestedDeeperThan,
+  parseUrn,
+  urnFromKeyAspect,
+  validateAspect,
+  type EntitySpec,
+} from '@mds/core';
+import { ApiError, badRequest, unprocessable } from '@mds/schema';
+import type { SystemMetadata } from './aspect-store';
+import { supportsPatch } from './patch';
+
+/** Where a proposal sits in a request, for messages: `{action: 'ingestProposalBatch', path: 'proposals.3'}`. */
+export interface ProposalPlace {
+  action: string;
+  path: string;
+}
+
+export type WriteChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'UPDATE' | 'PATCH';
+
+/** A MetadataChangeProposal of a versioned aspect, checked against the registry and its aspect's shape. */
+export interface VersionedProposal {
+  kind: 'versioned';
+  entity: EntitySpec;
+  urn: string;
+  aspect: string;
+  changeType: WriteChangeType;
+  /** The value to write; for PATCH, the patch document to apply to the latest value. */
+  value: unknown;
+  systemMetadata: SystemMetadata | null;
+  headers: Record<string, string>;
+}
+
+/** A proposal of a time-series aspect: handed as sent to the time-series store, which checks the rest. */
+export interface TimeseriesProposal {
+  kind: 'timeseries';
+  urn: string;
+  proposal: Record<string, unknown>;
+}
+
+export type ParsedProposal = VersionedProposal | TimeseriesProposal;
+
+const CHANGE_TYPES: readonly string[] = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'PATCH'];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks one MCP (entities-api §6.3-6.5) and says where it goes. `isTimeseries` decides which aspects the time-series
+ * store takes (its names are matched case-insensitively, as before this package owned ingestion).
+ */
+export function parseProposal(
+  raw: unknown,
+  place: ProposalPlace,
+  isTimeseries: (entityType: string, aspectName: string) => boolean,
+): ParsedProposal {
+  const parameter = (name: string, rule: string) => badRequest(`Parameter '${place.path}${name ? `.${name}` : ''}' of action '${place.action}': ${rule}`);
+  if (!isObject(raw)) throw parameter('', raw === undefined ? 'is required' : 'must be an object');
+  const { entityType, changeType, aspectName } = raw;
+  if (typeof entityType !== 'string') throw parameter('entityType', entityType === undefined ? 'is required' : 'must be a string');
+  if (typeof changeType !== 'string') throw parameter('changeType', changeType === undefined ? 'is required' : 'must be a string');
+  const entity = findEntity(entityType);
+  if (!entity) throw unprocessable(`Unknown entity: ${entityType}`);
+  // DELETE and RESTATE, which DataHub's MCP enum also has, are refused on ingestion (entities-api §6.4).
+  if (!CHANGE_TYPES.includes(changeType)) throw badRequest(`ChangeType not supported: [${changeType}]`);
+
+  const urn = urnOf(raw, entity, parameter);
+  if (urn.entityType !== entity.name) {
+    throw unprocessable(`URN entity type does not match MCP entity type. ${urn.entityType} != ${entityType}`);
+  }
+  if (aspectName === undefined || aspectName === null) throw badRequest('Aspect name is required for create and update operations');
+  if (typeof aspectName !== 'string') throw parameter('aspectName', 'must be a string');
+
+  const spec = entityAspect(entity, aspectName);
+  if (spec?.kind !== 'versioned' && spec?.kind !== 'key' && isTimeseries(entity.name, aspectName)) {
+    if (changeType !== 'UPSERT') throw unprocessable(`ChangeType ${changeType} is not supported for time-series aspect ${aspectName}: only UPSERT is`);
+    return { kind: 'timeseries', urn: urn.text, proposal: raw };
+  }
+  if (!spec || spec.kind === 'timeseries') throw unprocessable(`Unknown aspect ${aspectName} for entity ${entity.name}`);
+  try {
+    keyAspectValue(entity, urn);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+
+  const value = aspectValue(raw.aspect, parameter);
+  if (changeType === 'PATCH') {
+    if (!supportsPatch(aspectName)) throw unprocessable(`Aspect: ${aspectName} does not currently support patch operations.`);
+  } else {
+    if (!isObject(value)) throw badRequest('Failed to parse aspect value');
+    assertValid(aspectName, value);
+  }
+  const systemMetadata = raw.systemMetadata ?? null;
+  if (systemMetadata !== null && !isObject(systemMetadata)) throw parameter('systemMetadata', 'must be an object');
+  if (nestedDeeperThan(systemMetadata)) throw parameter('systemMetadata', `is nested more than ${MAX_JSON_NESTING} levels deep`);
+  return {
+    kind: 'versioned',
+    entity,
+    urn: urn.text,
+    aspect: aspectName,
+    changeType: changeType as WriteChangeType,
+    value,
+    systemMetadata,
+    headers: headersOf(raw.headers, parameter),
+  };
+}
+
+/** DataHub's validation failure (entities-api §6.5): 422 with one `ERROR :: /path :: message` line per problem. */
+export function assertValid(aspectName: string, value: unknown): void {
+  const problems = validateAspect(aspectName, value);
+  if (problems.length === 0) return;
+  throw unprocessable(`Failed to validate record with class ${aspectSpec(aspectName)!.pdlClass}: \n${problems.join('\n')}`);
+}
+
+type ParameterError = (name: string, rule: string) => ApiError;
+
+/** `entityUrn`, or the URN the `entityKeyAspect` names; either way parsed and checked (entities-api §4.1). */
+function urnOf(raw: Record<string, unknown>, entity: EntitySpec, parameter: ParameterError) {
+  let text = raw.entityUrn;
+  if (text === undefined || text === null) {
+    if (raw.entityKeyAspect === undefined || raw.entityKeyAspect === null) throw parameter('entityUrn', 'is required');
+    const key = aspectValue(raw.entityKeyAspect, (name, rule) => parameter(`entityKeyAspect.${name}`, rule));
+    if (!isObject(key)) throw badRequest('Failed to parse aspect value');
+    try {
+      text = urnFromKeyAspect(entity, key);
+    } catch (error) {
+      throw badRequest((error as Error).message);
+    }
+  }
+  if (typeof text !== 'string') throw parameter('entityUrn', 'must be a string');
+  try {
+    return parseUrn(text);
+  } catch (error) {
+    if (error instanceof UrnError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** The parsed JSON of a GenericAspect (`{value: "<JSON text>", contentType}`); `{json: ...}` is a file format only. */
+function aspectValue(aspect: unknown, parameter: ParameterError): unknown {
+  if (aspect === undefined || aspect === null) throw parameter('aspect', 'is required');
+  if (!isObject(aspect)) throw parameter('aspect', 'must be an object');
+  if (aspect.value === undefined) throw badRequest('Field "value" is required but it is not present');
+  if (typeof aspect.value !== 'string') throw parameter('aspect.value', 'must be a string');
+  let value: unknown;
+  try {
+    value = JSON.parse(aspect.value);
+  } catch {
+    throw badRequest('Failed to parse aspect value');
+  }
+  if (nestedDeeperThan(value)) throw parameter('aspect.value', `is nested more than ${MAX_JSON_NESTING} levels deep`);
+  return value;
+}
+
+function headersOf(headers: unknown, parameter: ParameterError): Record<string, string> {
+  if (headers === undefined || headers === null) return {};
+  if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
+    throw parameter('headers', 'must be a map of strings');
+  }
+  return headers as Record<string, string>;
+}

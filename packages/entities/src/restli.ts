@@ -1,0 +1,215 @@
+import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, parseUrn, UrnError, type EntitySpec } from '@mds/core';
+import { badRequest, defineAction, forbidden, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
+import { Privilege } from '@mds/auth';
+import { z } from 'zod';
+import type { AspectStore, StoredAspect } from './aspect-store';
+import type { Ingestion } from './ingestion';
+import { snapshotProposals, toSnapshot } from './snapshots';
+
+export const MAX_PROPOSALS_PER_BATCH = 10_000;
+/** DataHub 1.x answers its batch action with `success` (RESTLI_SUCCESS). */
+export const BATCH_ANSWER = 'success';
+const { VIEW_ENTITY_PAGE, DELETE_ENTITY } = Privilege;
+
+const require = (actor: Actor, privilege: string, message: string) => {
+  if (!actor.privileges.has(privilege)) throw forbidden(message);
+};
+
+/** A URN from a request, or the 400 DataHub gives for one it cannot parse. */
+function urnParameter(text: string) {
+  try {
+    return parseUrn(text);
+  } catch (error) {
+    if (error instanceof UrnError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+function entityOf(urn: string): EntitySpec {
+  const parsed = urnParameter(urn);
+  const entity = findEntity(parsed.entityType);
+  if (!entity || entity.name !== parsed.entityType) throw badRequest(`Unknown entity: ${parsed.entityType}`);
+  return entity;
+}
+
+/** The raw (still percent-encoded) value of `name` in a query string: Rest.li lists are split before decoding. */
+function rawParameter(query: string, name: string): string | undefined {
+  for (const pair of query.split('&')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at) === name) return pair.slice(at + 1);
+  }
+  return undefined;
+}
+
+const listParameter = (query: string, name: string): string[] | undefined => {
+  const raw = rawParameter(query, name);
+  if (raw === undefined) return undefined;
+  try {
+    return parseRestliList(raw);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+};
+
+const asyncFlag = z.union([z.string(), z.boolean()]).optional();
+
+/** The Rest.li face of the aspect store: ingestion actions and reads (entities-api §6-7). */
+export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { actions: RestliAction[]; reads: RestliRead[] } {
+  /** The EntityResponse of one URN (§7.2): the stored versioned aspects asked for, the key always. */
+  const entityResponse = (urn: string, entity: EntitySpec, stored: Map<string, StoredAspect> | undefined) => {
+    const aspects: Record<string, unknown> = {};
+    if (!stored?.has(entity.keyAspect)) {
+      aspects[entity.keyAspect] = { name: entity.keyAspect, type: 'VERSIONED', version: 0, value: keyAspectValue(entity, urnParameter(urn)) };
+    }
+    for (const a of stored?.values() ?? []) {
+      aspects[a.aspect] = {
+        name: a.aspect,
+        type: 'VERSIONED',
+        version: 0,
+        value: a.value,
+        created: { time: a.createdOn, actor: a.createdBy },
+        ...(a.systemMetadata ? { systemMetadata: a.systemMetadata } : {}),
+      };
+    }
+    return { entityName: entity.name, urn, aspects };
+  };
+  /** The aspects a read asks for (`aspects=List(...)`), the key included; undefined: all. */
+  const wantedAspects = (query: string, entity: EntitySpec) => {
+    const named = listParameter(query, 'aspects');
+    return named && [entity.keyAspect, ...named.filter((name) => entity.aspects.includes(name))];
+  };
+
+  const actions: RestliAction[] = [
+    defineAction({
+      resource: 'aspects',
+      name: 'ingestProposal',
+      bulk: true,
+      params: z.object({ proposal: z.unknown(), async: asyncFlag }).strict(),
+      async handler({ proposal }, { actor }) {
+        await ingestion.ingest([{ proposal, place: { action: 'ingestProposal', path: 'proposal' } }], actor, false);
+        return typeof (proposal as { entityUrn?: unknown }).entityUrn === 'string' ? (proposal as { entityUrn: string }).entityUrn : BATCH_ANSWER;
+      },
+    }),
+    defineAction({
+      resource: 'aspects',
+      name: 'ingestProposalBatch',
+      bulk: true,
+      params: z
+        .object({
+          proposals: z.array(z.unknown()).max(MAX_PROPOSALS_PER_BATCH, `must hold at most ${MAX_PROPOSALS_PER_BATCH} proposals; split the batch`),
+          async: asyncFlag,
+        })
+        .strict(),
+      async handler({ proposals }, { actor }) {
+        const placed = proposals.map((proposal, i) => ({ proposal, place: { action: 'ingestProposalBatch', path: `proposals.${i}` } }));
+        await ingestion.ingest(placed, actor, true);
+        return BATCH_ANSWER;
+      },
+    }),
+    defineAction({
+      resource: 'entities',
+      name: 'ingest',
+      bulk: true,
+      params: z.object({ entity: z.object({ value: z.unknown() }), systemMetadata: z.unknown().optional() }).strict(),
+      async handler({ entity, systemMetadata }, { actor }) {
+        const proposals = snapshotProposals(entity.value, systemMetadata, { action: 'ingest', path: 'entity.value' });
+        await ingestion.ingest(proposals, actor, false);
+        return undefined;
+      },
+    }),
+    defineAction({
+      resource: 'entities',
+      name: 'batchIngest',
+      bulk: true,
+      params: z.object({ entities: z.array(z.object({ value: z.unknown() })), systemMetadata: z.array(z.unknown()).optional() }).strict(),
+      async handler({ entities, systemMetadata }, { actor }) {
+        if (systemMetadata && systemMetadata.length !== entities.length) throw preconditionFailed('entities and systemMetadata length must match');
+        const proposals = entities.flatMap((entity, i) =>
+          snapshotProposals(entity.value, systemMetadata?.[i], { action: 'batchIngest', path: `entities.${i}.value` }),
+        );
+        await ingestion.ingest(proposals, actor, true);
+        return undefined;
+      },
+    }),
+    defineAction({
+      resource: 'entities',
+      name: 'exists',
+      params: z.object({ urn: z.string(), includeSoftDelete: z.boolean().optional() }).strict(),
+      async handler({ urn, includeSoftDelete }, { actor }) {
+        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized check entity existence: ${urn}`);
+        entityOf(urn);
+        return store.exists(urn, { includeSoftDeleted: includeSoftDelete ?? true });
+      },
+    }),
+    defineAction({
+      resource: 'entities',
+      name: 'delete',
+      params: z
+        .object({ urn: z.string(), aspectName: z.string().optional(), startTimeMillis: z.number().optional(), endTimeMillis: z.number().optional() })
+        .strict(),
+      async handler({ urn, aspectName }, { actor }) {
+        require(actor, DELETE_ENTITY, `User is unauthorized to delete entity: ${urn}`);
+        const entity = entityOf(urn);
+        if (aspectName !== undefined && aspectSpec(aspectName)?.kind !== 'timeseries') {
+          throw badRequest(`Not supported for non-timeseries aspect ${aspectName}.`);
+        }
+        if (aspectName !== undefined || !entity) throw badRequest(`Deleting time-series points is not supported yet: ${aspectName}`);
+        return { urn, rows: await store.deleteEntity(urn), timeseriesRows: 0 };
+      },
+    }),
+  ];
+
+  const reads: RestliRead[] = [
+    {
+      resource: 'aspects',
+      async handler(key, query, { actor }) {
+        if (key === undefined) throw badRequest('GET /aspects needs an URN: /aspects/{urn}?aspect=<name>&version=<n>');
+        const urn = decodeUrnPathSegment(key);
+        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get aspect for ${urn}`);
+        urnParameter(urn);
+        const params = new URLSearchParams(query);
+        const aspect = params.get('aspect');
+        if (!aspect) throw badRequest("Parameter 'aspect' is required");
+        const versionText = params.get('version') ?? '0';
+        if (!/^-?\d+$/.test(versionText)) throw badRequest(`Parameter 'version' must be an integer, got: ${versionText}`);
+        const spec = aspectSpec(aspect);
+        const found = spec && spec.kind !== 'timeseries' ? await store.get(urn, aspect, Number(versionText)) : undefined;
+        if (!found) throw notFound('');
+        return { aspect: { [spec!.pdlClass]: found.value }, version: found.version };
+      },
+    },
+    {
+      resource: 'entitiesV2',
+      async handler(key, query, { actor }) {
+        if (key !== undefined) {
+          const urn = decodeUrnPathSegment(key);
+          require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+          const entity = entityOf(urn);
+          const stored = await store.latest([urn], wantedAspects(query, entity));
+          return entityResponse(urn, entity, stored.get(urn));
+        }
+        const urns = listParameter(query, 'ids');
+        if (!urns) throw badRequest("Parameter 'ids' is required: /entitiesV2?ids=List(<urn>,...)");
+        for (const urn of urns) require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+        const entities = urns.map(entityOf);
+        const aspectsAsked = listParameter(query, 'aspects');
+        const stored = await store.latest(urns, aspectsAsked && [...new Set([...aspectsAsked, ...entities.map((e) => e.keyAspect)])]);
+        const results = Object.fromEntries(urns.map((urn, i) => [urn, entityResponse(urn, entities[i]!, stored.get(urn))]));
+        return { results, statuses: {}, errors: {} };
+      },
+    },
+    {
+      resource: 'entities',
+      async handler(key, query, { actor }) {
+        if (key === undefined) throw badRequest('GET /entities needs an URN: /entities/{urn}');
+        const urn = decodeUrnPathSegment(key);
+        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+        const entity = entityOf(urn);
+        const stored = (await store.latest([urn], wantedAspects(query, entity))).get(urn);
+        if (!stored?.has(entity.keyAspect) || !entity.snapshotClass) throw notFound(`Did not find ${urn}`);
+        return { value: toSnapshot(entity.snapshotClass, urn, stored.values(), (aspect) => aspectSpec(aspect)!.pdlClass) };
+      },
+    },
+  ];
+  return { actions, reads };
+}

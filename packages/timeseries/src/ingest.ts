@@ -1,0 +1,36 @@
+import { invalidParameter } from '@mds/schema';
+import type { TimeseriesDocument, TimeseriesStore } from './port.ts';
+import { proposalSchema, toDocument } from './proposal.ts';
+import { resolveAspect } from './registry.ts';
+
+/** Where a proposal sits in a request, for messages: `{action: 'ingestProposalBatch', path: 'proposals.3'}`. */
+export interface ProposalPlace {
+  action: string;
+  path: string;
+}
+
+/**
+ * Time-series ingestion, for the package that owns the Rest.li ingestion actions (@mds/entities): it hands over the
+ * proposals whose aspect is a time-series one, validates them all (`prepare`), then writes them (`write`), so a bad
+ * proposal writes nothing.
+ */
+export interface TimeseriesIngest {
+  /** Whether `aspectName` is a time-series aspect of `entityType` (both matched case-insensitively). */
+  accepts(entityType: string, aspectName: string): boolean;
+  /** The document DataHub would index for the proposal, or a 400 naming the parameter at fault. */
+  prepare(proposal: unknown, place: ProposalPlace): TimeseriesDocument;
+  /** Writes prepared documents in one transaction (embedded) or one _bulk request. */
+  write(documents: readonly TimeseriesDocument[]): Promise<void>;
+}
+
+export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest {
+  return {
+    accepts: (entityType, aspectName) => resolveAspect(entityType, aspectName).ok,
+    prepare(proposal, place) {
+      const parsed = proposalSchema.safeParse(proposal, { reportInput: true });
+      if (!parsed.success) throw invalidParameter(place.action, parsed.error, place.path.split('.'));
+      return toDocument(parsed.data, { ...place, indexPrefix: store.indexPrefix });
+    },
+    write: (documents) => store.write([...documents]),
+  };
+}
