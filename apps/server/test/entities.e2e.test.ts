@@ -233,12 +233,14 @@ describe('PATCH (§6.6)', () => {
     expect(((await value('ownership')) as { owners: unknown[] }).owners).toEqual([]);
   });
 
-  it('§12.23 /customProperties/<k> keeps the other keys; PATCH on status → 422', async () => {
+  // §12.23 names status for the 422, but DataHub 1.x patches status (StatusTemplate) and its sources emit such
+  // patches (the kafka golden file): an aspect without a template is refused instead.
+  it('§12.23 /customProperties/<k> keeps the other keys; PATCH on an aspect without a template → 422', async () => {
     await ingest(mcp('datasetProperties', { customProperties: { a: '1' }, description: 'd' }, { entityUrn: urn }));
     await ingest(patchMcp('datasetProperties', [{ op: 'add', path: '/customProperties/b', value: '2' }], urn));
     expect(await value('datasetProperties')).toEqual({ customProperties: { a: '1', b: '2' }, description: 'd' });
-    const res = await ingest(patchMcp('status', [{ op: 'add', path: '/removed', value: true }], urn));
-    expect([res.status, res.body.message]).toEqual([422, 'Aspect: status does not currently support patch operations.']);
+    const res = await ingest(patchMcp('subTypes', [{ op: 'add', path: '/typeNames/0', value: 'View' }], urn));
+    expect([res.status, res.body.message]).toEqual([422, 'Aspect: subTypes does not currently support patch operations.']);
   });
 });
 

@@ -19,7 +19,7 @@ const COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'domains',
 
 /** entity name, GraphQL type, key fields, snapshot (for MCEs), its aspects beyond the key. */
 const ENTITIES: [string, string, string[], boolean, string[]][] = [
-  ['dataset', 'DATASET', ['platform', 'name', 'origin'], true, ['datasetProperties', 'editableDatasetProperties', 'schemaMetadata', 'editableSchemaMetadata', ...COMMON, 'container', 'upstreamLineage', 'siblings', 'viewProperties', 'embed', 'datasetProfile', 'datasetUsageStatistics', 'operation']],
+  ['dataset', 'DATASET', ['platform', 'name', 'origin'], true, ['datasetProperties', 'editableDatasetProperties', 'schemaMetadata', 'editableSchemaMetadata', ...COMMON, 'container', 'upstreamLineage', 'siblings', 'viewProperties', 'embed', 'testResults', 'datasetProfile', 'datasetUsageStatistics', 'operation']],
   ['dashboard', 'DASHBOARD', ['dashboardTool', 'dashboardId'], true, ['dashboardInfo', 'editableDashboardProperties', ...COMMON, 'container', 'inputFields', 'embed', 'dashboardUsageStatistics']],
   ['chart', 'CHART', ['dashboardTool', 'chartId'], true, ['chartInfo', 'editableChartProperties', 'chartQuery', ...COMMON, 'container', 'inputFields', 'embed', 'chartUsageStatistics']],
   ['dataFlow', 'DATA_FLOW', ['orchestrator', 'flowId', 'cluster'], true, ['dataFlowInfo', 'editableDataFlowProperties', ...COMMON, 'versionInfo']],
@@ -30,15 +30,30 @@ const ENTITIES: [string, string, string[], boolean, string[]][] = [
   ['corpGroup', 'CORP_GROUP', ['name'], true, ['corpGroupInfo', 'corpGroupEditableInfo', 'globalTags', 'ownership', 'status', 'origin', 'roleMembership']],
   ['dataPlatform', 'DATA_PLATFORM', ['platformName'], true, ['dataPlatformInfo']],
   ['domain', 'DOMAIN', ['id'], true, ['domainProperties', 'ownership', 'institutionalMemory', 'structuredProperties', 'forms']],
-  // Entity types mds knows only for their time-series aspects (reference-api §6).
+  // Beyond entities-api §4.2: the entity types DataHub's own sample and golden files carry (bootstrap_mce.json,
+  // glossary and fivetran goldens), with their aspects from entity-registry.yml.
+  ['glossaryTerm', 'GLOSSARY_TERM', ['name'], true, ['glossaryTermInfo', 'glossaryRelatedTerms', 'ownership', 'status', 'deprecation', 'domains', 'institutionalMemory', 'browsePaths', 'browsePathsV2', 'structuredProperties', 'forms']],
+  ['glossaryNode', 'GLOSSARY_NODE', ['name'], true, ['glossaryNodeInfo', 'ownership', 'status', 'institutionalMemory', 'browsePathsV2', 'structuredProperties', 'forms']],
+  ['mlModel', 'MLMODEL', ['platform', 'name', 'origin'], true, ['mlModelProperties', 'intendedUse', 'mlModelFactorPrompts', 'mlModelMetrics', 'mlModelEvaluationData', 'mlModelTrainingData', 'mlModelQuantitativeAnalyses', 'mlModelEthicalConsiderations', 'mlModelCaveatsAndRecommendations', 'sourceCode', 'cost', ...COMMON]],
+  ['mlFeature', 'MLFEATURE', ['featureNamespace', 'name'], true, ['mlFeatureProperties', ...COMMON]],
+  ['mlPrimaryKey', 'MLPRIMARY_KEY', ['featureNamespace', 'name'], true, ['mlPrimaryKeyProperties', ...COMMON]],
+  ['mlFeatureTable', 'MLFEATURE_TABLE', ['platform', 'name'], true, ['mlFeatureTableProperties', ...COMMON]],
+  ['test', 'TEST', ['id'], false, ['testInfo']],
+  // Entity types mds first knew for their time-series aspects (reference-api §6).
   ['assertion', 'ASSERTION', ['assertionId'], false, ['assertionRunEvent']],
-  ['dataProcessInstance', 'DATA_PROCESS_INSTANCE', ['id'], false, ['dataProcessInstanceRunEvent']],
+  ['dataProcessInstance', 'DATA_PROCESS_INSTANCE', ['id'], false, ['dataProcessInstanceProperties', 'dataProcessInstanceRelationships', 'dataProcessInstanceInput', 'dataProcessInstanceOutput', 'dataProcessInstanceRunEvent']],
   ['query', 'QUERY', ['id'], false, ['queryUsageStatistics']],
 ];
 
 const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 /** DataHub's class names spell these two entity types differently from their registry names. */
-const CLASS_STEM: Record<string, string> = { corpuser: 'CorpUser', dataProcessInstance: 'DataProcessInstance' };
+const CLASS_STEM: Record<string, string> = {
+  corpuser: 'CorpUser',
+  mlModel: 'MLModel',
+  mlFeature: 'MLFeature',
+  mlPrimaryKey: 'MLPrimaryKey',
+  mlFeatureTable: 'MLFeatureTable',
+};
 const classStem = (entity: string) => CLASS_STEM[entity] ?? upperFirst(entity);
 
 export const ENTITY_SPECS: readonly EntitySpec[] = ENTITIES.map(([name, graphqlType, keyFields, snapshot, aspects]) => ({

@@ -38,10 +38,12 @@ describe('the entity registry', () => {
     expect(entityAspect(entity, keyAspect)).toMatchObject({ kind: 'key', pdlClass: `com.linkedin.metadata.key.${keyAspect[0]!.toUpperCase()}${keyAspect.slice(1)}` });
   });
 
-  it('knows the 11 entity types of the spec and the three with only time-series aspects', () => {
+  it('knows the 11 entity types of the spec, those of DataHub’s sample files, and the three first known for time-series', () => {
     expect(ENTITY_SPECS.map((e) => `${e.name}:${e.graphqlType}`)).toEqual([
       'dataset:DATASET', 'dashboard:DASHBOARD', 'chart:CHART', 'dataFlow:DATA_FLOW', 'dataJob:DATA_JOB', 'container:CONTAINER',
       'tag:TAG', 'corpuser:CORP_USER', 'corpGroup:CORP_GROUP', 'dataPlatform:DATA_PLATFORM', 'domain:DOMAIN',
+      'glossaryTerm:GLOSSARY_TERM', 'glossaryNode:GLOSSARY_NODE', 'mlModel:MLMODEL', 'mlFeature:MLFEATURE', 'mlPrimaryKey:MLPRIMARY_KEY',
+      'mlFeatureTable:MLFEATURE_TABLE', 'test:TEST',
       'assertion:ASSERTION', 'dataProcessInstance:DATA_PROCESS_INSTANCE', 'query:QUERY',
     ]);
   });
@@ -49,7 +51,8 @@ describe('the entity registry', () => {
   it('finds an entity type whatever its case, and nothing for an unknown one', () => {
     expect(findEntity('DATASET')?.name).toBe('dataset');
     expect(findEntity('CorpUser')?.name).toBe('corpuser');
-    expect(findEntity('mlModel')).toBeUndefined();
+    expect(findEntity('MLMODEL')?.name).toBe('mlModel');
+    expect(findEntity('spaceship')).toBeUndefined();
   });
 
   it('refuses a URN whose part count does not match the key, with DataHub’s text', () => {

@@ -15,3 +15,4 @@ export { parseProposal, type ParsedProposal, type ProposalPlace } from './propos
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH, restliEndpoints } from './restli';
 export { snapshotProposals } from './snapshots';
 export { createEntities, type Entities } from './module';
+export { fileItemProposals, pegasusSnapshot } from './file-format';

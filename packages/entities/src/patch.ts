@@ -45,6 +45,9 @@ const EDGES = keyed(['destinationUrn']);
 const TEMPLATES: Readonly<Record<string, ObjectShape>> = {
   globalTags: TAGS,
   glossaryTerms: TERMS,
+  // DataHub 1.x has a StatusTemplate (entity-registry/.../patch/template/common), and its ingestion sources emit
+  // `add /removed` patches (kafka golden): entities-api §6.6 predates it.
+  status: object({}, () => ({ removed: false })),
   ownership: object({ owners: keyed(['owner', 'type']) }, () => ({ owners: [] })),
   upstreamLineage: object({ upstreams: keyed(['dataset']) }, () => ({ upstreams: [] })),
   editableSchemaMetadata: object(

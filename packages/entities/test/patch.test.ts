@@ -33,17 +33,22 @@ describe('supportsPatch', () => {
   it('accepts the template aspects and refuses the others', () => {
     const table = [
       'globalTags', 'glossaryTerms', 'ownership', 'upstreamLineage', 'editableSchemaMetadata', 'datasetProperties',
-      'dataFlowInfo', 'dataJobInfo', 'chartInfo', 'dashboardInfo', 'containerProperties', 'dataJobInputOutput',
+      'dataFlowInfo', 'dataJobInfo', 'chartInfo', 'dashboardInfo', 'containerProperties', 'dataJobInputOutput', 'status',
     ];
     for (const aspect of table) expect(supportsPatch(aspect), aspect).toBe(true);
-    for (const aspect of ['status', 'schemaMetadata', 'institutionalMemory', '__proto__', 'toString']) expect(supportsPatch(aspect), aspect).toBe(false);
+    for (const aspect of ['subTypes', 'schemaMetadata', 'institutionalMemory', '__proto__', 'toString']) expect(supportsPatch(aspect), aspect).toBe(false);
   });
 
   it('answers 422 with the exact text for an aspect without a template', () => {
-    const error = apiError(() => applyPatch('status', { removed: false }, [{ op: 'add', path: '/removed', value: true }]));
+    const error = apiError(() => applyPatch('subTypes', { typeNames: ['Table'] }, [{ op: 'add', path: '/typeNames/0', value: 'View' }]));
     expect(error.status).toBe(422);
-    expect(error.message).toBe('Aspect: status does not currently support patch operations.');
+    expect(error.message).toBe('Aspect: subTypes does not currently support patch operations.');
     expect(apiError(() => applyPatch('__proto__', undefined, [])).message).toBe('Aspect: __proto__ does not currently support patch operations.');
+  });
+
+  it("patches status as DataHub 1.x's StatusTemplate does (its ingestion sources emit `add /removed`)", () => {
+    expect(applyPatch('status', undefined, [{ op: 'add', path: '/removed', value: false }])).toEqual({ removed: false });
+    expect(applyPatch('status', { removed: false }, [{ op: 'replace', path: '/removed', value: true }])).toEqual({ removed: true });
   });
 
   it('refuses a generic aspect before looking at the patch', () => {
