@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerIndexSizesCommand } from './index-sizes';
+import { registerIngestCommand } from './ingest';
 import { command } from './run';
 import { serve } from './serve';
 import { registerSeedCommand } from './seed';
@@ -12,4 +13,5 @@ export function registerCommands(program: Command): void {
   registerSeedCommand(program);
   registerIndexSizesCommand(program);
   registerTruncateCommands(program);
+  registerIngestCommand(program);
 }
