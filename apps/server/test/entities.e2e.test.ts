@@ -297,3 +297,65 @@ describe('/entities actions (§7.4)', () => {
     expect((await mds.post('/entities?action=delete', { urn })).body.value).toEqual({ urn, rows: 0, timeseriesRows: 0 });
   });
 });
+
+describe('GET /relationships (§7.6)', () => {
+  const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load_orders)';
+  const raw = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.raw_orders,PROD)';
+  const clean = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.clean_orders,PROD)';
+  const relationships = (query: string, token = mds.rootToken) => get(`/relationships?${query}`, token);
+
+  beforeAll(async () => {
+    await ingest(mcp('upstreamLineage', { upstreams: [{ dataset: raw, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' } }] }, { entityUrn: clean }));
+    await ingest(mcp('ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }, { owner: 'urn:li:corpGroup:data-eng', type: 'TECHNICAL_OWNER' }] }, { entityUrn: clean }));
+    await ingest(mcp('globalTags', tags('pii'), { entityUrn: clean }));
+    await ingest({
+      ...mcp('dataJobInputOutput', { inputDatasets: [raw], outputDatasets: [clean] }),
+      entityType: 'dataJob',
+      entityUrn: job,
+    });
+  });
+
+  it('answers the outgoing edges of an entity, of the types asked', async () => {
+    const { status, body } = await relationships(`urn=${enc(clean)}&types=List(OwnedBy,TaggedWith)&direction=OUTGOING`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      start: 0,
+      count: 3,
+      total: 3,
+      relationships: [
+        { type: 'OwnedBy', entity: 'urn:li:corpGroup:data-eng' },
+        { type: 'OwnedBy', entity: 'urn:li:corpuser:jdoe' },
+        { type: 'TaggedWith', entity: 'urn:li:tag:pii' },
+      ],
+    });
+  });
+
+  it('answers the incoming edges, paged, with the true total', async () => {
+    const all = await relationships(`urn=${enc(raw)}&direction=INCOMING`);
+    expect(all.body.relationships).toEqual([
+      { type: 'Consumes', entity: job },
+      { type: 'DownstreamOf', entity: clean },
+    ]);
+    const page = await relationships(`urn=${enc(raw)}&direction=INCOMING&start=1&count=1`);
+    expect(page.body).toEqual({ start: 1, count: 1, total: 2, relationships: [{ type: 'DownstreamOf', entity: clean }] });
+    expect((await relationships(`urn=${enc(clean)}&types=List(Produces)&direction=INCOMING`)).body.relationships).toEqual([{ type: 'Produces', entity: job }]);
+  });
+
+  it('follows the latest value: an edge removed from the aspect is gone, a hard delete drops them all', async () => {
+    await ingest(mcp('globalTags', tags('gold'), { entityUrn: clean }));
+    expect((await relationships(`urn=${enc(clean)}&types=List(TaggedWith)`)).body.relationships).toEqual([{ type: 'TaggedWith', entity: 'urn:li:tag:gold' }]);
+    await mds.post('/entities?action=delete', { urn: job });
+    expect((await relationships(`urn=${enc(raw)}&direction=INCOMING`)).body.relationships).toEqual([{ type: 'DownstreamOf', entity: clean }]);
+  });
+
+  it('refuses unknown types and directions with 400, and needs VIEW_ENTITY_PAGE', async () => {
+    const bad = await relationships(`urn=${enc(clean)}&types=List(Likes)`);
+    expect([bad.status, bad.body.message]).toEqual([400, 'Unknown relationship type(s) Likes; known: OwnedBy, TaggedWith, DownstreamOf, AssociatedWith, IsPartOf, Contains, Consumes, Produces']);
+    expect((await relationships(`urn=${enc(clean)}&direction=SIDEWAYS`)).status).toBe(400);
+    const noRole = await mds.tokenFor('urn:li:corpuser:nobody', null);
+    expect(await relationships(`urn=${enc(clean)}`, noRole)).toEqual({
+      status: 403,
+      body: { exceptionClass: RESTLI_ERROR, stackTrace: '', status: 403, message: `User is unauthorized to get entity lineage: ${clean}` },
+    });
+  });
+});

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
 import { applyPatch } from './patch';
 import { assertValid } from './proposals';
+import { edgesOf } from './relationships';
 
 /** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
 export interface StoredAspect {
@@ -157,6 +158,7 @@ export function createAspectStore(db: SqlDatabase) {
 
     if (!current) {
       await insert(tx, newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit));
+      await replaceEdges(tx, item.urn, item.aspect, value);
       return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
     }
     const requested = item.systemMetadata ?? {};
@@ -189,7 +191,19 @@ export function createAspectStore(db: SqlDatabase) {
       'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ?, createdfor = ? WHERE urn = ? AND aspect = ? AND version = 0',
       [JSON.stringify(value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
     );
+    await replaceEdges(tx, item.urn, item.aspect, value);
     return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+  }
+
+  /** The relationship edges the latest value of an aspect declares (entities-api §7.6), kept in the same commit. */
+  async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown) {
+    await tx.run('DELETE FROM entity_relationship WHERE source = ? AND aspect = ?', [urn, aspect]);
+    const edges = edgesOf(aspect, value);
+    if (edges.length === 0) return;
+    await tx.run(
+      `INSERT INTO entity_relationship (source, aspect, type, destination) VALUES ${edges.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+      edges.flatMap((edge) => [urn, aspect, edge.type, edge.destination]),
+    );
   }
 
   /** The latest value with the item's patch applied, checked like any value written. */
@@ -277,9 +291,29 @@ export function createAspectStore(db: SqlDatabase) {
       return (options.includeSoftDeleted ?? true) || stored.get('status')?.value.removed !== true;
     },
 
-    /** Hard delete: every row of the urn, every aspect and version, the key included. Answers the rows removed. */
+    /** Hard delete: every row of the urn, every aspect and version, the key included, and its edges. Answers the rows removed. */
     async deleteEntity(urn: string): Promise<number> {
-      return (await db.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
+      return db.transaction(async (tx) => {
+        await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+        return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
+      });
+    },
+
+    /**
+     * The edges from `urn` (OUTGOING) or to it (INCOMING), of `types` (all when empty), ordered by type then urn, a
+     * page of them and how many there are in all.
+     */
+    async relationships(urn: string, query: { direction: 'INCOMING' | 'OUTGOING'; types: readonly string[]; start: number; count: number }) {
+      const [self, other] = query.direction === 'OUTGOING' ? ['source', 'destination'] : ['destination', 'source'];
+      const types = query.types.length ? ` AND type IN (${query.types.map(() => '?').join(', ')})` : '';
+      const where = `FROM entity_relationship WHERE ${self} = ?${types}`;
+      const params = [urn, ...query.types];
+      const { total } = (await db.get<{ total: number }>(`SELECT count(DISTINCT type || ' ' || ${other}) AS total ${where}`, params))!;
+      const rows = await db.all<{ type: string; entity: string }>(
+        `SELECT DISTINCT type, ${other} AS entity ${where} ORDER BY type, ${other} LIMIT ? OFFSET ?`,
+        [...params, query.count, query.start],
+      );
+      return { total: Number(total), relationships: rows };
     },
   };
 }

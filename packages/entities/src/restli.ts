@@ -4,6 +4,7 @@ import { Privilege } from '@mds/auth';
 import { z } from 'zod';
 import type { AspectStore, StoredAspect } from './aspect-store';
 import type { Ingestion } from './ingestion';
+import { RELATIONSHIP_TYPES } from './relationships';
 import { snapshotProposals, toSnapshot } from './snapshots';
 
 export const MAX_PROPOSALS_PER_BATCH = 10_000;
@@ -50,6 +51,13 @@ const listParameter = (query: string, name: string): string[] | undefined => {
     throw badRequest((error as Error).message);
   }
 };
+
+function integerParameter(params: URLSearchParams, name: string, fallback: number): number {
+  const text = params.get(name);
+  if (text === null) return fallback;
+  if (!/^\d{1,9}$/.test(text)) throw badRequest(`Parameter '${name}' must be a non-negative integer, got: ${text}`);
+  return Number(text);
+}
 
 const asyncFlag = z.union([z.string(), z.boolean()]).optional();
 
@@ -208,6 +216,26 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
         const stored = (await store.latest([urn], wantedAspects(query, entity))).get(urn);
         if (!stored?.has(entity.keyAspect) || !entity.snapshotClass) throw notFound(`Did not find ${urn}`);
         return { value: toSnapshot(entity.snapshotClass, urn, stored.values(), (aspect) => aspectSpec(aspect)!.pdlClass) };
+      },
+    },
+    {
+      resource: 'relationships',
+      async handler(key, query, { actor }) {
+        if (key !== undefined) throw badRequest('GET /relationships takes its urn as a parameter: /relationships?urn=<urn>&direction=INCOMING');
+        const params = new URLSearchParams(query);
+        const urn = params.get('urn');
+        if (!urn) throw badRequest("Parameter 'urn' is required");
+        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity lineage: ${urn}`);
+        urnParameter(urn);
+        const direction = params.get('direction') ?? 'OUTGOING';
+        if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction}`);
+        const types = listParameter(query, 'types') ?? [];
+        const unknown = types.filter((type) => !RELATIONSHIP_TYPES.includes(type));
+        if (unknown.length) throw badRequest(`Unknown relationship type(s) ${unknown.join(', ')}; known: ${RELATIONSHIP_TYPES.join(', ')}`);
+        const start = integerParameter(params, 'start', 0);
+        const count = integerParameter(params, 'count', 100);
+        const { total, relationships } = await store.relationships(urn, { direction, types, start, count });
+        return { start, count: relationships.length, total, relationships };
       },
     },
   ];

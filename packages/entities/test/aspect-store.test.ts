@@ -207,8 +207,8 @@ describe('a write is all or nothing', () => {
     const store = await freshStore();
     const malformed = await refusal(store.write([upsert(tags('a'), { urn: ' urn:li:dataset:x' })], at(1000)));
     expect([malformed.error.status, malformed.error.message]).toEqual([400, 'Error: cannot provide an URN with leading or trailing whitespace']);
-    const unknown = await refusal(store.write([upsert(tags('a'), { entityType: 'mlModel' })], at(1000)));
-    expect([unknown.error.status, unknown.error.message]).toEqual([422, 'Unknown entity: mlModel']);
+    const unknown = await refusal(store.write([upsert(tags('a'), { entityType: 'spaceship' })], at(1000)));
+    expect([unknown.error.status, unknown.error.message]).toEqual([422, 'Unknown entity: spaceship']);
   });
 
   it('50 concurrent writes of one aspect keep a gap-free history: no lost update, no duplicate version', async () => {
