@@ -1,6 +1,6 @@
 import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, parseUrn, UrnError, type EntitySpec } from '@mds/core';
-import { badRequest, defineAction, forbidden, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
-import { Privilege } from '@mds/auth';
+import { badRequest, defineAction, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
+import { Privilege, requirePrivilege } from '@mds/auth';
 import { z } from 'zod';
 import type { AspectStore, StoredAspect } from './aspect-store';
 import type { Ingestion } from './ingestion';
@@ -12,9 +12,7 @@ export const MAX_PROPOSALS_PER_BATCH = 10_000;
 export const BATCH_ANSWER = 'success';
 const { VIEW_ENTITY_PAGE, DELETE_ENTITY } = Privilege;
 
-const require = (actor: Actor, privilege: string, message: string) => {
-  if (!actor.privileges.has(privilege)) throw forbidden(message);
-};
+const allow = (actor: Actor, privilege: Privilege, message: string) => requirePrivilege(actor, [privilege], message);
 
 /** A URN from a request, or the 400 DataHub gives for one it cannot parse. */
 function urnParameter(text: string) {
@@ -144,7 +142,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
       name: 'exists',
       params: z.object({ urn: z.string(), includeSoftDelete: z.boolean().optional() }).strict(),
       async handler({ urn, includeSoftDelete }, { actor }) {
-        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized check entity existence: ${urn}`);
+        allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized check entity existence: ${urn}`);
         entityOf(urn);
         return store.exists(urn, { includeSoftDeleted: includeSoftDelete ?? true });
       },
@@ -156,7 +154,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
         .object({ urn: z.string(), aspectName: z.string().optional(), startTimeMillis: z.number().optional(), endTimeMillis: z.number().optional() })
         .strict(),
       async handler({ urn, aspectName }, { actor }) {
-        require(actor, DELETE_ENTITY, `User is unauthorized to delete entity: ${urn}`);
+        allow(actor, DELETE_ENTITY, `User is unauthorized to delete entity: ${urn}`);
         const entity = entityOf(urn);
         if (aspectName !== undefined && aspectSpec(aspectName)?.kind !== 'timeseries') {
           throw badRequest(`Not supported for non-timeseries aspect ${aspectName}.`);
@@ -173,7 +171,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /aspects needs an URN: /aspects/{urn}?aspect=<name>&version=<n>');
         const urn = decodeUrnPathSegment(key);
-        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get aspect for ${urn}`);
+        allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get aspect for ${urn}`);
         urnParameter(urn);
         const params = new URLSearchParams(query);
         const aspect = params.get('aspect');
@@ -191,14 +189,14 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
       async handler(key, query, { actor }) {
         if (key !== undefined) {
           const urn = decodeUrnPathSegment(key);
-          require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+          allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
           const entity = entityOf(urn);
           const stored = await store.latest([urn], wantedAspects(query, entity));
           return entityResponse(urn, entity, stored.get(urn));
         }
         const urns = listParameter(query, 'ids');
         if (!urns) throw badRequest("Parameter 'ids' is required: /entitiesV2?ids=List(<urn>,...)");
-        for (const urn of urns) require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+        for (const urn of urns) allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
         const entities = urns.map(entityOf);
         const aspectsAsked = listParameter(query, 'aspects');
         const stored = await store.latest(urns, aspectsAsked && [...new Set([...aspectsAsked, ...entities.map((e) => e.keyAspect)])]);
@@ -211,7 +209,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /entities needs an URN: /entities/{urn}');
         const urn = decodeUrnPathSegment(key);
-        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
+        allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
         const entity = entityOf(urn);
         const stored = (await store.latest([urn], wantedAspects(query, entity))).get(urn);
         if (!stored?.has(entity.keyAspect) || !entity.snapshotClass) throw notFound(`Did not find ${urn}`);
@@ -225,7 +223,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
         const params = new URLSearchParams(query);
         const urn = params.get('urn');
         if (!urn) throw badRequest("Parameter 'urn' is required");
-        require(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity lineage: ${urn}`);
+        allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity lineage: ${urn}`);
         urnParameter(urn);
         const direction = params.get('direction') ?? 'OUTGOING';
         if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction}`);

@@ -63,15 +63,10 @@ async function freshStore(): Promise<AspectStore> {
 async function applyToStore(store: AspectStore, step: Op, time: number): Promise<void> {
   const audit = { actor: 'urn:li:corpuser:model', time };
   if (step.kind === 'delete') return void (await store.deleteEntity(step.urn));
-  const patch = [{ op: step.add ? 'add' : 'remove', path: `/tags/urn:li:tag:${step.tag}`, ...(step.add ? { value: { tag: `urn:li:tag:${step.tag}` } } : {}) }];
-  await store.write(
-    [
-      step.kind === 'patch'
-        ? { urn: step.urn, entityType: 'dataset', aspect: 'globalTags', changeType: 'PATCH', value: patch }
-        : { urn: step.urn, entityType: 'dataset', aspect: step.aspect, changeType: 'UPSERT', value: step.value },
-    ],
-    audit,
-  );
+  if (step.kind === 'upsert') return void (await store.write([{ urn: step.urn, entityType: 'dataset', aspect: step.aspect, changeType: 'UPSERT', value: step.value }], audit));
+  const tag = `urn:li:tag:${step.tag}`;
+  const patch = [step.add ? { op: 'add', path: `/tags/${tag}`, value: { tag } } : { op: 'remove', path: `/tags/${tag}` }];
+  await store.write([{ urn: step.urn, entityType: 'dataset', aspect: 'globalTags', changeType: 'PATCH', value: patch }], audit);
 }
 
 async function expectAgreement(store: AspectStore, model: Model): Promise<void> {
