@@ -16,6 +16,8 @@ export interface BenchConfig {
   /** Proposals per ingestProposalBatch request, and how many clients send them at once. */
   ingestBatch: number;
   ingestClients: number;
+  /** Versioned aspects the entity ingestion scenario writes (four per dataset). */
+  entityAspects: number;
   /** Steady rate (requests/s) of the tag reader that runs during truncations. */
   readerRate: number;
   coldStarts: number;
@@ -35,6 +37,7 @@ export const FULL: BenchConfig = {
   truncateRows: 1_000_000,
   ingestBatch: 5_000,
   ingestClients: 4,
+  entityAspects: 200_000,
   readerRate: 200,
   coldStarts: 5,
   soakS: 60,
@@ -52,6 +55,7 @@ export const SMOKE: BenchConfig = {
   truncateRows: 10_000,
   ingestBatch: 1_000,
   ingestClients: 2,
+  entityAspects: 4_000,
   readerRate: 50,
   coldStarts: 1,
   soakS: 2,

@@ -14,6 +14,8 @@ export interface LoadRequest {
   path: string;
   /** A fixed body, or a generator called for every request (fresh ids, rotating urns). */
   body?: string | (() => string);
+  /** A path for every request (rotating urns in GET paths), instead of the fixed `path`. */
+  pathOf?: () => string;
 }
 
 interface LoadOptions {
@@ -65,9 +67,18 @@ export function startLoad(target: Target, requests: LoadRequest[], options: Load
     overallRate: options.overallRate,
     timeout: 10,
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-    requests: requests.map(({ method, path, body }) =>
-      typeof body === 'function'
-        ? { method, path, onResponse, setupRequest: (request) => ({ ...request, body: body() }) }
+    requests: requests.map(({ method, path, body, pathOf }) =>
+      typeof body === 'function' || pathOf
+        ? {
+            method,
+            path,
+            onResponse,
+            setupRequest: (request) => ({
+              ...request,
+              ...(pathOf ? { path: pathOf() } : {}),
+              ...(typeof body === 'function' ? { body: body() } : body === undefined ? {} : { body }),
+            }),
+          }
         : { method, path, body, onResponse },
     ),
   });

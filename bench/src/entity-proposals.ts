@@ -1,0 +1,28 @@
+/**
+ * Versioned-aspect MetadataChangeProposals as DataHub's emitter sends them: dataset `k` gets four aspects
+ * (properties, tags, ownership, status), each a JSON string in `aspect.value`.
+ */
+export const ENTITY_ASPECTS = ['datasetProperties', 'globalTags', 'ownership', 'status'] as const;
+
+export const benchDatasetUrn = (runId: string, k: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench_${runId}.table_${k},PROD)`;
+
+const VALUES: Record<(typeof ENTITY_ASPECTS)[number], (k: number) => unknown> = {
+  datasetProperties: (k) => ({ name: `table_${k}`, description: `Orders of region ${k % 50}, one row per order line.`, customProperties: { owner_team: `team_${k % 20}` } }),
+  globalTags: (k) => ({ tags: [{ tag: `urn:li:tag:tier_${k % 3}` }, { tag: 'urn:li:tag:pii' }] }),
+  ownership: (k) => ({ owners: [{ owner: `urn:li:corpuser:user_${k % 100}`, type: 'TECHNICAL_OWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:etl' } }),
+  status: () => ({ removed: false }),
+};
+
+/** Proposal `i`: aspect `i % 4` of dataset `floor(i / 4)`. */
+export function entityProposal(runId: string, i: number) {
+  const aspectName = ENTITY_ASPECTS[i % ENTITY_ASPECTS.length]!;
+  const k = Math.floor(i / ENTITY_ASPECTS.length);
+  return {
+    entityType: 'dataset',
+    entityUrn: benchDatasetUrn(runId, k),
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { contentType: 'application/json', value: JSON.stringify(VALUES[aspectName](k)) },
+    systemMetadata: { lastObserved: Date.now(), runId: `bench-${runId}` },
+  };
+}

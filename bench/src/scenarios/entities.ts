@@ -1,0 +1,101 @@
+import type { Scenario } from '../context.ts';
+import { benchDatasetUrn, entityProposal } from '../entity-proposals.ts';
+import { inPool, postJson } from '../http.ts';
+import { median, runRounds, summarize, type LoadRequest } from '../load.ts';
+
+const BATCH_ASPECTS_PER_SECOND_TARGET = 10_000;
+const SINGLE_ASPECTS_PER_SECOND_TARGET = 2_000;
+const GET_ASPECT_P50_TARGET_MS = 2;
+const PROPOSALS_PER_BATCH = 1_000;
+
+/** ingestProposalBatch of versioned aspects: new datasets, four aspects each, from several clients at once. */
+export const entityIngestBatch: Scenario = {
+  name: 'entityIngestBatch',
+  title: 'ingestProposalBatch (versioned aspects)',
+  async run(context) {
+    const { config, runId } = context;
+    const total = config.entityAspects;
+    const batches = Math.ceil(total / PROPOSALS_PER_BATCH);
+    const batchMs: number[] = [];
+    const started = performance.now();
+    await inPool(batches, config.ingestClients, async (b) => {
+      const proposals = Array.from({ length: Math.min(PROPOSALS_PER_BATCH, total - b * PROPOSALS_PER_BATCH) }, (_, j) => entityProposal(runId, b * PROPOSALS_PER_BATCH + j));
+      const sent = performance.now();
+      await postJson(context.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals, async: 'false' }));
+      batchMs.push(performance.now() - sent);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const perSecond = Math.round(total / seconds);
+    return {
+      rows: [
+        {
+          label: `ingestProposalBatch, versioned aspects (${PROPOSALS_PER_BATCH} per batch, ${config.ingestClients} clients)`,
+          value: perSecond,
+          unit: 'aspects/s',
+          note: `${total.toLocaleString('en-US')} aspects of ${(total / 4).toLocaleString('en-US')} datasets in ${seconds.toFixed(1)} s, batch p50 ${Math.round(median(batchMs))} ms`,
+          target: { text: `≥ ${BATCH_ASPECTS_PER_SECOND_TARGET.toLocaleString('en-US')} aspects/s`, met: perSecond >= BATCH_ASPECTS_PER_SECOND_TARGET },
+        },
+      ],
+      details: { aspects: total, seconds, batchMsP50: median(batchMs) },
+    };
+  },
+};
+
+/** One ingestProposal per request, each a new aspect, from every connection at once. */
+export const entityIngestProposal: Scenario = {
+  name: 'entityIngestProposal',
+  title: 'ingestProposal (one versioned aspect per request)',
+  async run(context) {
+    const { config, runId } = context;
+    let n = 0;
+    const single: LoadRequest = {
+      method: 'POST',
+      path: '/aspects?action=ingestProposal',
+      // Fresh datasets, far from the batch scenario's, so every request writes.
+      body: () => JSON.stringify({ proposal: entityProposal(`${runId}_single`, n++), async: 'false' }),
+    };
+    const rounds = (await runRounds({ mds: context.target }, [single], config)).map((r) => r.mds);
+    const summary = summarize(rounds);
+    return {
+      rows: [
+        {
+          label: `ingestProposal, versioned aspect (${config.connections} connections)`,
+          value: Math.round(summary.rps),
+          unit: 'aspects/s',
+          note: `p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, ${n.toLocaleString('en-US')} aspects written`,
+          target: { text: `≥ ${SINGLE_ASPECTS_PER_SECOND_TARGET.toLocaleString('en-US')} aspects/s`, met: summary.rps >= SINGLE_ASPECTS_PER_SECOND_TARGET },
+        },
+      ],
+      details: { summary, rounds },
+    };
+  },
+};
+
+/** GET /aspects/{urn}?aspect=&version=0 over the datasets the batch scenario wrote (or a few written here). */
+export const getAspect: Scenario = {
+  name: 'getAspect',
+  title: 'GET /aspects/{urn}',
+  async run(context) {
+    const { config, runId } = context;
+    const datasets = Math.min(1_000, Math.floor(config.entityAspects / 4));
+    // Written again: unchanged when the batch scenario ran first, so the fixture costs little either way.
+    await postJson(context.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals: Array.from({ length: datasets * 4 }, (_, i) => entityProposal(runId, i)) }));
+    const paths = Array.from({ length: datasets }, (_, k) => `/aspects/${encodeURIComponent(benchDatasetUrn(runId, k))}?aspect=datasetProperties&version=0`);
+    let n = 0;
+    const requests: LoadRequest[] = [{ method: 'GET', path: paths[0]!, pathOf: () => paths[n++ % paths.length]! }];
+    const rounds = (await runRounds({ mds: context.target }, requests, config)).map((r) => r.mds);
+    const summary = summarize(rounds);
+    return {
+      rows: [
+        {
+          label: `GET /aspects/{urn}?aspect=datasetProperties (${config.connections} connections)`,
+          value: summary.p50Ms,
+          unit: 'ms p50',
+          note: `p99 ${summary.p99Ms} ms, ${Math.round(summary.rps)} req/s over ${datasets} datasets`,
+          target: { text: `p50 < ${GET_ASPECT_P50_TARGET_MS} ms`, met: summary.p50Ms < GET_ASPECT_P50_TARGET_MS },
+        },
+      ],
+      details: { summary, rounds },
+    };
+  },
+};
