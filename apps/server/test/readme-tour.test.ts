@@ -66,8 +66,13 @@ it('the README tour runs from start to finish against a server started as Quick 
     expect(out).toMatch(/Wrote \d+ documents into 10 indices/);
     expect(out).toMatch(/dataset_datasetprofileaspect_v1/);
     expect(out).toMatch(/Delete \d+ out of \d+ rows \(\d+\.\d\d%\)\. .*This was a dry run\./);
-    const sizes = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as { indexName: string }[];
+    const sizesAt = out.lastIndexOf('\n[') + 1;
+    const sizes = JSON.parse(out.slice(sizesAt, out.indexOf('\n]', sizesAt) + 2)) as { indexName: string }[];
     expect(sizes.map((s) => s.indexName)).toContain('dataset_datasetprofileaspect_v1');
+    expect(out).toMatch(/^Read 97 items \(\d+ aspects\)\.\nAccepted: \d+\nFailed: 0$/m);
+    const entity = JSON.parse(out.slice(out.lastIndexOf('\n{') + 1)) as { entityName: string; aspects: Record<string, { value: unknown }> };
+    expect(entity.entityName).toBe('dataset');
+    expect(Object.keys(entity.aspects).sort()).toEqual(['datasetKey', 'ownership', 'schemaMetadata']);
   } finally {
     await server.stop(); // the whole process group: pnpm, sh and the server behind them
     rmSync(join(repo, DATA_DIR), { recursive: true, force: true });
