@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
 import { applyPatch } from './patch';
 import { assertValid } from './proposals';
-import { edgesOf } from './relationships';
+import { declaresEdges, edgesOf } from './relationships';
 
 /** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
 export interface StoredAspect {
@@ -127,19 +127,21 @@ export function createAspectStore(db: SqlDatabase) {
   });
 
   /** One item, inside the write's transaction (entities-api §3.2, §3.4, §6.3, §6.4). */
-  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit): Promise<WriteResult> {
+  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, keysKnown: Set<string>): Promise<WriteResult> {
     const entity = findEntity(item.entityType);
     if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
     const urn = parseUrn(item.urn);
     const ifNoneMatch = header(item.headers, 'If-None-Match') === '*';
     const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
 
-    const keyExists = (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
+    // A batch often carries several aspects of one entity: its key is looked up once per write.
+    const keyExists = keysKnown.has(item.urn) || (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
     if (item.changeType === 'CREATE_ENTITY' && keyExists) {
       if (ifNoneMatch) return skipped;
       throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
     }
     if (!keyExists) await createEntity(tx, entity, urn, item.systemMetadata, audit);
+    keysKnown.add(item.urn);
     // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
     if (item.aspect === entity.keyAspect) return skipped;
 
@@ -197,6 +199,7 @@ export function createAspectStore(db: SqlDatabase) {
 
   /** The relationship edges the latest value of an aspect declares (entities-api §7.6), kept in the same commit. */
   async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown) {
+    if (!declaresEdges(aspect)) return;
     await tx.run('DELETE FROM entity_relationship WHERE source = ? AND aspect = ?', [urn, aspect]);
     const edges = edgesOf(aspect, value);
     if (edges.length === 0) return;
@@ -231,9 +234,10 @@ export function createAspectStore(db: SqlDatabase) {
     write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {
       return db.transaction(async (tx) => {
         const results: WriteResult[] = [];
+        const keysKnown = new Set<string>();
         for (const [index, item] of items.entries()) {
           try {
-            results.push(await apply(tx, item, audit));
+            results.push(await apply(tx, item, audit, keysKnown));
           } catch (error) {
             if (error instanceof ApiError) throw new ItemWriteError(index, error);
             if (error instanceof Error && error.name === 'UrnError') throw new ItemWriteError(index, badRequest(error.message));

@@ -76,6 +76,9 @@ const RULES: Readonly<Record<string, readonly Rule[]>> = {
 };
 
 /** The outgoing edges one aspect value of an entity declares (PDL @Relationship), deduplicated, in field order. */
+/** Whether values of the aspect can declare edges at all (others need no edge bookkeeping). */
+export const declaresEdges = (aspectName: string): boolean => Object.hasOwn(RULES, aspectName);
+
 export function edgesOf(aspectName: string, value: unknown): Edge[] {
   const rules = Object.hasOwn(RULES, aspectName) ? RULES[aspectName] : undefined;
   if (rules === undefined || !isObject(value)) return [];
