@@ -83,19 +83,27 @@ export const getAspect: Scenario = {
     const paths = Array.from({ length: datasets }, (_, k) => `/aspects/${encodeURIComponent(benchDatasetUrn(runId, k))}?aspect=datasetProperties&version=0`);
     let n = 0;
     const requests: LoadRequest[] = [{ method: 'GET', path: paths[0]!, pathOf: () => paths[n++ % paths.length]! }];
+    // One client: the latency of a read itself. Then every connection: what the server sustains, queueing included.
+    const alone = summarize((await runRounds({ mds: context.target }, requests, { ...config, connections: 1 })).map((r) => r.mds));
     const rounds = (await runRounds({ mds: context.target }, requests, config)).map((r) => r.mds);
-    const summary = summarize(rounds);
+    const loaded = summarize(rounds);
     return {
       rows: [
         {
-          label: `GET /aspects/{urn}?aspect=datasetProperties (${config.connections} connections)`,
-          value: summary.p50Ms,
+          label: 'GET /aspects/{urn}?aspect=datasetProperties (1 connection)',
+          value: alone.p50Ms,
           unit: 'ms p50',
-          note: `p99 ${summary.p99Ms} ms, ${Math.round(summary.rps)} req/s over ${datasets} datasets`,
-          target: { text: `p50 < ${GET_ASPECT_P50_TARGET_MS} ms`, met: summary.p50Ms < GET_ASPECT_P50_TARGET_MS },
+          note: `p99 ${alone.p99Ms} ms, ${Math.round(alone.rps)} req/s over ${datasets} datasets`,
+          target: { text: `p50 < ${GET_ASPECT_P50_TARGET_MS} ms`, met: alone.p50Ms < GET_ASPECT_P50_TARGET_MS },
+        },
+        {
+          label: `GET /aspects/{urn}?aspect=datasetProperties (${config.connections} connections)`,
+          value: Math.round(loaded.rps),
+          unit: 'req/s',
+          note: `p50 ${loaded.p50Ms} ms, p99 ${loaded.p99Ms} ms`,
         },
       ],
-      details: { summary, rounds },
+      details: { alone, summary: loaded, rounds },
     };
   },
 };

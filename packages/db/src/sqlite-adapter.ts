@@ -18,6 +18,16 @@ export function openSqliteDatabase(file: string): SqlDatabase {
   reader.pragma('query_only = ON');
   const write = executor(writer);
   const read = executor(reader);
+  // Prepared once: exec() would compile these five statements again for every transaction of every batch.
+  const control = (sql: string) => {
+    const statement = writer.prepare(sql);
+    return () => void statement.run();
+  };
+  const begin = control('BEGIN IMMEDIATE');
+  const savepoint = control('SAVEPOINT unit');
+  const release = control('RELEASE unit');
+  const rollbackToSavepoint = control('ROLLBACK TO unit');
+  const commit = control('COMMIT');
 
   type Queued = { work: (tx: SqlExecutor) => Promise<unknown>; resolve(value: unknown): void; reject(error: unknown): void };
   let queue: Queued[] = [];
@@ -29,19 +39,19 @@ export function openSqliteDatabase(file: string): SqlDatabase {
       const batch = queue.splice(0, COMMIT_AT_TRANSACTIONS);
       const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
       try {
-        writer.exec('BEGIN IMMEDIATE');
+        begin();
         for (const { work } of batch) {
-          writer.exec('SAVEPOINT unit');
+          savepoint();
           try {
             outcomes.push({ ok: true, value: await work(write) });
-            writer.exec('RELEASE unit');
+            release();
           } catch (error) {
-            writer.exec('ROLLBACK TO unit');
-            writer.exec('RELEASE unit');
+            rollbackToSavepoint();
+            release();
             outcomes.push({ ok: false, error });
           }
         }
-        writer.exec('COMMIT');
+        commit();
       } catch (error) {
         // BEGIN or COMMIT failed (busy, disk full): nothing of the batch happened.
         if (writer.inTransaction) writer.exec('ROLLBACK');
