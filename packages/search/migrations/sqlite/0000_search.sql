@@ -1,0 +1,26 @@
+CREATE TABLE `search_document` (
+	`id` integer PRIMARY KEY AUTOINCREMENT,
+	`urn` varchar(500) NOT NULL,
+	`entity_type` varchar(100) NOT NULL,
+	`removed` integer NOT NULL,
+	`name` text NOT NULL,
+	`description` text NOT NULL,
+	`platform` varchar(500),
+	`origin` varchar(50),
+	`browse_paths` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `search_document_urn` ON `search_document` (`urn`);
+--> statement-breakpoint
+CREATE INDEX `search_document_type_name` ON `search_document` (`entity_type`, `removed`, `name`);
+--> statement-breakpoint
+CREATE TABLE `search_term` (
+	`id` integer NOT NULL,
+	`field` varchar(50) NOT NULL,
+	`value` varchar(500) NOT NULL,
+	PRIMARY KEY (`id`, `field`, `value`)
+) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE INDEX `search_term_field_value` ON `search_term` (`field`, `value`, `id`);
+--> statement-breakpoint
+CREATE VIRTUAL TABLE `search_text` USING fts5(`name`, `description`, `text`, tokenize = 'unicode61 remove_diacritics 2');

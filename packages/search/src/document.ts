@@ -1,0 +1,116 @@
+import { parseUrn, type EntitySpec } from '@mds/core';
+
+/** What the index keeps of one entity, derived from its latest aspects. */
+export interface SearchDocument {
+  urn: string;
+  /** The registry name (`dataset`, `corpuser`). */
+  entityType: string;
+  /** `status.removed`: soft-deleted entities are hidden unless a query asks for them. */
+  removed: boolean;
+  name: string;
+  description: string;
+  platform: string | null;
+  origin: string | null;
+  tags: string[];
+  terms: string[];
+  owners: string[];
+  domains: string[];
+  browsePaths: string[];
+  /** `key=value` of every custom property. */
+  customProperties: string[];
+  /** Other searchable text: qualified names, schema field paths and descriptions, key parts. */
+  text: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const strings = (values: unknown[]): string[] => [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))];
+
+/** Where an entity's display name comes from, first found wins (DataHub's `name` search field per entity). */
+const NAME_FIELDS: readonly [aspect: string, field: string][] = [
+  ['editableDatasetProperties', 'name'],
+  ['datasetProperties', 'name'],
+  ['dashboardInfo', 'title'],
+  ['chartInfo', 'title'],
+  ['dataFlowInfo', 'name'],
+  ['dataJobInfo', 'name'],
+  ['containerProperties', 'name'],
+  ['corpUserEditableInfo', 'displayName'],
+  ['corpUserInfo', 'displayName'],
+  ['corpUserInfo', 'fullName'],
+  ['corpGroupInfo', 'displayName'],
+  ['tagProperties', 'name'],
+  ['domainProperties', 'name'],
+  ['dataPlatformInfo', 'displayName'],
+  ['dataPlatformInfo', 'name'],
+  ['glossaryTermInfo', 'name'],
+  ['glossaryNodeInfo', 'name'],
+];
+/** The key part that names an entity without a name aspect (`flowId`, not the orchestrator). */
+const NAME_KEY: Readonly<Record<string, string>> = { dataFlow: 'flowId', dataJob: 'jobId', dashboard: 'dashboardId', chart: 'chartId' };
+/** Entities whose platform is a key part spelled as a bare id (`looker`), not a platform urn. */
+const PLATFORM_KEY: Readonly<Record<string, string>> = { dashboard: 'dashboardTool', chart: 'dashboardTool', dataFlow: 'orchestrator' };
+
+const platformUrn = (id: string) => (id.startsWith('urn:li:dataPlatform:') ? id : `urn:li:dataPlatform:${id}`);
+
+/** Schema fields of `schemaMetadata` and `editableSchemaMetadata`, for field-level tags, terms and text. */
+function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
+  const schema = aspects.get('schemaMetadata');
+  const editable = aspects.get('editableSchemaMetadata');
+  return [...list(isObject(schema) ? schema.fields : undefined), ...list(isObject(editable) ? editable.editableSchemaFieldInfo : undefined)].filter(isObject);
+}
+
+/**
+ * The search document of an entity from its latest aspect values (`aspects`: name → value, the key included).
+ * Pure: the index calls it inside the write that changed the aspects.
+ */
+export function searchDocument(entity: EntitySpec, urn: string, aspects: ReadonlyMap<string, unknown>): SearchDocument {
+  const key: Obj = (aspects.get(entity.keyAspect) as Obj | undefined) ?? Object.fromEntries(entity.keyFields.map((f, i) => [f, parseUrn(urn).parts[i]]));
+  const field = (aspect: string, name: string) => {
+    const value = aspects.get(aspect);
+    return isObject(value) ? value[name] : undefined;
+  };
+  const fields = schemaFields(aspects);
+
+  const nameKey = NAME_KEY[entity.name] ?? (entity.keyFields.includes('name') ? 'name' : entity.keyFields.at(-1)!);
+  const name = NAME_FIELDS.map(([aspect, f]) => text(field(aspect, f))).find(Boolean) ?? text(key[nameKey]) ?? urn;
+
+  // Edited documentation wins over ingested documentation, as in DataHub's UI.
+  const editable = entity.aspects.filter((a) => a.startsWith('editable') || a.endsWith('EditableInfo'));
+  const others = entity.aspects.filter((a) => !editable.includes(a));
+  const description = [...editable, ...others].map((a) => text(field(a, 'description'))).find(Boolean) ?? '';
+
+  const platformKey = PLATFORM_KEY[entity.name];
+  const flowPlatform = entity.name === 'dataJob' && typeof key.flow === 'string' ? parseUrn(key.flow).parts[0] : undefined;
+  const platformId = text(key.platform) ?? text(field('dataPlatformInstance', 'platform')) ?? (platformKey ? text(key[platformKey]) : undefined) ?? flowPlatform;
+
+  const customProperties = entity.aspects.flatMap((a) => {
+    const props = field(a, 'customProperties');
+    return isObject(props) ? Object.entries(props).map(([k, v]) => `${k}=${String(v)}`) : [];
+  });
+  const tagsOf = (value: unknown) => list(isObject(value) ? value.tags : undefined).map((t) => (isObject(t) ? t.tag : undefined));
+  const termsOf = (value: unknown) => list(isObject(value) ? value.terms : undefined).map((t) => (isObject(t) ? t.urn : undefined));
+
+  return {
+    urn,
+    entityType: entity.name,
+    removed: field('status', 'removed') === true,
+    name,
+    description,
+    platform: platformId ? platformUrn(platformId) : null,
+    origin: text(key.origin) ?? text(field('containerProperties', 'env')) ?? null,
+    tags: strings([...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))]),
+    terms: strings([...termsOf(aspects.get('glossaryTerms')), ...fields.flatMap((f) => termsOf(f.glossaryTerms))]),
+    owners: strings(list(field('ownership', 'owners')).map((o) => (isObject(o) ? o.owner : undefined))),
+    domains: strings(list(field('domains', 'domains'))),
+    browsePaths: strings(list(field('browsePaths', 'paths'))),
+    customProperties,
+    text: strings([
+      ...entity.aspects.map((a) => field(a, 'qualifiedName')),
+      ...fields.flatMap((f) => [f.fieldPath, f.description]),
+      ...Object.values(key).filter((v) => typeof v === 'string' && !v.startsWith('urn:')),
+    ]).join(' '),
+  };
+}

@@ -1,0 +1,69 @@
+import type { SqlExecutor } from '@mds/db';
+import type { SearchDocument } from './document';
+
+/** The facets a search counts, by their DataHub field names. */
+export const FACET_FIELDS = ['_entityType', 'platform', 'origin', 'tags', 'owners', 'domains', 'glossaryTerms'] as const;
+export type FacetField = (typeof FACET_FIELDS)[number];
+
+/** One filter criterion (DataHub's `Criterion` / GraphQL `FacetFilterInput`). */
+export interface Criterion {
+  field: string;
+  values?: readonly string[];
+  /** The single-value form older clients send. */
+  value?: string;
+  /** EQUAL (default), IN, CONTAIN, START_WITH, EXISTS. */
+  condition?: string;
+  negated?: boolean;
+}
+
+export interface SearchQuery {
+  /** Registry names or GraphQL types (`dataset`, `DATASET`); absent: every entity type. */
+  entityTypes?: readonly string[];
+  /** Words to find (the last one as a prefix); `*` or empty: everything. */
+  input: string;
+  /** Or of and-groups. */
+  filters?: readonly (readonly Criterion[])[];
+  start: number;
+  count: number;
+  includeSoftDeleted?: boolean;
+  /** Which facets to count (default all of FACET_FIELDS; [] for none), and how many values each. */
+  facets?: readonly FacetField[];
+  maxFacetValues?: number;
+  /** Default: relevance for words, name otherwise. */
+  sort?: { field: 'name' | 'urn'; order: 'ASCENDING' | 'DESCENDING' };
+}
+
+export interface SearchResult {
+  total: number;
+  hits: { urn: string; entityType: string; matchedFields: { name: string; value: string }[] }[];
+  facets: { field: FacetField; displayName: string; values: { value: string; count: number }[] }[];
+}
+
+export interface BrowseResult {
+  entities: { name: string; urn: string }[];
+  groups: { name: string; count: number }[];
+  metadata: { path: string; totalNumEntities: number };
+  from: number;
+  pageSize: number;
+  numEntities: number;
+  numGroups: number;
+  numElements: number;
+}
+
+/** A query the index cannot answer as asked (unknown field, unsupported condition): the caller's 400. */
+export class SearchQueryError extends Error {
+  override name = 'SearchQueryError';
+}
+
+/** The search index port: its adapters pass test/contract.ts. */
+export interface SearchIndex {
+  migrate(): Promise<void>;
+  /** Replaces the entity's document, inside the caller's transaction (the aspect write that changed it). */
+  put(tx: SqlExecutor, doc: SearchDocument): Promise<void>;
+  remove(tx: SqlExecutor, urn: string): Promise<void>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  list(entityType: string, start: number, count: number, includeSoftDeleted?: boolean): Promise<{ entities: string[]; start: number; count: number; total: number }>;
+  autocomplete(entityType: string, query: string, limit: number): Promise<{ query: string; suggestions: string[]; entities: { urn: string }[] }>;
+  /** Over `browsePaths`: groups are the next segments below `path`, entities those whose path is `path`. */
+  browse(entityType: string, path: string, start: number, limit: number): Promise<BrowseResult>;
+}

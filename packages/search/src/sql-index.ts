@@ -1,0 +1,258 @@
+import { ENTITY_SPECS, findEntity } from '@mds/core';
+import type { SqlDatabase, SqlExecutor } from '@mds/db';
+import { fileURLToPath } from 'node:url';
+import type { SearchDocument } from './document';
+import {
+  FACET_FIELDS,
+  SearchQueryError,
+  type BrowseResult,
+  type Criterion,
+  type FacetField,
+  type SearchIndex,
+  type SearchQuery,
+  type SearchResult,
+} from './port';
+
+const MIGRATIONS = { sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)) } as const;
+
+/** Filter fields held as columns of `search_document`, and those held as rows of `search_term`. */
+const COLUMNS: Readonly<Record<string, string>> = {
+  platform: 'd.platform',
+  origin: 'd.origin',
+  _entityType: 'd.entity_type',
+  entityType: 'd.entity_type',
+  urn: 'd.urn',
+  name: 'd.name',
+  description: 'd.description',
+};
+const TERMS: Readonly<Record<string, string>> = {
+  tags: 'tags',
+  glossaryTerms: 'terms',
+  owners: 'owners',
+  domains: 'domains',
+  browsePaths: 'browsePaths',
+  customProperties: 'customProperties',
+};
+const TERM_FIELDS = ['tags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties'] as const;
+const FACET_NAMES: Readonly<Record<FacetField, string>> = {
+  _entityType: 'Type',
+  platform: 'Platform',
+  origin: 'Environment',
+  tags: 'Tag',
+  owners: 'Owned By',
+  domains: 'Domain',
+  glossaryTerms: 'Glossary Term',
+};
+
+/** `DATASET` or `dataset` → `dataset`; unknown names stay as given (they match nothing). */
+const registryName = (value: string) => findEntity(value)?.name ?? ENTITY_SPECS.find((e) => e.graphqlType === value)?.name ?? value;
+const graphqlType = (name: string) => findEntity(name)?.graphqlType ?? name;
+
+/** Words of a query as an FTS5 expression: each word must match, the last one as a prefix (`ord` finds `orders`). */
+function ftsExpression(input: string): string | null {
+  const words = input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length === 0) return null;
+  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
+function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } {
+  const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
+  const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
+  const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.map(registryName) : [...raw];
+  const test = (target: string): { sql: string; params: unknown[] } => {
+    switch (condition) {
+      case 'EQUAL':
+      case 'IN':
+        if (values.length === 0) throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
+        return { sql: `${target} IN (${values.map(() => '?').join(', ')})`, params: values };
+      case 'CONTAIN':
+        return { sql: `(${values.map(() => `${target} LIKE '%' || ? || '%'`).join(' OR ')})`, params: values };
+      case 'START_WITH':
+        return { sql: `(${values.map(() => `${target} LIKE ? || '%'`).join(' OR ')})`, params: values };
+      case 'EXISTS':
+        return { sql: `(${target} IS NOT NULL AND ${target} <> '')`, params: [] };
+      default:
+        throw new SearchQueryError(`Unsupported filter condition ${condition} on field ${criterion.field}: use EQUAL, IN, CONTAIN, START_WITH or EXISTS`);
+    }
+  };
+  let found: { sql: string; params: unknown[] };
+  if (criterion.field === 'removed') {
+    found = { sql: 'd.removed IN (' + values.map(() => '?').join(', ') + ')', params: values.map((v) => (v === 'true' ? 1 : 0)) };
+  } else if (Object.hasOwn(COLUMNS, criterion.field)) {
+    found = test(COLUMNS[criterion.field]!);
+  } else if (Object.hasOwn(TERMS, criterion.field)) {
+    const inner = test('t.value');
+    found = { sql: `EXISTS (SELECT 1 FROM search_term t WHERE t.id = d.id AND t.field = ? AND ${inner.sql})`, params: [TERMS[criterion.field], ...inner.params] };
+  } else {
+    throw new SearchQueryError(`Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')}`);
+  }
+  return criterion.negated ? { sql: `NOT (${found.sql})`, params: found.params } : found;
+}
+
+/**
+ * The search index on the storage port, SQLite dialect: documents in `search_document`, their multi-valued fields
+ * (tags, owners, ...) as rows of `search_term` for exact filters and facets, their text in an FTS5 table ranked by
+ * BM25 (name over description over the rest). `put` and `remove` run in the caller's transaction, so the index
+ * commits with the aspect write that changed it.
+ */
+export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
+  /** The WHERE clause of a query's match set over `search_document d` (and `search_text` when there is text). */
+  function matchSet(query: SearchQuery) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const fts = ftsExpression(query.input === '*' ? '' : query.input);
+    if (fts) {
+      where.push('search_text MATCH ?');
+      params.push(fts);
+    }
+    if (!query.includeSoftDeleted) where.push('d.removed = 0');
+    if (query.entityTypes?.length) {
+      where.push(`d.entity_type IN (${query.entityTypes.map(() => '?').join(', ')})`);
+      params.push(...query.entityTypes.map(registryName));
+    }
+    const groups = (query.filters ?? []).filter((group) => group.length > 0);
+    if (groups.length) {
+      const ored = groups.map((group) => {
+        const anded = group.map(criterionSql);
+        params.push(...anded.flatMap((c) => c.params));
+        return `(${anded.map((c) => c.sql).join(' AND ')})`;
+      });
+      where.push(`(${ored.join(' OR ')})`);
+    }
+    const from = fts ? 'search_text JOIN search_document d ON d.id = search_text.rowid' : 'search_document d';
+    return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked: fts !== null };
+  }
+
+  async function facet(field: FacetField, match: ReturnType<typeof matchSet>, limit: number) {
+    const matched = `SELECT d.id FROM ${match.from} ${match.where}`;
+    if (Object.hasOwn(TERMS, field)) {
+      return db.all<{ value: string; count: number }>(
+        `SELECT t.value AS value, count(*) AS count FROM search_term t WHERE t.field = ? AND t.id IN (${matched}) GROUP BY t.value ORDER BY count DESC, value LIMIT ?`,
+        [TERMS[field], ...match.params, limit],
+      );
+    }
+    const column = COLUMNS[field]!;
+    return db.all<{ value: string; count: number }>(
+      `SELECT ${column} AS value, count(*) AS count FROM ${match.from} ${match.where}${match.where ? ' AND' : ' WHERE'} ${column} IS NOT NULL GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
+      [...match.params, limit],
+    );
+  }
+
+  return {
+    migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect as keyof typeof MIGRATIONS] }),
+
+    async put(tx: SqlExecutor, doc: SearchDocument) {
+      const found = await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [doc.urn]);
+      const columns = [doc.entityType, doc.removed ? 1 : 0, doc.name, doc.description, doc.platform, doc.origin, JSON.stringify(doc.browsePaths)];
+      let id: number;
+      if (found) {
+        id = Number(found.id);
+        await tx.run('UPDATE search_document SET entity_type = ?, removed = ?, name = ?, description = ?, platform = ?, origin = ?, browse_paths = ? WHERE id = ?', [...columns, id]);
+        await tx.run('DELETE FROM search_term WHERE id = ?', [id]);
+        await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
+      } else {
+        const inserted = await tx.get<{ id: number }>(
+          'INSERT INTO search_document (urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+          [doc.urn, ...columns],
+        );
+        id = Number(inserted!.id);
+      }
+      await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
+      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [id, field, value]));
+      if (terms.length) await tx.run(`INSERT INTO search_term (id, field, value) VALUES ${terms.map(() => '(?, ?, ?)').join(', ')}`, terms.flat());
+    },
+
+    async remove(tx: SqlExecutor, urn: string) {
+      const found = await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [urn]);
+      if (!found) return;
+      await tx.run('DELETE FROM search_term WHERE id = ?', [found.id]);
+      await tx.run('DELETE FROM search_text WHERE rowid = ?', [found.id]);
+      await tx.run('DELETE FROM search_document WHERE id = ?', [found.id]);
+    },
+
+    async search(query: SearchQuery): Promise<SearchResult> {
+      const match = matchSet(query);
+      const order = query.sort
+        ? `d.${query.sort.field === 'urn' ? 'urn' : 'name'} ${query.sort.order === 'DESCENDING' ? 'DESC' : 'ASC'}, d.urn`
+        : match.ranked
+          ? 'bm25(search_text, 10.0, 3.0, 1.0), d.name, d.urn'
+          : 'd.name, d.urn';
+      const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string }>(
+        `SELECT d.urn, d.entity_type, d.name, d.description FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        [...match.params, query.count, query.start],
+      );
+      const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM ${match.from} ${match.where}`, match.params))!;
+      const words = query.input === '*' ? [] : (query.input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+      const matchedIn = (value: string) => words.some((w) => value.toLowerCase().includes(w));
+      const hits = rows.map((row) => ({
+        urn: row.urn,
+        entityType: row.entity_type,
+        matchedFields: [
+          ...(matchedIn(row.name) ? [{ name: 'name', value: row.name }] : []),
+          ...(matchedIn(row.description) ? [{ name: 'description', value: row.description }] : []),
+        ],
+      }));
+      const facets = [];
+      for (const field of query.facets ?? FACET_FIELDS) {
+        const counted = await facet(field, match, query.maxFacetValues ?? 20);
+        let values = counted.map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count: Number(count) }));
+        if (field === '_entityType' && query.entityTypes?.length) {
+          // The types asked for keep their bucket at zero, so a client can show them (entities-api §12.42).
+          const missing = query.entityTypes.map((t) => graphqlType(registryName(t))).filter((t) => !values.some((v) => v.value === t));
+          values = [...values, ...missing.map((value) => ({ value, count: 0 }))];
+        }
+        facets.push({ field, displayName: FACET_NAMES[field], values });
+      }
+      return { total: Number(total), hits, facets };
+    },
+
+    async list(entityType, start, count, includeSoftDeleted = false) {
+      const removed = includeSoftDeleted ? '' : ' AND removed = 0';
+      const rows = await db.all<{ urn: string }>(`SELECT urn FROM search_document WHERE entity_type = ?${removed} ORDER BY urn LIMIT ? OFFSET ?`, [registryName(entityType), count, start]);
+      const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM search_document WHERE entity_type = ?${removed}`, [registryName(entityType)]))!;
+      return { entities: rows.map((r) => r.urn), start, count: rows.length, total: Number(total) };
+    },
+
+    async autocomplete(entityType, query, limit) {
+      const fts = ftsExpression(query);
+      const rows = fts
+        ? await db.all<{ urn: string; name: string }>(
+            'SELECT d.urn, d.name FROM search_text JOIN search_document d ON d.id = search_text.rowid WHERE search_text MATCH ? AND d.entity_type = ? AND d.removed = 0 ORDER BY bm25(search_text, 10.0, 3.0, 1.0), d.name LIMIT ?',
+            [`name : ${fts}`, registryName(entityType), limit],
+          )
+        : [];
+      return { query, suggestions: [...new Set(rows.map((r) => r.name))], entities: rows.map((r) => ({ urn: r.urn })) };
+    },
+
+    async browse(entityType, path, start, limit): Promise<BrowseResult> {
+      const base = path === '/' ? '' : path.replace(/\/+$/, '');
+      const rows = await db.all<{ urn: string; name: string; value: string }>(
+        `SELECT d.urn, d.name, t.value FROM search_term t JOIN search_document d ON d.id = t.id
+         WHERE t.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (t.value = ? OR t.value LIKE ? || '/%')`,
+        [registryName(entityType), base || '/', base],
+      );
+      const groups = new Map<string, number>();
+      const entities: { name: string; urn: string }[] = [];
+      for (const row of rows) {
+        const rest = row.value.slice(base.length).replace(/^\/+/, '');
+        if (rest === '') entities.push({ name: row.name, urn: row.urn });
+        else {
+          const group = rest.split('/')[0]!;
+          groups.set(group, (groups.get(group) ?? 0) + 1);
+        }
+      }
+      const page = entities.sort((a, b) => a.name.localeCompare(b.name)).slice(start, start + limit);
+      return {
+        entities: page,
+        groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => ({ name, count })),
+        metadata: { path: path || '/', totalNumEntities: rows.length },
+        from: start,
+        pageSize: limit,
+        numEntities: entities.length,
+        numGroups: groups.size,
+        numElements: entities.length + groups.size,
+      };
+    },
+  };
+}

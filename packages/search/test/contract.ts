@@ -1,0 +1,173 @@
+import { findEntity } from '@mds/core';
+import type { SqlDatabase } from '@mds/db';
+import { describe, expect, it } from 'vitest';
+import { searchDocument, SearchQueryError, type SearchDocument, type SearchIndex } from '../src/index';
+
+/** A fresh database and the index on it, migrated. */
+export type IndexFactory = () => Promise<{ db: SqlDatabase; index: SearchIndex }>;
+
+const dataset = (name: string, more: Partial<SearchDocument> = {}): SearchDocument => ({
+  urn: `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`,
+  entityType: 'dataset',
+  removed: false,
+  name,
+  description: '',
+  platform: 'urn:li:dataPlatform:hive',
+  origin: 'PROD',
+  tags: [],
+  terms: [],
+  owners: [],
+  domains: [],
+  browsePaths: [],
+  customProperties: [],
+  text: '',
+  ...more,
+});
+const dashboard = (id: string, more: Partial<SearchDocument> = {}): SearchDocument => ({
+  ...dataset(id),
+  urn: `urn:li:dashboard:(looker,${id})`,
+  entityType: 'dashboard',
+  platform: 'urn:li:dataPlatform:looker',
+  origin: null,
+  ...more,
+});
+
+const urnsOf = (result: { hits: { urn: string }[] }) => result.hits.map((h) => h.urn);
+
+/** The search index contract: every adapter passes it. */
+export function searchIndexContract(name: string, fresh: IndexFactory): void {
+  const seeded = async (...docs: SearchDocument[]) => {
+    const { db, index } = await fresh();
+    await db.transaction(async (tx) => {
+      for (const doc of docs) await index.put(tx, doc);
+    });
+    return index;
+  };
+  const all = { input: '*', start: 0, count: 100, facets: [] } as const;
+
+  describe(`search index contract: ${name}`, () => {
+    it('puts, replaces and removes documents', async () => {
+      const { db, index } = await fresh();
+      await db.transaction((tx) => index.put(tx, dataset('orders', { description: 'first' })));
+      await db.transaction((tx) => index.put(tx, dataset('orders', { description: 'second words' })));
+      expect(urnsOf(await index.search({ ...all, input: 'second' }))).toEqual([dataset('orders').urn]);
+      expect((await index.search({ ...all, input: 'first' })).total).toBe(0);
+      await db.transaction((tx) => index.remove(tx, dataset('orders').urn));
+      expect((await index.search(all)).total).toBe(0);
+      await db.transaction((tx) => index.remove(tx, 'urn:li:tag:never'));
+    });
+
+    it('matches words case-insensitively, the last one as a prefix, name ranked over description', async () => {
+      const index = await seeded(
+        dataset('customer_orders', { description: 'one row per order' }),
+        dataset('payments', { description: 'Orders paid by card' }),
+        dataset('inventory'),
+      );
+      const found = await index.search({ ...all, input: 'ORD' });
+      expect(urnsOf(found)).toEqual([dataset('customer_orders').urn, dataset('payments').urn]);
+      expect(found.hits[1]!.matchedFields).toEqual([{ name: 'description', value: 'Orders paid by card' }]);
+      expect((await index.search({ ...all, input: 'paid card' })).total).toBe(1);
+      expect((await index.search({ ...all, input: 'card paid nothing' })).total).toBe(0);
+    });
+
+    it('filters: EQUAL, CONTAIN, START_WITH, EXISTS, negated, or of and-groups, on columns and multi-valued fields', async () => {
+      const index = await seeded(
+        dataset('a', { tags: ['urn:li:tag:pii'], owners: ['urn:li:corpuser:jdoe'] }),
+        dataset('b', { tags: ['urn:li:tag:gold', 'urn:li:tag:pii'], platform: 'urn:li:dataPlatform:kafka' }),
+        dataset('c', { domains: ['urn:li:domain:sales'], customProperties: ['team=core'] }),
+        dashboard('d1', { tags: ['urn:li:tag:gold'] }),
+      );
+      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) => urnsOf(await index.search({ ...all, filters })).sort();
+      expect(await where([[{ field: 'tags', values: ['urn:li:tag:pii'] }]])).toEqual([dataset('a').urn, dataset('b').urn].sort());
+      expect(await where([[{ field: 'tags', values: ['urn:li:tag:pii'] }, { field: 'platform', values: ['urn:li:dataPlatform:kafka'], negated: true }]])).toEqual([dataset('a').urn]);
+      expect(await where([[{ field: 'owners', values: ['urn:li:corpuser:jdoe'] }], [{ field: '_entityType', values: ['DASHBOARD'] }]])).toEqual([dashboard('d1').urn, dataset('a').urn].sort());
+      expect(await where([[{ field: 'platform', values: ['kaf'], condition: 'CONTAIN' }]])).toEqual([dataset('b').urn]);
+      expect(await where([[{ field: 'urn', values: ['urn:li:dashboard:'], condition: 'START_WITH' }]])).toEqual([dashboard('d1').urn]);
+      expect(await where([[{ field: 'domains', condition: 'EXISTS' }]])).toEqual([dataset('c').urn]);
+      expect(await where([[{ field: 'customProperties', values: ['team=core'] }]])).toEqual([dataset('c').urn]);
+      expect(await where([[{ field: 'origin', value: 'PROD' }]])).toHaveLength(3);
+      await expect(index.search({ ...all, filters: [[{ field: 'platform', values: ['x'], condition: 'GREATER_THAN' }]] })).rejects.toThrow(SearchQueryError);
+      await expect(index.search({ ...all, filters: [[{ field: 'colour', values: ['x'] }]] })).rejects.toThrow(/Unknown filter field colour/);
+    });
+
+    it('hides soft-deleted documents unless asked, and limits to entity types', async () => {
+      const index = await seeded(dataset('live'), dataset('gone', { removed: true }), dashboard('d'));
+      expect(urnsOf(await index.search(all)).sort()).toEqual([dashboard('d').urn, dataset('live').urn].sort());
+      expect((await index.search({ ...all, includeSoftDeleted: true })).total).toBe(3);
+      expect(urnsOf(await index.search({ ...all, entityTypes: ['DASHBOARD'] }))).toEqual([dashboard('d').urn]);
+      expect((await index.search({ ...all, filters: [[{ field: 'removed', values: ['true'] }]], includeSoftDeleted: true })).total).toBe(1);
+    });
+
+    it('counts facets over the whole match set, keeping zero buckets of the types asked', async () => {
+      const index = await seeded(
+        dataset('a', { tags: ['urn:li:tag:pii'], owners: ['urn:li:corpuser:jdoe'] }),
+        dataset('b', { tags: ['urn:li:tag:pii', 'urn:li:tag:gold'] }),
+        dataset('c', { platform: 'urn:li:dataPlatform:kafka', origin: 'DEV' }),
+      );
+      const { facets, total, hits } = await index.search({ input: '*', start: 0, count: 1, entityTypes: ['DATASET', 'CHART'] });
+      expect([total, hits.length]).toEqual([3, 1]);
+      const byField = Object.fromEntries(facets.map((f) => [f.field, f.values]));
+      expect(byField._entityType).toEqual([{ value: 'DATASET', count: 3 }, { value: 'CHART', count: 0 }]);
+      expect(byField.platform).toEqual([{ value: 'urn:li:dataPlatform:hive', count: 2 }, { value: 'urn:li:dataPlatform:kafka', count: 1 }]);
+      expect(byField.origin).toEqual([{ value: 'PROD', count: 2 }, { value: 'DEV', count: 1 }]);
+      expect(byField.tags).toEqual([{ value: 'urn:li:tag:pii', count: 2 }, { value: 'urn:li:tag:gold', count: 1 }]);
+      expect(byField.owners).toEqual([{ value: 'urn:li:corpuser:jdoe', count: 1 }]);
+      expect(facets.find((f) => f.field === 'owners')?.displayName).toBe('Owned By');
+      expect((await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
+    });
+
+    it('pages with start and count, the total unchanged, sorted by name unless asked otherwise', async () => {
+      const index = await seeded(...['c', 'a', 'e', 'b', 'd'].map((n) => dataset(n)));
+      const page = await index.search({ ...all, start: 1, count: 2 });
+      expect([page.total, urnsOf(page)]).toEqual([5, [dataset('b').urn, dataset('c').urn]]);
+      expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'name', order: 'DESCENDING' } }))).toEqual([dataset('e').urn, dataset('d').urn]);
+    });
+
+    it('lists an entity type, autocompletes names, browses paths', async () => {
+      const index = await seeded(
+        dataset('orders', { browsePaths: ['/prod/hive/sales'] }),
+        dataset('order_lines', { browsePaths: ['/prod/hive/sales'] }),
+        dataset('users', { browsePaths: ['/prod/hive/crm'], removed: true }),
+        dataset('events', { browsePaths: ['/prod/kafka'] }),
+      );
+      expect(await index.list('dataset', 0, 2)).toEqual({ entities: [dataset('events').urn, dataset('order_lines').urn], start: 0, count: 2, total: 3 });
+      expect((await index.list('dataset', 0, 10, true)).total).toBe(4);
+      const completed = await index.autocomplete('dataset', 'ord', 10);
+      expect(completed.suggestions.sort()).toEqual(['order_lines', 'orders']);
+      expect(completed.entities).toHaveLength(2);
+      const top = await index.browse('dataset', '/prod', 0, 10);
+      expect(top.groups).toEqual([{ name: 'hive', count: 2 }, { name: 'kafka', count: 1 }]);
+      const sales = await index.browse('dataset', '/prod/hive/sales', 0, 10);
+      expect(sales).toMatchObject({ entities: [{ name: 'order_lines', urn: dataset('order_lines').urn }, { name: 'orders', urn: dataset('orders').urn }], groups: [], numEntities: 2 });
+    });
+
+    it('puts nothing when the caller’s transaction rejects', async () => {
+      const { db, index } = await fresh();
+      await expect(
+        db.transaction(async (tx) => {
+          await index.put(tx, dataset('doomed'));
+          throw new Error('the aspect write failed');
+        }),
+      ).rejects.toThrow('the aspect write failed');
+      expect((await index.search(all)).total).toBe(0);
+    });
+
+    it('answers faceted searches over 20,000 documents with exact totals', async () => {
+      const docs = Array.from({ length: 20_000 }, (_, i) =>
+        dataset(`table_${i}`, { description: i % 10 === 0 ? 'orders ledger' : 'events', tags: [`urn:li:tag:t${i % 4}`] }),
+      );
+      const index = await seeded(...docs);
+      const found = await index.search({ input: 'ledger', start: 0, count: 10, filters: [[{ field: 'tags', values: ['urn:li:tag:t0'] }]] });
+      expect(found.total).toBe(1_000); // i % 10 == 0 and i % 4 == 0: every 20th
+      expect(found.facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:t0', count: 1_000 }]);
+    });
+
+    it('indexes what searchDocument derives from aspects', async () => {
+      const entity = findEntity('dataset')!;
+      const urn = dataset('orders').urn;
+      const doc = searchDocument(entity, urn, new Map<string, unknown>([['datasetProperties', { name: 'Orders', description: 'All orders' }], ['globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }]]));
+      const index = await seeded(doc);
+      expect(urnsOf(await index.search({ ...all, input: 'all orders', filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] }))).toEqual([urn]);
+    });
+  });
+}
