@@ -1,4 +1,5 @@
 import { ROOT_ACTOR_URN } from '@mds/auth';
+import { openSqliteDatabase } from '@mds/db';
 import { aspectSpec } from '@mds/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -150,5 +151,38 @@ describe('mds ingest --url', () => {
     const { code, stderr } = await runCli(['ingest', KAFKA, '--url', server.url, '--token', 'nope'], {});
     expect(code).toBe(1);
     expect(stderr).toMatch(/^mds: .*\(HTTP 401 from http:\/\/127\.0\.0\.1:\d+\)\n$/);
+  });
+});
+
+describe('mds reindex', () => {
+  it('rebuilds the search index from the stored aspects', async () => {
+    const DATA_DIR = freshDataDir('cli-reindex');
+    expect((await runCli(['ingest', KAFKA], { DATA_DIR })).code).toBe(0);
+    // Lose the index behind the store's back, as a crash of an older mds or a hand-edited file would.
+    const domains = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
+    const searchAll = () => domains.entities.search.search({ input: '*', start: 0, count: 100, facets: [] });
+    try {
+      const before = await searchAll();
+      expect(before.total).toBe(6); // three topics and the three tags they carry
+      const db = openSqliteDatabase(join(DATA_DIR, 'entities.db'));
+      await db.run('DELETE FROM search_document');
+      await db.close();
+      expect((await searchAll()).total).toBe(0);
+    } finally {
+      for (const module of [...domains.modules].reverse()) await module.close?.();
+    }
+    const { code, stdout } = await runCli(['reindex'], { DATA_DIR });
+    expect([code, stdout]).toEqual([0, expect.stringMatching(/^Reindexed 6 entities in \d+\.\d s\.\n$/)]);
+    const again = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
+    try {
+      const found = await again.entities.search.search({ input: '*', start: 0, count: 100, facets: [], entityTypes: ['dataset'] });
+      expect(found.hits.map((h) => h.urn).sort()).toEqual([
+        'urn:li:dataset:(urn:li:dataPlatform:kafka,key_topic,PROD)',
+        'urn:li:dataset:(urn:li:dataPlatform:kafka,key_value_topic,PROD)',
+        'urn:li:dataset:(urn:li:dataPlatform:kafka,value_topic,PROD)',
+      ]);
+    } finally {
+      for (const module of [...again.modules].reverse()) await module.close?.();
+    }
   });
 });

@@ -359,3 +359,78 @@ describe('GET /relationships (§7.6)', () => {
     });
   });
 });
+
+describe('/entities search actions (§7.4)', () => {
+  const ds = (name: string, platform = 'hive') => `urn:li:dataset:(urn:li:dataPlatform:${platform},shop.${name},PROD)`;
+  const action = (name: string, body: unknown, token?: string) => mds.post(`/entities?action=${name}`, body, token);
+
+  beforeAll(async () => {
+    const proposals = [
+      mcp('datasetProperties', { name: 'shop_orders', description: 'Every order of the shop', customProperties: {} }, { entityUrn: ds('orders') }),
+      mcp('globalTags', tags('pii'), { entityUrn: ds('orders') }),
+      mcp('browsePaths', { paths: ['/prod/hive/shop'] }, { entityUrn: ds('orders') }),
+      mcp('datasetProperties', { name: 'shop_order_lines', description: 'Lines of each order', customProperties: {} }, { entityUrn: ds('order_lines') }),
+      mcp('browsePaths', { paths: ['/prod/hive/shop'] }, { entityUrn: ds('order_lines') }),
+      mcp('datasetProperties', { name: 'shop_clicks', description: 'Click stream', customProperties: {} }, { entityUrn: ds('clicks', 'kafka') }),
+      mcp('browsePaths', { paths: ['/prod/kafka'] }, { entityUrn: ds('clicks', 'kafka') }),
+      mcp('datasetProperties', { name: 'shop_returns', description: 'Returned orders', customProperties: {} }, { entityUrn: ds('returns') }),
+      mcp('status', { removed: true }, { entityUrn: ds('returns') }),
+    ];
+    expect((await batch(proposals)).status).toBe(200);
+  });
+
+  it('search finds by words in name and description, with facets and the total, in DataHub’s SearchResult shape', async () => {
+    const { status, body } = await action('search', { entity: 'dataset', input: 'shop order', start: 0, count: 1 });
+    expect(status).toBe(200);
+    expect(body.value).toMatchObject({ from: 0, pageSize: 1, numEntities: 2, entities: [{ entity: expect.stringMatching(/shop\.order/) }] });
+    const platform = body.value.metadata.aggregations.find((a: { name: string }) => a.name === 'platform');
+    expect(platform).toEqual({
+      name: 'platform',
+      displayName: 'Platform',
+      aggregations: { 'urn:li:dataPlatform:hive': 2 },
+      filterValues: [{ value: 'urn:li:dataPlatform:hive', facetCount: 2, filtered: false }],
+    });
+  });
+
+  it('§12.34 soft-deleted entities vanish from search, searchAcrossEntities, list and autocomplete unless asked for', async () => {
+    const returns = ds('returns');
+    const found = async (name: string, body: Record<string, unknown>) => JSON.stringify((await action(name, body)).body.value).includes(returns);
+    expect(await found('search', { entity: 'dataset', input: 'returned', start: 0, count: 10 })).toBe(false);
+    expect(await found('search', { entity: 'dataset', input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } })).toBe(true);
+    expect(await found('searchAcrossEntities', { input: 'returned', start: 0, count: 10 })).toBe(false);
+    expect(await found('searchAcrossEntities', { input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } })).toBe(true);
+    expect(await found('list', { entity: 'dataset', start: 0, count: 1000 })).toBe(false);
+    expect(await found('list', { entity: 'dataset', start: 0, count: 1000, includeSoftDelete: true })).toBe(true);
+    expect(await found('autocomplete', { entity: 'dataset', query: 'shop_ret', limit: 10 })).toBe(false);
+  });
+
+  it('filters with Rest.li or/and criteria and marks the filtered facet values', async () => {
+    const filter = { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' }] }] };
+    const { body } = await action('searchAcrossEntities', { entities: ['dataset'], input: '*', filter, start: 0, count: 10 });
+    expect(body.value.entities.map((e: { entity: string }) => e.entity)).toContain(ds('orders'));
+    expect(body.value.entities.map((e: { entity: string }) => e.entity)).not.toContain(ds('order_lines'));
+    const tagFacet = body.value.metadata.aggregations.find((a: { name: string }) => a.name === 'tags');
+    expect(tagFacet.filterValues).toContainEqual({ value: 'urn:li:tag:pii', facetCount: expect.any(Number), filtered: true });
+    const legacy = await action('search', { entity: 'dataset', input: '*', filter: { criteria: [{ field: 'platform', value: 'urn:li:dataPlatform:kafka' }] }, start: 0, count: 10 });
+    expect(legacy.body.value.entities).toEqual([{ entity: ds('clicks', 'kafka'), matchedFields: [] }]);
+    const bad = await action('search', { entity: 'dataset', input: '*', filter: { criteria: [{ field: 'platform', value: 'x', condition: 'GREATER_THAN' }] }, start: 0, count: 10 });
+    expect([bad.status, bad.body.message]).toEqual([400, 'Unsupported filter condition GREATER_THAN on field platform: use EQUAL, IN, CONTAIN, START_WITH or EXISTS']);
+  });
+
+  it('autocompletes names and browses browse paths', async () => {
+    const completed = await action('autocomplete', { entity: 'dataset', query: 'shop_ord', limit: 5 });
+    expect(completed.body.value.suggestions.sort()).toEqual(['shop_order_lines', 'shop_orders']);
+    const prod = await action('browse', { entity: 'dataset', path: '/prod', start: 0, limit: 10 });
+    expect(prod.body.value.groups).toEqual(expect.arrayContaining([{ name: 'hive', count: 2 }, { name: 'kafka', count: 1 }]));
+    const shop = await action('browse', { entity: 'dataset', path: '/prod/hive/shop', start: 0, limit: 10 });
+    expect(shop.body.value).toMatchObject({ numEntities: 2, entities: [{ name: 'shop_order_lines', urn: ds('order_lines') }, { name: 'shop_orders', urn: ds('orders') }] });
+  });
+
+  it('follows every write: a hard delete or a new description changes what is found', async () => {
+    await ingest(mcp('editableDatasetProperties', { description: 'Now about refunds' }, { entityUrn: ds('clicks', 'kafka') }));
+    const refunds = await action('search', { entity: 'dataset', input: 'refunds', start: 0, count: 10 });
+    expect(refunds.body.value.entities.map((e: { entity: string }) => e.entity)).toEqual([ds('clicks', 'kafka')]);
+    await action('delete', { urn: ds('clicks', 'kafka') });
+    expect((await action('search', { entity: 'dataset', input: 'refunds', start: 0, count: 10 })).body.value.numEntities).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
 import type { SqlDatabase, SqlExecutor } from '@mds/db';
+import { searchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
@@ -100,7 +101,8 @@ const header = (headers: Record<string, string> | undefined, name: string) =>
  * DataHub's versioned aspect store (`metadata_aspect_v2`, entities-api §3) on the storage port. A write applies all
  * its items in one transaction or none: the first item that fails throws ItemWriteError and undoes the others.
  */
-export function createAspectStore(db: SqlDatabase) {
+export function createAspectStore(db: SqlDatabase, options: { search?: SearchIndex } = {}) {
+  const { search } = options;
   const readV0 = (tx: SqlExecutor, urn: string, aspect: string) =>
     tx.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`, [urn, aspect]);
   const insert = (tx: SqlExecutor, row: Row) =>
@@ -127,7 +129,8 @@ export function createAspectStore(db: SqlDatabase) {
   });
 
   /** One item, inside the write's transaction (entities-api §3.2, §3.4, §6.3, §6.4). */
-  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, keysKnown: Set<string>): Promise<WriteResult> {
+  /** `keysKnown`: urns whose key this write has seen; `changed`: urns whose entity this write changed. */
+  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, keysKnown: Set<string>, changed: Set<string>): Promise<WriteResult> {
     const entity = findEntity(item.entityType);
     if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
     const urn = parseUrn(item.urn);
@@ -140,7 +143,10 @@ export function createAspectStore(db: SqlDatabase) {
       if (ifNoneMatch) return skipped;
       throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
     }
-    if (!keyExists) await createEntity(tx, entity, urn, item.systemMetadata, audit);
+    if (!keyExists) {
+      await createEntity(tx, entity, urn, item.systemMetadata, audit);
+      changed.add(item.urn);
+    }
     keysKnown.add(item.urn);
     // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
     if (item.aspect === entity.keyAspect) return skipped;
@@ -197,6 +203,15 @@ export function createAspectStore(db: SqlDatabase) {
     return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
   }
 
+  /** The entity's search document again, from its latest aspects as this transaction sees them. */
+  async function reindexEntity(tx: SqlExecutor, urn: string) {
+    if (!search) return;
+    const entity = findEntity(parseUrn(urn).entityType);
+    const rows = await tx.all<{ aspect: string; metadata: string }>('SELECT aspect, metadata FROM metadata_aspect_v2 WHERE urn = ? AND version = 0', [urn]);
+    if (!entity || rows.length === 0) return search.remove(tx, urn);
+    await search.put(tx, searchDocument(entity, urn, new Map(rows.map((r) => [r.aspect, JSON.parse(r.metadata) as unknown]))));
+  }
+
   /** The relationship edges the latest value of an aspect declares (entities-api §7.6), kept in the same commit. */
   async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown) {
     if (!declaresEdges(aspect)) return;
@@ -235,15 +250,20 @@ export function createAspectStore(db: SqlDatabase) {
       return db.transaction(async (tx) => {
         const results: WriteResult[] = [];
         const keysKnown = new Set<string>();
+        const changed = new Set<string>();
         for (const [index, item] of items.entries()) {
           try {
-            results.push(await apply(tx, item, audit, keysKnown));
+            const result = await apply(tx, item, audit, keysKnown, changed);
+            if (result.outcome === 'written') changed.add(result.urn);
+            results.push(result);
           } catch (error) {
             if (error instanceof ApiError) throw new ItemWriteError(index, error);
             if (error instanceof Error && error.name === 'UrnError') throw new ItemWriteError(index, badRequest(error.message));
             throw error;
           }
         }
+        // Search sees every entity this write changed, in the same commit.
+        for (const urn of changed) await reindexEntity(tx, urn);
         return results;
       });
     },
@@ -299,8 +319,21 @@ export function createAspectStore(db: SqlDatabase) {
     async deleteEntity(urn: string): Promise<number> {
       return db.transaction(async (tx) => {
         await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+        await search?.remove(tx, urn);
         return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
       });
+    },
+
+    /** Rebuilds the search index from the stored aspects, `batch` entities per transaction; `progress(done, total)`. */
+    async reindex(progress: (done: number, total: number) => void = () => {}, batch = 500): Promise<number> {
+      const urns = (await db.all<{ urn: string }>('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn')).map((r) => r.urn);
+      for (let i = 0; i < urns.length; i += batch) {
+        await db.transaction(async (tx) => {
+          for (const urn of urns.slice(i, i + batch)) await reindexEntity(tx, urn);
+        });
+        progress(Math.min(i + batch, urns.length), urns.length);
+      }
+      return urns.length;
     },
 
     /**

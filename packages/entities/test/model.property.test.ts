@@ -4,10 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSqlSearchIndex, type SearchIndex } from '@mds/search';
 import { canonicalJson, createAspectStore, type AspectStore } from '../src/index';
 
 // Random sequences of upserts, identical re-writes, patches and hard deletes on a few urns, run against the store and
-// against a tiny model of entities-api §3.2: after every step, the version history and the latest value agree.
+// against a tiny model of entities-api §3.2: after every step, the version history, the latest value and what search
+// finds agree.
 const URNS = ['a', 'b', 'c'].map((name) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`);
 const TAGS = ['pii', 'gold', 'raw'];
 const tagsOf = (names: readonly string[]) => ({ tags: names.map((name) => ({ tag: `urn:li:tag:${name}` })) });
@@ -50,14 +52,16 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function freshStore(): Promise<AspectStore> {
+async function freshStore(): Promise<{ store: AspectStore; search: SearchIndex }> {
   const dir = mkdtempSync(join(tmpdir(), 'mds-entities-model-'));
   dirs.push(dir);
   const db = openSqliteDatabase(join(dir, 'entities.db'));
   dbs.push(db);
-  const store = createAspectStore(db);
+  const search = createSqlSearchIndex(db);
+  await search.migrate();
+  const store = createAspectStore(db, { search });
   await store.migrate();
-  return store;
+  return { store, search };
 }
 
 async function applyToStore(store: AspectStore, step: Op, time: number): Promise<void> {
@@ -69,7 +73,18 @@ async function applyToStore(store: AspectStore, step: Op, time: number): Promise
   await store.write([{ urn: step.urn, entityType: 'dataset', aspect: 'globalTags', changeType: 'PATCH', value: patch }], audit);
 }
 
-async function expectAgreement(store: AspectStore, model: Model): Promise<void> {
+async function expectAgreement(store: AspectStore, search: SearchIndex, model: Model): Promise<void> {
+  // Search: the live entities carrying each tag, as the model's latest values say.
+  for (const name of TAGS) {
+    const tag = `urn:li:tag:${name}`;
+    const expected = URNS.filter((urn) => {
+      const aspects = model.get(urn);
+      const tagged = (aspects?.get('globalTags')?.latest as { tags: { tag: string }[] } | undefined)?.tags.some((t) => t.tag === tag);
+      return tagged && (aspects?.get('status')?.latest as { removed?: boolean } | undefined)?.removed !== true;
+    });
+    const found = await search.search({ input: '*', start: 0, count: 10, facets: [], filters: [[{ field: 'tags', values: [tag] }]], sort: { field: 'urn', order: 'ASCENDING' } });
+    expect(found.hits.map((h) => h.urn), tag).toEqual([...expected].sort());
+  }
   for (const urn of URNS) {
     const modelled = model.get(urn);
     expect(await store.exists(urn), urn).toBe(modelled !== undefined);
@@ -89,15 +104,15 @@ async function expectAgreement(store: AspectStore, model: Model): Promise<void> 
 }
 
 describe('the aspect store against a model of entities-api §3.2', () => {
-  it('agrees on history and latest values after every step of random sequences', async () => {
+  it('agrees on history, latest values and search results after every step of random sequences', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const store = await freshStore();
+        const { store, search } = await freshStore();
         const model: Model = new Map();
         for (const [i, step] of steps.entries()) {
           await applyToStore(store, step, 1_000 + i);
           applyToModel(model, step);
-          await expectAgreement(store, model);
+          await expectAgreement(store, search, model);
         }
       }),
       { numRuns: 60 },

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerIndexSizesCommand } from './index-sizes';
 import { registerIngestCommand } from './ingest';
+import { registerReindexCommand } from './reindex';
 import { command } from './run';
 import { serve } from './serve';
 import { registerSeedCommand } from './seed';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   registerIndexSizesCommand(program);
   registerTruncateCommands(program);
   registerIngestCommand(program);
+  registerReindexCommand(program);
 }
