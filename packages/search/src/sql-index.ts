@@ -124,19 +124,40 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked: fts !== null };
   }
 
-  async function facet(field: FacetField, match: ReturnType<typeof matchSet>, limit: number) {
-    const matched = `SELECT d.id FROM ${match.from} ${match.where}`;
-    if (Object.hasOwn(TERMS, field)) {
-      return db.all<{ value: string; count: number }>(
-        `SELECT t.value AS value, count(*) AS count FROM search_term t WHERE t.field = ? AND t.id IN (${matched}) GROUP BY t.value ORDER BY count DESC, value LIMIT ?`,
-        [TERMS[field], ...match.params, limit],
-      );
-    }
-    const column = COLUMNS[field]!;
-    return db.all<{ value: string; count: number }>(
-      `SELECT ${column} AS value, count(*) AS count FROM ${match.from} ${match.where}${match.where ? ' AND' : ' WHERE'} ${column} IS NOT NULL GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
-      [...match.params, limit],
+  /**
+   * Every facet of a match set in two grouped scans, whatever the number of facets: one over the document columns
+   * (which also gives the total), one over the term rows. Counts are over the whole match set, not the page.
+   */
+  async function countFacets(match: ReturnType<typeof matchSet>, fields: readonly FacetField[]) {
+    const counts = new Map<FacetField, Map<string, number>>(fields.map((f) => [f, new Map()]));
+    const add = (field: FacetField, value: string | null, count: number) => {
+      const values = counts.get(field);
+      if (values && value !== null) values.set(value, (values.get(value) ?? 0) + count);
+    };
+    const combos = await db.all<{ entity_type: string; platform: string | null; origin: string | null; count: number }>(
+      `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
+      match.params,
     );
+    let total = 0;
+    for (const combo of combos) {
+      const count = Number(combo.count);
+      total += count;
+      add('_entityType', combo.entity_type, count);
+      add('platform', combo.platform, count);
+      add('origin', combo.origin, count);
+    }
+    const termFields = fields.filter((f) => Object.hasOwn(TERMS, f));
+    if (termFields.length && total > 0) {
+      const byTerm = new Map(termFields.map((f) => [TERMS[f]!, f]));
+      const rows = await db.all<{ field: string; value: string; count: number }>(
+        `SELECT t.field, t.value, count(*) AS count FROM search_term t
+         WHERE t.field IN (${termFields.map(() => '?').join(', ')}) AND t.id IN (SELECT d.id FROM ${match.from} ${match.where})
+         GROUP BY t.field, t.value`,
+        [...termFields.map((f) => TERMS[f]), ...match.params],
+      );
+      for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
+    }
+    return { total, counts };
   }
 
   return {
@@ -182,7 +203,8 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         `SELECT d.urn, d.entity_type, d.name, d.description FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, query.count, query.start],
       );
-      const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM ${match.from} ${match.where}`, match.params))!;
+      const fields = query.facets ?? FACET_FIELDS;
+      const { total, counts } = await countFacets(match, fields);
       const words = query.input === '*' ? [] : (query.input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
       const matchedIn = (value: string) => words.some((w) => value.toLowerCase().includes(w));
       const hits = rows.map((row) => ({
@@ -193,18 +215,18 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
           ...(matchedIn(row.description) ? [{ name: 'description', value: row.description }] : []),
         ],
       }));
-      const facets = [];
-      for (const field of query.facets ?? FACET_FIELDS) {
-        const counted = await facet(field, match, query.maxFacetValues ?? 20);
-        let values = counted.map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count: Number(count) }));
+      const facets = fields.map((field) => {
+        const counted = [...counts.get(field)!].map(([value, count]) => ({ value, count }));
+        counted.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+        let values = counted.slice(0, query.maxFacetValues ?? 20).map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count }));
         if (field === '_entityType' && query.entityTypes?.length) {
           // The types asked for keep their bucket at zero, so a client can show them (entities-api §12.42).
           const missing = query.entityTypes.map((t) => graphqlType(registryName(t))).filter((t) => !values.some((v) => v.value === t));
           values = [...values, ...missing.map((value) => ({ value, count: 0 }))];
         }
-        facets.push({ field, displayName: FACET_NAMES[field], values });
-      }
-      return { total: Number(total), hits, facets };
+        return { field, displayName: FACET_NAMES[field], values };
+      });
+      return { total, hits, facets };
     },
 
     async list(entityType, start, count, includeSoftDeleted = false) {
