@@ -16,7 +16,7 @@ export interface BenchConfig {
   /** Proposals per ingestProposalBatch request, and how many clients send them at once. */
   ingestBatch: number;
   ingestClients: number;
-  /** Versioned aspects the entity ingestion scenario writes (four per dataset). */
+  /** Versioned aspects the entity ingestion scenario writes (four per dataset: 100k datasets for the search scenario). */
   entityAspects: number;
   /** Steady rate (requests/s) of the tag reader that runs during truncations. */
   readerRate: number;
@@ -37,7 +37,7 @@ export const FULL: BenchConfig = {
   truncateRows: 1_000_000,
   ingestBatch: 5_000,
   ingestClients: 4,
-  entityAspects: 200_000,
+  entityAspects: 400_000,
   readerRate: 200,
   coldStarts: 5,
   soakS: 60,

@@ -6,8 +6,17 @@ export const ENTITY_ASPECTS = ['datasetProperties', 'globalTags', 'ownership', '
 
 export const benchDatasetUrn = (runId: string, k: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench_${runId}.table_${k},PROD)`;
 
+/** Words of the descriptions: dataset `k` has two of them, so a word matches about 5 % of the datasets. */
+export const DESCRIPTION_WORDS = [
+  'orders', 'payments', 'refunds', 'invoices', 'customers', 'shipments', 'returns', 'ledger', 'inventory', 'suppliers',
+  'campaigns', 'clicks', 'sessions', 'churn', 'forecast', 'pricing', 'discounts', 'subscriptions', 'tickets', 'reviews',
+  'warehouses', 'carriers', 'fraud', 'chargebacks', 'payouts', 'budgets', 'employees', 'payroll', 'contracts', 'leads',
+  'accounts', 'balances', 'transfers', 'loans', 'deposits', 'audits', 'metrics', 'events', 'devices', 'regions',
+];
+const wordsOf = (k: number) => `${DESCRIPTION_WORDS[k % 40]} ${DESCRIPTION_WORDS[(Math.floor(k / 40) * 7 + 3) % 40]}`;
+
 const VALUES: Record<(typeof ENTITY_ASPECTS)[number], (k: number) => unknown> = {
-  datasetProperties: (k) => ({ name: `table_${k}`, description: `Orders of region ${k % 50}, one row per order line.`, customProperties: { owner_team: `team_${k % 20}` } }),
+  datasetProperties: (k) => ({ name: `table_${k}`, description: `Daily ${wordsOf(k)}, one row per record.`, customProperties: { owner_team: `team_${k % 20}` } }),
   globalTags: (k) => ({ tags: [{ tag: `urn:li:tag:tier_${k % 3}` }, { tag: 'urn:li:tag:pii' }] }),
   ownership: (k) => ({ owners: [{ owner: `urn:li:corpuser:user_${k % 100}`, type: 'TECHNICAL_OWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:etl' } }),
   status: () => ({ removed: false }),

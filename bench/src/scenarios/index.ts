@@ -4,7 +4,7 @@ import { createTag, search, tagRead } from './graphql-vs-ceiling.ts';
 import { logCost } from './log-cost.ts';
 import { peakRss } from './memory.ts';
 import { soak } from './soak.ts';
-import { entityIngestBatch, entityIngestProposal, getAspect } from './entities.ts';
+import { entityIngestBatch, entityIngestProposal, entitySearch, getAspect } from './entities.ts';
 import { getIndexSizes, ingestProposalBatch } from './timeseries.ts';
 import { truncation } from './truncation.ts';
 
@@ -13,4 +13,4 @@ import { truncation } from './truncation.ts';
  * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
  * so it is last.
  */
-export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entityIngestProposal, getAspect, truncation, soak, peakRss, coldStart];
+export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entityIngestProposal, getAspect, truncation, soak, peakRss, coldStart];
