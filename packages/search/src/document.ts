@@ -18,6 +18,10 @@ export interface SearchDocument {
   browsePaths: string[];
   /** `key=value` of every custom property. */
   customProperties: string[];
+  /** `container.container`: the parent container's urn. */
+  containers: string[];
+  /** `subTypes.typeNames` (`Table`, `View`, ...). */
+  typeNames: string[];
   /** Other searchable text: qualified names, schema field paths and descriptions, key parts. */
   text: string;
 }
@@ -107,10 +111,15 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     domains: strings(list(field('domains', 'domains'))),
     browsePaths: strings(list(field('browsePaths', 'paths'))),
     customProperties,
+    containers: strings([field('container', 'container')]),
+    typeNames: strings(list(field('subTypes', 'typeNames'))),
+    // entities-api §9.3: words also match the URN, key parts, qualified names, schema fields and tag names.
     text: strings([
+      urn,
       ...entity.aspects.map((a) => field(a, 'qualifiedName')),
       ...fields.flatMap((f) => [f.fieldPath, f.description]),
       ...Object.values(key).filter((v) => typeof v === 'string' && !v.startsWith('urn:')),
+      ...[...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))].map((t) => (typeof t === 'string' ? t.slice(t.lastIndexOf(':') + 1) : undefined)),
     ]).join(' '),
   };
 }

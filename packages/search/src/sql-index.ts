@@ -32,8 +32,12 @@ const TERMS: Readonly<Record<string, string>> = {
   domains: 'domains',
   browsePaths: 'browsePaths',
   customProperties: 'customProperties',
+  container: 'containers',
+  typeNames: 'typeNames',
 };
-const TERM_FIELDS = ['tags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties'] as const;
+const TERM_FIELDS = ['tags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties', 'containers', 'typeNames'] as const;
+/** Rows per multi-row INSERT: an entity with thousands of tags must stay under SQLite's bound-parameter limit. */
+const TERM_ROWS_PER_STATEMENT = 300;
 const FACET_NAMES: Readonly<Record<FacetField, string>> = {
   _entityType: 'Type',
   platform: 'Platform',
@@ -60,20 +64,34 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
   const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.map(registryName) : [...raw];
+  const anyOf = (one: string, params: (v: string) => unknown[]) => ({ sql: `(${values.map(() => one).join(' OR ')})`, params: values.flatMap(params) });
+  // Values are compared as text, never as LIKE patterns: `%` and `_` in a value mean themselves.
   const test = (target: string): { sql: string; params: unknown[] } => {
+    if (values.length === 0 && condition !== 'EXISTS') throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
     switch (condition) {
       case 'EQUAL':
       case 'IN':
-        if (values.length === 0) throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
         return { sql: `${target} IN (${values.map(() => '?').join(', ')})`, params: values };
+      case 'IEQUAL':
+        return anyOf(`lower(${target}) = lower(?)`, (v) => [v]);
       case 'CONTAIN':
-        return { sql: `(${values.map(() => `${target} LIKE '%' || ? || '%'`).join(' OR ')})`, params: values };
+        return anyOf(`instr(${target}, ?) > 0`, (v) => [v]);
       case 'START_WITH':
-        return { sql: `(${values.map(() => `${target} LIKE ? || '%'`).join(' OR ')})`, params: values };
+        return anyOf(`substr(${target}, 1, length(?)) = ?`, (v) => [v, v]);
+      case 'END_WITH':
+        return anyOf(`substr(${target}, -length(?)) = ?`, (v) => [v, v]);
+      case 'GREATER_THAN':
+        return anyOf(`${target} > ?`, (v) => [v]);
+      case 'GREATER_THAN_OR_EQUAL_TO':
+        return anyOf(`${target} >= ?`, (v) => [v]);
+      case 'LESS_THAN':
+        return anyOf(`${target} < ?`, (v) => [v]);
+      case 'LESS_THAN_OR_EQUAL_TO':
+        return anyOf(`${target} <= ?`, (v) => [v]);
       case 'EXISTS':
         return { sql: `(${target} IS NOT NULL AND ${target} <> '')`, params: [] };
       default:
-        throw new SearchQueryError(`Unsupported filter condition ${condition} on field ${criterion.field}: use EQUAL, IN, CONTAIN, START_WITH or EXISTS`);
+        throw new SearchQueryError(`Unsupported filter condition ${condition}`);
     }
   };
   let found: { sql: string; params: unknown[] };
@@ -106,7 +124,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       where.push('search_text MATCH ?');
       params.push(fts);
     }
-    if (!query.includeSoftDeleted) where.push('d.removed = 0');
+    // A filter on `removed` says itself which entities it wants: soft-deleted ones are then not hidden.
+    const filtersRemoved = (query.filters ?? []).some((group) => group.some((c) => c.field === 'removed'));
+    if (!query.includeSoftDeleted && !filtersRemoved) where.push('d.removed = 0');
     if (query.entityTypes?.length) {
       where.push(`d.entity_type IN (${query.entityTypes.map(() => '?').join(', ')})`);
       params.push(...query.entityTypes.map(registryName));
@@ -181,7 +201,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       }
       await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
       const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [id, field, value]));
-      if (terms.length) await tx.run(`INSERT INTO search_term (id, field, value) VALUES ${terms.map(() => '(?, ?, ?)').join(', ')}`, terms.flat());
+      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
+        const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
+        await tx.run(`INSERT INTO search_term (id, field, value) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, chunk.flat());
+      }
     },
 
     async remove(tx: SqlExecutor, urn: string) {
@@ -197,8 +220,8 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const order = query.sort
         ? `d.${query.sort.field === 'urn' ? 'urn' : 'name'} ${query.sort.order === 'DESCENDING' ? 'DESC' : 'ASC'}, d.urn`
         : match.ranked
-          ? 'bm25(search_text, 10.0, 3.0, 1.0), d.name, d.urn'
-          : 'd.name, d.urn';
+          ? 'bm25(search_text, 10.0, 3.0, 1.0), d.urn'
+          : 'd.urn';
       const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string }>(
         `SELECT d.urn, d.entity_type, d.name, d.description FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, query.count, query.start],
@@ -251,29 +274,30 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const base = path === '/' ? '' : path.replace(/\/+$/, '');
       const rows = await db.all<{ urn: string; name: string; value: string }>(
         `SELECT d.urn, d.name, t.value FROM search_term t JOIN search_document d ON d.id = t.id
-         WHERE t.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (t.value = ? OR t.value LIKE ? || '/%')`,
-        [registryName(entityType), base || '/', base],
+         WHERE t.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (t.value = ? OR substr(t.value, 1, length(?)) = ?)`,
+        [registryName(entityType), base || '/', `${base}/`, `${base}/`],
       );
-      const groups = new Map<string, number>();
-      const entities: { name: string; urn: string }[] = [];
+      // An entity counts once in a group, however many of its paths lead into it.
+      const groups = new Map<string, Set<string>>();
+      const entities = new Map<string, { name: string; urn: string }>();
       for (const row of rows) {
         const rest = row.value.slice(base.length).replace(/^\/+/, '');
-        if (rest === '') entities.push({ name: row.name, urn: row.urn });
+        if (rest === '') entities.set(row.urn, { name: row.name, urn: row.urn });
         else {
           const group = rest.split('/')[0]!;
-          groups.set(group, (groups.get(group) ?? 0) + 1);
+          groups.set(group, (groups.get(group) ?? new Set()).add(row.urn));
         }
       }
-      const page = entities.sort((a, b) => a.name.localeCompare(b.name)).slice(start, start + limit);
+      const page = [...entities.values()].sort((a, b) => a.name.localeCompare(b.name)).slice(start, start + limit);
       return {
         entities: page,
-        groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => ({ name, count })),
-        metadata: { path: path || '/', totalNumEntities: rows.length },
+        groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, urns]) => ({ name, count: urns.size })),
+        metadata: { path: path || '/', totalNumEntities: new Set(rows.map((r) => r.urn)).size },
         from: start,
         pageSize: limit,
-        numEntities: entities.length,
+        numEntities: entities.size,
         numGroups: groups.size,
-        numElements: entities.length + groups.size,
+        numElements: entities.size + groups.size,
       };
     },
   };

@@ -20,6 +20,8 @@ const dataset = (name: string, more: Partial<SearchDocument> = {}): SearchDocume
   domains: [],
   browsePaths: [],
   customProperties: [],
+  containers: [],
+  typeNames: [],
   text: '',
   ...more,
 });
@@ -46,6 +48,33 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
   const all = { input: '*', start: 0, count: 100, facets: [] } as const;
 
   describe(`search index contract: ${name}`, () => {
+    it('compares values as text (no pattern characters), with every condition of entities-api §9.3', async () => {
+      const index = await seeded(dataset('100%_done', { typeNames: ['View'], containers: ['urn:li:container:c1'] }), dataset('b_c', { typeNames: ['Table'] }), dataset('abc'));
+      const where = async (field: string, condition: string, values: string[]) => urnsOf(await index.search({ ...all, filters: [[{ field, condition, values }]] })).sort();
+      expect(await where('name', 'CONTAIN', ['%'])).toEqual([dataset('100%_done').urn]);
+      expect(await where('name', 'CONTAIN', ['_'])).toEqual([dataset('100%_done').urn, dataset('b_c').urn].sort());
+      expect(await where('name', 'START_WITH', ['b_'])).toEqual([dataset('b_c').urn]);
+      expect(await where('name', 'END_WITH', ['bc', '_c'])).toEqual([dataset('abc').urn, dataset('b_c').urn].sort());
+      expect(await where('name', 'IEQUAL', ['ABC'])).toEqual([dataset('abc').urn]);
+      expect(await where('name', 'GREATER_THAN', ['abc'])).toEqual([dataset('b_c').urn]);
+      expect(await where('name', 'GREATER_THAN_OR_EQUAL_TO', ['abc'])).toEqual([dataset('abc').urn, dataset('b_c').urn].sort());
+      expect(await where('name', 'LESS_THAN', ['abc'])).toEqual([dataset('100%_done').urn]);
+      expect(await where('name', 'LESS_THAN_OR_EQUAL_TO', ['abc'])).toEqual([dataset('100%_done').urn, dataset('abc').urn].sort());
+      expect(await where('typeNames', 'EQUAL', ['View'])).toEqual([dataset('100%_done').urn]);
+      expect(await where('container', 'EQUAL', ['urn:li:container:c1'])).toEqual([dataset('100%_done').urn]);
+    });
+
+    it('a filter on removed shows soft-deleted entities without includeSoftDeleted', async () => {
+      const index = await seeded(dataset('live'), dataset('gone', { removed: true }));
+      expect(urnsOf(await index.search({ ...all, filters: [[{ field: 'removed', values: ['true'] }]] }))).toEqual([dataset('gone').urn]);
+    });
+
+    it('keeps an entity with thousands of tags (rows inserted in chunks)', async () => {
+      const tags = Array.from({ length: 12_000 }, (_, i) => `urn:li:tag:t${i}`);
+      const index = await seeded(dataset('tagged', { tags }));
+      expect((await index.search({ ...all, filters: [[{ field: 'tags', values: ['urn:li:tag:t11999'] }]] })).total).toBe(1);
+    });
+
     it('puts, replaces and removes documents', async () => {
       const { db, index } = await fresh();
       await db.transaction((tx) => index.put(tx, dataset('orders', { description: 'first' })));
@@ -86,7 +115,7 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(await where([[{ field: 'domains', condition: 'EXISTS' }]])).toEqual([dataset('c').urn]);
       expect(await where([[{ field: 'customProperties', values: ['team=core'] }]])).toEqual([dataset('c').urn]);
       expect(await where([[{ field: 'origin', value: 'PROD' }]])).toHaveLength(3);
-      await expect(index.search({ ...all, filters: [[{ field: 'platform', values: ['x'], condition: 'GREATER_THAN' }]] })).rejects.toThrow(SearchQueryError);
+      await expect(index.search({ ...all, filters: [[{ field: 'platform', values: ['x'], condition: 'DESCENDANTS_INCL' }]] })).rejects.toThrow(new SearchQueryError('Unsupported filter condition DESCENDANTS_INCL'));
       await expect(index.search({ ...all, filters: [[{ field: 'colour', values: ['x'] }]] })).rejects.toThrow(/Unknown filter field colour/);
     });
 
@@ -116,7 +145,7 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect((await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
     });
 
-    it('pages with start and count, the total unchanged, sorted by name unless asked otherwise', async () => {
+    it('pages with start and count, the total unchanged, sorted by urn unless asked otherwise', async () => {
       const index = await seeded(...['c', 'a', 'e', 'b', 'd'].map((n) => dataset(n)));
       const page = await index.search({ ...all, start: 1, count: 2 });
       expect([page.total, urnsOf(page)]).toEqual([5, [dataset('b').urn, dataset('c').urn]]);
@@ -137,6 +166,8 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(completed.entities).toHaveLength(2);
       const top = await index.browse('dataset', '/prod', 0, 10);
       expect(top.groups).toEqual([{ name: 'hive', count: 2 }, { name: 'kafka', count: 1 }]);
+      const twice = await seeded(dataset('x', { browsePaths: ['/a/b/c', '/a/b/d'] }));
+      expect((await twice.browse('dataset', '/a', 0, 10)).groups).toEqual([{ name: 'b', count: 1 }]);
       const sales = await index.browse('dataset', '/prod/hive/sales', 0, 10);
       expect(sales).toMatchObject({ entities: [{ name: 'order_lines', urn: dataset('order_lines').urn }, { name: 'orders', urn: dataset('orders').urn }], groups: [], numEntities: 2 });
     });

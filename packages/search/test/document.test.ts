@@ -35,7 +35,9 @@ describe('searchDocument', () => {
       domains: ['urn:li:domain:sales'],
       browsePaths: ['/prod/hive/db'],
       customProperties: ['team=core'],
-      text: 'warehouse.db.orders order_id the id email db.orders PROD',
+      containers: [],
+      typeNames: [],
+      text: `${DATASET} warehouse.db.orders order_id the id email db.orders PROD gold pii key`,
     });
   });
 
@@ -49,6 +51,7 @@ describe('searchDocument', () => {
     expect(doc('tag', 'urn:li:tag:pii', { tagProperties: { name: 'PII', description: 'Personal' } })).toMatchObject({ name: 'PII', description: 'Personal' });
     expect(doc('container', 'urn:li:container:abc', { containerProperties: { name: 'db', env: 'DEV' }, dataPlatformInstance: { platform: 'urn:li:dataPlatform:mysql' } })).toMatchObject({ name: 'db', origin: 'DEV', platform: 'urn:li:dataPlatform:mysql' });
     expect(doc('domain', 'urn:li:domain:sales', {})).toMatchObject({ name: 'sales' });
+    expect(doc('dataset', DATASET, { container: { container: 'urn:li:container:c' }, subTypes: { typeNames: ['View'] } })).toMatchObject({ containers: ['urn:li:container:c'], typeNames: ['View'] });
   });
 
   it('skips malformed values instead of failing', () => {
