@@ -100,8 +100,11 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
   } else if (Object.hasOwn(COLUMNS, criterion.field)) {
     found = test(COLUMNS[criterion.field]!);
   } else if (Object.hasOwn(TERMS, criterion.field)) {
-    const inner = test('t.value');
-    found = { sql: `EXISTS (SELECT 1 FROM search_term t WHERE t.id = d.id AND t.field = ? AND ${inner.sql})`, params: [TERMS[criterion.field], ...inner.params] };
+    const inner = test('v.value');
+    found = {
+      sql: `EXISTS (SELECT 1 FROM search_term t JOIN search_value v ON v.vid = t.vid WHERE t.id = d.id AND v.field = ? AND ${inner.sql})`,
+      params: [TERMS[criterion.field], ...inner.params],
+    };
   } else {
     throw new SearchQueryError(`Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')}`);
   }
@@ -110,7 +113,8 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
 
 /**
  * The search index on the storage port, SQLite dialect: documents in `search_document`, their multi-valued fields
- * (tags, owners, ...) as rows of `search_term` for exact filters and facets, their text in an FTS5 table ranked by
+ * (tags, owners, ...) as rows of `search_term` for exact filters and facets (each distinct value numbered once in
+ * `search_value`, so facets group integers), their text in an FTS5 table ranked by
  * BM25 (name over description over the rest). `put` and `remove` run in the caller's transaction, so the index
  * commits with the aspect write that changed it.
  */
@@ -169,11 +173,12 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const termFields = fields.filter((f) => Object.hasOwn(TERMS, f));
     if (termFields.length && total > 0) {
       const byTerm = new Map(termFields.map((f) => [TERMS[f]!, f]));
+      // From each matching document to its terms (CROSS JOIN keeps that order), grouped by the values' numbers.
       const rows = await db.all<{ field: string; value: string; count: number }>(
-        `SELECT t.field, t.value, count(*) AS count FROM search_term t
-         WHERE t.field IN (${termFields.map(() => '?').join(', ')}) AND t.id IN (SELECT d.id FROM ${match.from} ${match.where})
-         GROUP BY t.field, t.value`,
-        [...termFields.map((f) => TERMS[f]), ...match.params],
+        `SELECT v.field, v.value, c.count FROM (
+           SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m CROSS JOIN search_term t ON t.id = m.id GROUP BY t.vid
+         ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${termFields.map(() => '?').join(', ')})`,
+        [...match.params, ...termFields.map((f) => TERMS[f])],
       );
       for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
     }
@@ -200,10 +205,15 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         id = Number(inserted!.id);
       }
       await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
-      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [id, field, value]));
+      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value]));
       for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
-        await tx.run(`INSERT INTO search_term (id, field, value) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, chunk.flat());
+        const pairs = chunk.map(() => '(?, ?)').join(', ');
+        await tx.run(`INSERT INTO search_value (field, value) VALUES ${pairs} ON CONFLICT (field, value) DO NOTHING`, chunk.flat());
+        await tx.run(
+          `INSERT INTO search_term (id, vid) SELECT ?, vid FROM search_value WHERE (field, value) IN (VALUES ${pairs})`,
+          [id, ...chunk.flat()],
+        );
       }
     },
 
@@ -273,8 +283,8 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     async browse(entityType, path, start, limit): Promise<BrowseResult> {
       const base = path === '/' ? '' : path.replace(/\/+$/, '');
       const rows = await db.all<{ urn: string; name: string; value: string }>(
-        `SELECT d.urn, d.name, t.value FROM search_term t JOIN search_document d ON d.id = t.id
-         WHERE t.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (t.value = ? OR substr(t.value, 1, length(?)) = ?)`,
+        `SELECT d.urn, d.name, v.value FROM search_value v JOIN search_term t ON t.vid = v.vid JOIN search_document d ON d.id = t.id
+         WHERE v.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (v.value = ? OR substr(v.value, 1, length(?)) = ?)`,
         [registryName(entityType), base || '/', `${base}/`, `${base}/`],
       );
       // An entity counts once in a group, however many of its paths lead into it.
