@@ -18,6 +18,8 @@ export interface BenchConfig {
   ingestClients: number;
   /** Versioned aspects the entity ingestion scenario writes (four per dataset: 100k datasets for the search scenario). */
   entityAspects: number;
+  /** Size of the DataHub JSON file `mds ingest` loads, in MB. */
+  ingestFileMb: number;
   /** Steady rate (requests/s) of the tag reader that runs during truncations. */
   readerRate: number;
   coldStarts: number;
@@ -38,6 +40,7 @@ export const FULL: BenchConfig = {
   ingestBatch: 5_000,
   ingestClients: 4,
   entityAspects: 400_000,
+  ingestFileMb: 100,
   readerRate: 200,
   coldStarts: 5,
   soakS: 60,
@@ -56,6 +59,7 @@ export const SMOKE: BenchConfig = {
   ingestBatch: 1_000,
   ingestClients: 2,
   entityAspects: 4_000,
+  ingestFileMb: 2,
   readerRate: 50,
   coldStarts: 1,
   soakS: 2,

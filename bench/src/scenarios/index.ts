@@ -1,6 +1,7 @@
 import type { Scenario } from '../context.ts';
 import { coldStart } from './cold-start.ts';
 import { createTag, search, tagRead } from './graphql-vs-ceiling.ts';
+import { ingestFile } from './ingest-file.ts';
 import { logCost } from './log-cost.ts';
 import { peakRss } from './memory.ts';
 import { soak } from './soak.ts';
@@ -13,4 +14,4 @@ import { truncation } from './truncation.ts';
  * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
  * so it is last.
  */
-export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entityIngestProposal, getAspect, truncation, soak, peakRss, coldStart];
+export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entityIngestProposal, getAspect, ingestFile, truncation, soak, peakRss, coldStart];
