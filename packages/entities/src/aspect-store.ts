@@ -83,6 +83,16 @@ interface Row {
 
 const COLUMNS = 'urn, aspect, version, metadata, systemmetadata, createdon, createdby, createdfor';
 
+/** What one write has learnt so far, item by item. */
+interface WriteState {
+  /** Urns whose key aspect is known to exist. */
+  keysKnown: Set<string>;
+  /** Urns whose entity changed: their search documents are rebuilt before the commit. */
+  changed: Set<string>;
+  /** Entities this write created, with every aspect it wrote them (latest value), the key included. */
+  created: Map<string, Map<string, unknown>>;
+}
+
 const decode = (row: Row): StoredAspect => ({
   urn: row.urn,
   aspect: row.aspect,
@@ -129,8 +139,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
   });
 
   /** One item, inside the write's transaction (entities-api §3.2, §3.4, §6.3, §6.4). */
-  /** `keysKnown`: urns whose key this write has seen; `changed`: urns whose entity this write changed. */
-  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, keysKnown: Set<string>, changed: Set<string>): Promise<WriteResult> {
+  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, state: WriteState): Promise<WriteResult> {
     const entity = findEntity(item.entityType);
     if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
     const urn = parseUrn(item.urn);
@@ -138,16 +147,17 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
 
     // A batch often carries several aspects of one entity: its key is looked up once per write.
-    const keyExists = keysKnown.has(item.urn) || (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
+    const keyExists = state.keysKnown.has(item.urn) || (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
     if (item.changeType === 'CREATE_ENTITY' && keyExists) {
       if (ifNoneMatch) return skipped;
       throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
     }
     if (!keyExists) {
-      await createEntity(tx, entity, urn, item.systemMetadata, audit);
-      changed.add(item.urn);
+      const key = await createEntity(tx, entity, urn, item.systemMetadata, audit);
+      state.created.set(item.urn, new Map([[entity.keyAspect, key]]));
+      state.changed.add(item.urn);
     }
-    keysKnown.add(item.urn);
+    state.keysKnown.add(item.urn);
     // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
     if (item.aspect === entity.keyAspect) return skipped;
 
@@ -166,7 +176,9 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 
     if (!current) {
       await insert(tx, newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit));
-      await replaceEdges(tx, item.urn, item.aspect, value);
+      const fresh = state.created.get(item.urn);
+      fresh?.set(item.aspect, value);
+      await replaceEdges(tx, item.urn, item.aspect, value, fresh !== undefined);
       return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
     }
     const requested = item.systemMetadata ?? {};
@@ -199,23 +211,26 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ?, createdfor = ? WHERE urn = ? AND aspect = ? AND version = 0',
       [JSON.stringify(value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
     );
-    await replaceEdges(tx, item.urn, item.aspect, value);
+    state.created.get(item.urn)?.set(item.aspect, value);
+    await replaceEdges(tx, item.urn, item.aspect, value, false);
     return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
   }
 
   /** The entity's search document again, from its latest aspects as this transaction sees them. */
-  async function reindexEntity(tx: SqlExecutor, urn: string) {
+  async function reindexEntity(tx: SqlExecutor, urn: string, created?: ReadonlyMap<string, unknown>) {
     if (!search) return;
     const entity = findEntity(parseUrn(urn).entityType);
+    // An entity created by this write has only the aspects it wrote, and no document yet: nothing to read back.
+    if (entity && created) return search.put(tx, searchDocument(entity, urn, created), { fresh: true });
     const rows = await tx.all<{ aspect: string; metadata: string }>('SELECT aspect, metadata FROM metadata_aspect_v2 WHERE urn = ? AND version = 0', [urn]);
     if (!entity || rows.length === 0) return search.remove(tx, urn);
     await search.put(tx, searchDocument(entity, urn, new Map(rows.map((r) => [r.aspect, JSON.parse(r.metadata) as unknown]))));
   }
 
   /** The relationship edges the latest value of an aspect declares (entities-api §7.6), kept in the same commit. */
-  async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown) {
+  async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown, fresh: boolean) {
     if (!declaresEdges(aspect)) return;
-    await tx.run('DELETE FROM entity_relationship WHERE source = ? AND aspect = ?', [urn, aspect]);
+    if (!fresh) await tx.run('DELETE FROM entity_relationship WHERE source = ? AND aspect = ?', [urn, aspect]);
     const edges = edgesOf(aspect, value);
     if (edges.length === 0) return;
     await tx.run(
@@ -240,6 +255,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       throw badRequest((error as Error).message);
     }
     await insert(tx, newRow(urn.text, entity.keyAspect, key, firstSystemMetadata(requested, audit), audit));
+    return key;
   }
 
   return {
@@ -249,12 +265,11 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {
       return db.transaction(async (tx) => {
         const results: WriteResult[] = [];
-        const keysKnown = new Set<string>();
-        const changed = new Set<string>();
+        const state: WriteState = { keysKnown: new Set(), changed: new Set(), created: new Map() };
         for (const [index, item] of items.entries()) {
           try {
-            const result = await apply(tx, item, audit, keysKnown, changed);
-            if (result.outcome === 'written') changed.add(result.urn);
+            const result = await apply(tx, item, audit, state);
+            if (result.outcome === 'written') state.changed.add(result.urn);
             results.push(result);
           } catch (error) {
             if (error instanceof ApiError) throw new ItemWriteError(index, error);
@@ -263,7 +278,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
           }
         }
         // Search sees every entity this write changed, in the same commit.
-        for (const urn of changed) await reindexEntity(tx, urn);
+        for (const urn of state.changed) await reindexEntity(tx, urn, state.created.get(urn));
         return results;
       });
     },

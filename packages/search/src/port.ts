@@ -58,8 +58,11 @@ export class SearchQueryError extends Error {
 /** The search index port: its adapters pass test/contract.ts. */
 export interface SearchIndex {
   migrate(): Promise<void>;
-  /** Replaces the entity's document, inside the caller's transaction (the aspect write that changed it). */
-  put(tx: SqlExecutor, doc: SearchDocument): Promise<void>;
+  /**
+   * Replaces the entity's document, inside the caller's transaction (the aspect write that changed it). `fresh`: the
+   * caller knows the entity has no document yet (it was just created), so none is looked for.
+   */
+  put(tx: SqlExecutor, doc: SearchDocument, options?: { fresh?: boolean }): Promise<void>;
   remove(tx: SqlExecutor, urn: string): Promise<void>;
   search(query: SearchQuery): Promise<SearchResult>;
   list(entityType: string, start: number, count: number, includeSoftDeleted?: boolean): Promise<{ entities: string[]; start: number; count: number; total: number }>;

@@ -188,8 +188,8 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   return {
     migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect as keyof typeof MIGRATIONS] }),
 
-    async put(tx: SqlExecutor, doc: SearchDocument) {
-      const found = await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [doc.urn]);
+    async put(tx: SqlExecutor, doc: SearchDocument, options: { fresh?: boolean } = {}) {
+      const found = options.fresh ? undefined : await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [doc.urn]);
       const columns = [doc.entityType, doc.removed ? 1 : 0, doc.name, doc.description, doc.platform, doc.origin, JSON.stringify(doc.browsePaths)];
       let id: number;
       if (found) {
