@@ -16,7 +16,8 @@ export interface SqlDatabase extends SqlExecutor {
   /**
    * Runs `work` atomically: committed when it resolves, undone when it rejects (the rejection is passed on). Only
    * after the commit is durable does the promise resolve. Statements outside a transaction never see its uncommitted
-   * rows. `tx` is valid only until `work` settles.
+   * rows. `tx` is valid only until `work` settles. An adapter may run `work` more than once (undoing all but the last
+   * run), so it must have no effect outside the database.
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Applies a package's migrations for this dialect (idempotent; refuses a database written by a newer mds). */

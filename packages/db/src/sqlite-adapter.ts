@@ -9,8 +9,10 @@ const COMMIT_AT_TRANSACTIONS = 256;
  * The storage port on a SQLite file. Two connections: the writer runs transactions, one after another; the reader
  * answers statements outside them and, in WAL mode, sees only committed rows.
  *
- * Group commit: transactions queued while one runs share its BEGIN…COMMIT (and its fsync), each inside a savepoint
- * of its own, so one that fails is undone alone. Each promise settles only after the commit.
+ * Group commit: transactions queued while one runs share its BEGIN…COMMIT (and its fsync). They run plainly; should
+ * one fail, the batch is rolled back and run again with a savepoint around each, so the failing one is undone alone
+ * (a transaction's work may therefore run twice: it must touch nothing but the database). Each promise settles only
+ * after the commit.
  */
 export function openSqliteDatabase(file: string): SqlDatabase {
   const writer = openDatabase(file);
@@ -28,33 +30,69 @@ export function openSqliteDatabase(file: string): SqlDatabase {
   const release = control('RELEASE unit');
   const rollbackToSavepoint = control('ROLLBACK TO unit');
   const commit = control('COMMIT');
+  const rollback = control('ROLLBACK');
 
   type Queued = { work: (tx: SqlExecutor) => Promise<unknown>; resolve(value: unknown): void; reject(error: unknown): void };
   let queue: Queued[] = [];
   let draining = false;
 
+  type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+  /** Runs every unit plainly; the first that throws stops the run (its batch is then rolled back and run again). */
+  const runPlainly = async (batch: Queued[]): Promise<Outcome[] | undefined> => {
+    const outcomes: Outcome[] = [];
+    for (const { work } of batch) {
+      try {
+        outcomes.push({ ok: true, value: await work(write) });
+      } catch (error) {
+        if (batch.length === 1) return [{ ok: false, error }];
+        return undefined;
+      }
+    }
+    return outcomes;
+  };
+  /** Runs each unit in a savepoint of its own, so one that throws is undone alone. */
+  const runEach = async (batch: Queued[]): Promise<Outcome[]> => {
+    const outcomes: Outcome[] = [];
+    for (const { work } of batch) {
+      savepoint();
+      try {
+        outcomes.push({ ok: true, value: await work(write) });
+        release();
+      } catch (error) {
+        rollbackToSavepoint();
+        release();
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  };
+
   const drain = async () => {
     draining = true;
     while (queue.length > 0) {
       const batch = queue.splice(0, COMMIT_AT_TRANSACTIONS);
-      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+      let outcomes: Outcome[];
       try {
         begin();
-        for (const { work } of batch) {
-          savepoint();
-          try {
-            outcomes.push({ ok: true, value: await work(write) });
-            release();
-          } catch (error) {
-            rollbackToSavepoint();
-            release();
-            outcomes.push({ ok: false, error });
-          }
+        // Savepoints only when a unit failed: at each one FTS5 writes its pending index out (a segment per unit),
+        // which doubled the cost of an indexed write. A lone unit that failed is rolled back with its transaction.
+        const plain = await runPlainly(batch);
+        if (plain && plain[0]?.ok === false) {
+          rollback();
+          outcomes = plain;
+        } else if (plain) {
+          commit();
+          outcomes = plain;
+        } else {
+          rollback();
+          begin();
+          outcomes = await runEach(batch);
+          commit();
         }
-        commit();
       } catch (error) {
         // BEGIN or COMMIT failed (busy, disk full): nothing of the batch happened.
-        if (writer.inTransaction) writer.exec('ROLLBACK');
+        if (writer.inTransaction) rollback();
         for (const queued of batch) queued.reject(error);
         continue;
       }

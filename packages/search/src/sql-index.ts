@@ -210,8 +210,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
         const pairs = chunk.map(() => '(?, ?)').join(', ');
         await tx.run(`INSERT INTO search_value (field, value) VALUES ${pairs} ON CONFLICT (field, value) DO NOTHING`, chunk.flat());
+        // Joined through the unique (field, value) index; `(field, value) IN (VALUES …)` scanned the table instead.
         await tx.run(
-          `INSERT INTO search_term (id, vid) SELECT ?, vid FROM search_value WHERE (field, value) IN (VALUES ${pairs})`,
+          `INSERT INTO search_term (id, vid) SELECT ?, v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON v.field = wanted.column1 AND v.value = wanted.column2`,
           [id, ...chunk.flat()],
         );
       }
