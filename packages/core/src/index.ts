@@ -12,5 +12,5 @@ export {
   urnFromKeyAspect,
   type EntitySpec,
 } from './registry';
-export { MAX_JSON_NESTING, nestedDeeperThan } from './json-depth';
+export { MAX_JSON_NESTING, isJsonObject, nestedDeeperThan } from './json-depth';
 export { validateAspect } from './validate';

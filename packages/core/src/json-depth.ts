@@ -16,3 +16,7 @@ export function nestedDeeperThan(value: unknown, max = MAX_JSON_NESTING, depth =
   }
   return false;
 }
+
+/** A JSON object (not an array, not null): what aspect values, MCPs and their parts must be. */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,8 +1,7 @@
+import { isJsonObject } from '@mds/core';
 import type { PlacedProposal } from './ingestion';
 import { snapshotProposals } from './snapshots';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The type names Avro's JSON encoding wraps union values in: `{"string": "text"}` is `"text"`. */
 const AVRO_TYPES = new Set(['string', 'long', 'int', 'boolean', 'double', 'float', 'bytes', 'array', 'map']);
@@ -12,7 +11,7 @@ const AZKABAN_JOB_TYPES = new Set(['COMMAND', 'HADOOP_JAVA', 'HADOOP_SHELL', 'HI
 /** Avro-encoded JSON (MCE files) as Pegasus JSON: union wrappers of primitives dropped, class names unprefixed. */
 function fromAvro(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(fromAvro);
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && AVRO_TYPES.has(keys[0]!)) return fromAvro(value[keys[0]!]);
   return Object.fromEntries(keys.map((key) => [key.startsWith(AVRO_NAMESPACE) ? `com.linkedin.${key.slice(AVRO_NAMESPACE.length)}` : key, fromAvro(value[key])]));
@@ -20,7 +19,7 @@ function fromAvro(value: unknown): unknown {
 
 /** The two unions of the registry's aspects whose members are primitives, which Pegasus JSON keeps wrapped. */
 function rewrapPrimitiveUnions(aspectClass: string, value: unknown): unknown {
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   if (aspectClass === 'com.linkedin.datajob.DataJobInfo' && typeof value.type === 'string') {
     const member = AZKABAN_JOB_TYPES.has(value.type) ? 'com.linkedin.datajob.azkaban.AzkabanJobType' : 'string';
     return { ...value, type: { [member]: value.type } };
@@ -33,14 +32,14 @@ function rewrapPrimitiveUnions(aspectClass: string, value: unknown): unknown {
 
 /** An MCE snapshot of a file in Pegasus JSON, whichever encoding the file used (Avro's names its classes so). */
 export function pegasusSnapshot(snapshot: unknown): unknown {
-  const avro = isObject(snapshot) && Object.keys(snapshot).some((key) => key.startsWith(AVRO_NAMESPACE));
+  const avro = isJsonObject(snapshot) && Object.keys(snapshot).some((key) => key.startsWith(AVRO_NAMESPACE));
   const plain = avro ? fromAvro(snapshot) : snapshot;
-  if (!isObject(plain)) return plain;
+  if (!isJsonObject(plain)) return plain;
   return Object.fromEntries(
     Object.entries(plain).map(([snapshotClass, body]) => {
-      if (!isObject(body) || !Array.isArray(body.aspects)) return [snapshotClass, body];
+      if (!isJsonObject(body) || !Array.isArray(body.aspects)) return [snapshotClass, body];
       const aspects = body.aspects.map((wrapped) =>
-        isObject(wrapped) ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapPrimitiveUnions(cls, v)])) : wrapped,
+        isJsonObject(wrapped) ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapPrimitiveUnions(cls, v)])) : wrapped,
       );
       return [snapshotClass, { ...body, aspects }];
     }),
@@ -49,7 +48,7 @@ export function pegasusSnapshot(snapshot: unknown): unknown {
 
 /** `{json: value}` → `{value: "<JSON text>"}`: the file form of a GenericAspect in the wire form (entities-api §6.9). */
 function wireAspect(aspect: unknown, patch: boolean): unknown {
-  if (!isObject(aspect) || aspect.json === undefined || aspect.value !== undefined) return aspect;
+  if (!isJsonObject(aspect) || aspect.json === undefined || aspect.value !== undefined) return aspect;
   const { json, ...rest } = aspect;
   return { contentType: patch ? 'application/json-patch+json' : 'application/json', ...rest, value: JSON.stringify(json) };
 }
@@ -61,10 +60,10 @@ function wireAspect(aspect: unknown, patch: boolean): unknown {
  */
 export function fileItemProposals(item: unknown, where: string): PlacedProposal[] {
   const place = { action: 'ingest', path: where };
-  if (isObject(item) && item.proposedSnapshot !== undefined) {
+  if (isJsonObject(item) && item.proposedSnapshot !== undefined) {
     return snapshotProposals(pegasusSnapshot(item.proposedSnapshot), item.systemMetadata, { action: 'ingest', path: `${where}.proposedSnapshot` });
   }
-  if (!isObject(item)) return [{ proposal: item, place }];
+  if (!isJsonObject(item)) return [{ proposal: item, place }];
   const patch = item.changeType === 'PATCH';
   const proposal = { ...item, aspect: wireAspect(item.aspect, patch), ...(item.entityKeyAspect ? { entityKeyAspect: wireAspect(item.entityKeyAspect, false) } : {}) };
   return [{ proposal, place }];

@@ -10,6 +10,7 @@ import {
   urnFromKeyAspect,
   validateAspect,
   type EntitySpec,
+  isJsonObject,
 } from '@mds/core';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import type { SystemMetadata } from './aspect-store';
@@ -47,8 +48,6 @@ export type ParsedProposal = VersionedProposal | TimeseriesProposal;
 
 const CHANGE_TYPES: readonly string[] = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'PATCH'];
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks one MCP (entities-api §6.3-6.5) and says where it goes. `isTimeseries` decides which aspects the time-series
@@ -60,7 +59,7 @@ export function parseProposal(
   isTimeseries: (entityType: string, aspectName: string) => boolean,
 ): ParsedProposal {
   const parameter = (name: string, rule: string) => badRequest(`Parameter '${place.path}${name ? `.${name}` : ''}' of action '${place.action}': ${rule}`);
-  if (!isObject(raw)) throw parameter('', raw === undefined ? 'is required' : 'must be an object');
+  if (!isJsonObject(raw)) throw parameter('', raw === undefined ? 'is required' : 'must be an object');
   const { entityType, changeType, aspectName } = raw;
   if (typeof entityType !== 'string') throw parameter('entityType', entityType === undefined ? 'is required' : 'must be a string');
   if (typeof changeType !== 'string') throw parameter('changeType', changeType === undefined ? 'is required' : 'must be a string');
@@ -92,11 +91,11 @@ export function parseProposal(
   if (changeType === 'PATCH') {
     if (!supportsPatch(aspectName)) throw unprocessable(`Aspect: ${aspectName} does not currently support patch operations.`);
   } else {
-    if (!isObject(value)) throw badRequest('Failed to parse aspect value');
+    if (!isJsonObject(value)) throw badRequest('Failed to parse aspect value');
     assertValid(aspectName, value);
   }
   const systemMetadata = raw.systemMetadata ?? null;
-  if (systemMetadata !== null && !isObject(systemMetadata)) throw parameter('systemMetadata', 'must be an object');
+  if (systemMetadata !== null && !isJsonObject(systemMetadata)) throw parameter('systemMetadata', 'must be an object');
   if (nestedDeeperThan(systemMetadata)) throw parameter('systemMetadata', `is nested more than ${MAX_JSON_NESTING} levels deep`);
   return {
     kind: 'versioned',
@@ -125,7 +124,7 @@ function urnOf(raw: Record<string, unknown>, entity: EntitySpec, parameter: Para
   if (text === undefined || text === null) {
     if (raw.entityKeyAspect === undefined || raw.entityKeyAspect === null) throw parameter('entityUrn', 'is required');
     const key = aspectValue(raw.entityKeyAspect, (name, rule) => parameter(`entityKeyAspect.${name}`, rule));
-    if (!isObject(key)) throw badRequest('Failed to parse aspect value');
+    if (!isJsonObject(key)) throw badRequest('Failed to parse aspect value');
     try {
       text = urnFromKeyAspect(entity, key);
     } catch (error) {
@@ -144,7 +143,7 @@ function urnOf(raw: Record<string, unknown>, entity: EntitySpec, parameter: Para
 /** The parsed JSON of a GenericAspect (`{value: "<JSON text>", contentType}`); `{json: ...}` is a file format only. */
 function aspectValue(aspect: unknown, parameter: ParameterError): unknown {
   if (aspect === undefined || aspect === null) throw parameter('aspect', 'is required');
-  if (!isObject(aspect)) throw parameter('aspect', 'must be an object');
+  if (!isJsonObject(aspect)) throw parameter('aspect', 'must be an object');
   if (aspect.value === undefined) throw badRequest('Field "value" is required but it is not present');
   if (typeof aspect.value !== 'string') throw parameter('aspect.value', 'must be a string');
   let value: unknown;
@@ -159,7 +158,7 @@ function aspectValue(aspect: unknown, parameter: ParameterError): unknown {
 
 function headersOf(headers: unknown, parameter: ParameterError): Record<string, string> {
   if (headers === undefined || headers === null) return {};
-  if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
+  if (!isJsonObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
     throw parameter('headers', 'must be a map of strings');
   }
   return headers as Record<string, string>;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mds/core';
 /**
  * Relationship edges derived from aspect values (entities-api §7.6, PDL `@Relationship`).
  * Pure: no storage, no I/O. Malformed values (missing arrays, nulls, non-strings) are skipped, never thrown on.
@@ -28,8 +29,7 @@ interface Rule {
   readonly targets: (aspect: Obj) => unknown[];
 }
 
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const field = (value: unknown, name: string): unknown => (isObject(value) ? value[name] : undefined);
+const field = (value: unknown, name: string): unknown => (isJsonObject(value) ? value[name] : undefined);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** `aspect[name][]`: an array of urns. */
@@ -44,7 +44,7 @@ const tagsOf = (globalTags: unknown): unknown[] => list(field(globalTags, 'tags'
 const fieldTags = (name: string) => (aspect: Obj): unknown[] => list(aspect[name]).flatMap((item) => tagsOf(field(item, 'globalTags')));
 /** `chartInfo.inputs[]`: a union array whose items are a urn or `{"string": urn}`. */
 const chartInputs = (aspect: Obj): unknown[] =>
-  list(aspect.inputs).map((item) => (isObject(item) ? item.string : item));
+  list(aspect.inputs).map((item) => (isJsonObject(item) ? item.string : item));
 
 /** The `@Relationship` fields of each aspect, in PDL field order. */
 const RULES: Readonly<Record<string, readonly Rule[]>> = {
@@ -81,7 +81,7 @@ export const declaresEdges = (aspectName: string): boolean => Object.hasOwn(RULE
 
 export function edgesOf(aspectName: string, value: unknown): Edge[] {
   const rules = Object.hasOwn(RULES, aspectName) ? RULES[aspectName] : undefined;
-  if (rules === undefined || !isObject(value)) return [];
+  if (rules === undefined || !isJsonObject(value)) return [];
   const seen = new Set<string>();
   const out: Edge[] = [];
   for (const { type, targets } of rules) {

@@ -1,14 +1,12 @@
-import { aspectOfClass, entityAspect, entityOfSnapshotClass } from '@mds/core';
+import { aspectOfClass, entityAspect, entityOfSnapshotClass, isJsonObject } from '@mds/core';
 import { badRequest, unprocessable } from '@mds/schema';
 import type { StoredAspect } from './aspect-store';
 import type { PlacedProposal } from './ingestion';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The one key of a union value (`{"<class>": {...}}`), or a 400 naming where the union should have been. */
 function unionMember(value: unknown, where: string): [string, unknown] {
-  if (!isObject(value) || Object.keys(value).length !== 1) throw badRequest(`${where} must be an object with one key, the class name`);
+  if (!isJsonObject(value) || Object.keys(value).length !== 1) throw badRequest(`${where} must be an object with one key, the class name`);
   return Object.entries(value)[0]!;
 }
 
@@ -20,7 +18,7 @@ export function snapshotProposals(snapshot: unknown, systemMetadata: unknown, pa
   const [snapshotClass, body] = unionMember(snapshot, `Parameter '${path.path}' of action '${path.action}'`);
   const entity = entityOfSnapshotClass(snapshotClass);
   if (!entity) throw unprocessable(`Unknown snapshot class ${snapshotClass}`);
-  if (!isObject(body) || typeof body.urn !== 'string' || !Array.isArray(body.aspects)) {
+  if (!isJsonObject(body) || typeof body.urn !== 'string' || !Array.isArray(body.aspects)) {
     throw badRequest(`Parameter '${path.path}' of action '${path.action}': a snapshot needs urn and aspects`);
   }
   return body.aspects.map((wrapped, i) => {

@@ -1,4 +1,4 @@
-import { parseUrn, type EntitySpec } from '@mds/core';
+import { parseUrn, type EntitySpec, isJsonObject } from '@mds/core';
 
 /** What the index keeps of one entity, derived from its latest aspects. */
 export interface SearchDocument {
@@ -27,7 +27,6 @@ export interface SearchDocument {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const strings = (values: unknown[]): string[] => [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))];
@@ -63,7 +62,7 @@ const platformUrn = (id: string) => (id.startsWith('urn:li:dataPlatform:') ? id 
 function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
   const schema = aspects.get('schemaMetadata');
   const editable = aspects.get('editableSchemaMetadata');
-  return [...list(isObject(schema) ? schema.fields : undefined), ...list(isObject(editable) ? editable.editableSchemaFieldInfo : undefined)].filter(isObject);
+  return [...list(isJsonObject(schema) ? schema.fields : undefined), ...list(isJsonObject(editable) ? editable.editableSchemaFieldInfo : undefined)].filter(isJsonObject);
 }
 
 /**
@@ -74,7 +73,7 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
   const key: Obj = (aspects.get(entity.keyAspect) as Obj | undefined) ?? Object.fromEntries(entity.keyFields.map((f, i) => [f, parseUrn(urn).parts[i]]));
   const field = (aspect: string, name: string) => {
     const value = aspects.get(aspect);
-    return isObject(value) ? value[name] : undefined;
+    return isJsonObject(value) ? value[name] : undefined;
   };
   const fields = schemaFields(aspects);
 
@@ -92,10 +91,10 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
 
   const customProperties = entity.aspects.flatMap((a) => {
     const props = field(a, 'customProperties');
-    return isObject(props) ? Object.entries(props).map(([k, v]) => `${k}=${String(v)}`) : [];
+    return isJsonObject(props) ? Object.entries(props).map(([k, v]) => `${k}=${String(v)}`) : [];
   });
-  const tagsOf = (value: unknown) => list(isObject(value) ? value.tags : undefined).map((t) => (isObject(t) ? t.tag : undefined));
-  const termsOf = (value: unknown) => list(isObject(value) ? value.terms : undefined).map((t) => (isObject(t) ? t.urn : undefined));
+  const tagsOf = (value: unknown) => list(isJsonObject(value) ? value.tags : undefined).map((t) => (isJsonObject(t) ? t.tag : undefined));
+  const termsOf = (value: unknown) => list(isJsonObject(value) ? value.terms : undefined).map((t) => (isJsonObject(t) ? t.urn : undefined));
 
   return {
     urn,
@@ -107,7 +106,7 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     origin: text(key.origin) ?? text(field('containerProperties', 'env')) ?? null,
     tags: strings([...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))]),
     terms: strings([...termsOf(aspects.get('glossaryTerms')), ...fields.flatMap((f) => termsOf(f.glossaryTerms))]),
-    owners: strings(list(field('ownership', 'owners')).map((o) => (isObject(o) ? o.owner : undefined))),
+    owners: strings(list(field('ownership', 'owners')).map((o) => (isJsonObject(o) ? o.owner : undefined))),
     domains: strings(list(field('domains', 'domains'))),
     browsePaths: strings(list(field('browsePaths', 'paths'))),
     customProperties,

@@ -1,4 +1,4 @@
-import { MAX_JSON_NESTING as MAX_NESTING, nestedDeeperThan } from '@mds/core';
+import { MAX_JSON_NESTING as MAX_NESTING, nestedDeeperThan, isJsonObject } from '@mds/core';
 import { badRequest } from '@mds/schema';
 import { z } from 'zod';
 import { documentId } from './identity.ts';
@@ -30,8 +30,6 @@ function invalid(action: string, path: string, rule: string): never {
   throw badRequest(`Parameter '${path}' of action '${action}': ${rule}`);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates one proposal and turns it into the document DataHub would index. `path` names the proposal in
@@ -68,7 +66,7 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
   } catch (error) {
     invalid(action, valuePath, `must be the JSON text of an object (${(error as Error).message})`);
   }
-  if (!isObject(value)) invalid(action, valuePath, 'must be the JSON text of an object');
+  if (!isJsonObject(value)) invalid(action, valuePath, 'must be the JSON text of an object');
   if (nestedDeeperThan(value, MAX_NESTING)) invalid(action, valuePath, `is nested more than ${MAX_NESTING} levels deep`);
   if (nestedDeeperThan(proposal.systemMetadata, MAX_NESTING)) {
     invalid(action, `${path}.systemMetadata`, `is nested more than ${MAX_NESTING} levels deep`);
@@ -83,7 +81,7 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
   }
 
   const eventGranularity = value.eventGranularity ?? null;
-  if (eventGranularity !== null && !isObject(eventGranularity)) {
+  if (eventGranularity !== null && !isJsonObject(eventGranularity)) {
     invalid(action, `${valuePath}.eventGranularity`, 'must be an object ({unit, multiple})');
   }
   const messageId = value.messageId ?? null;
@@ -116,7 +114,7 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
 /** DataHub indexes `{partition}` or `{timePartition: <JSON text>}`, and refuses both or neither. */
 function partitionDocument(spec: unknown, fail: (rule: string) => never): PartitionSpecDocument | null {
   if (spec === null) return null;
-  if (!isObject(spec)) fail('must be an object ({partition} or {timePartition})');
+  if (!isJsonObject(spec)) fail('must be an object ({partition} or {timePartition})');
   const partition = spec.partition ?? null;
   const timePartition = spec.timePartition ?? null;
   if (partition !== null && timePartition !== null) fail('cannot have both partition and timePartition');
@@ -125,7 +123,7 @@ function partitionDocument(spec: unknown, fail: (rule: string) => never): Partit
     return { partition };
   }
   if (timePartition !== null) {
-    if (!isObject(timePartition)) fail('timePartition must be an object ({startTimeMillis, length})');
+    if (!isJsonObject(timePartition)) fail('timePartition must be an object ({startTimeMillis, length})');
     return { timePartition: JSON.stringify(timePartition) };
   }
   return fail('needs partition or timePartition');
