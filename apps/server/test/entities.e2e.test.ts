@@ -284,7 +284,7 @@ describe('/entities actions (§7.4)', () => {
     expect(await exists({ includeSoftDelete: false })).toBe(false);
   });
 
-  it('§12.31 §12.32 delete removes every version and reports the rows; a versioned aspectName → 400', async () => {
+  it('§12.31 §12.32 delete removes every version and every time-series point and reports both; a versioned aspectName → 400', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.deleted,PROD)';
     await ingest(mcp('status', { removed: false }, { entityUrn: urn }));
     await ingest(mcp('status', { removed: true }, { entityUrn: urn }));
@@ -292,9 +292,47 @@ describe('/entities actions (§7.4)', () => {
     expect([notVersioned.status, notVersioned.body.message]).toEqual([400, 'Not supported for non-timeseries aspect status.']);
     const editorDelete = await mds.post('/entities?action=delete', { urn }, editor);
     expect([editorDelete.status, editorDelete.body.message]).toEqual([403, `User is unauthorized to delete entity: ${urn}`]);
-    expect(await mds.post('/entities?action=delete', { urn })).toEqual({ status: 200, body: { value: { urn, rows: 3, timeseriesRows: 0 } } });
+    const profile = (t: number) => mcp('datasetProfile', { timestampMillis: t, rowCount: t }, { entityUrn: urn });
+    await batch([profile(1_000), profile(2_000), profile(3_000)]);
+    const points = async () =>
+      (await mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile' })).body.value.values.map(
+        (v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis,
+      );
+    expect(await points()).toEqual([3_000, 2_000, 1_000]);
+    // A time-series aspect's points alone, in a window: the aspects stay.
+    expect((await mds.post('/entities?action=delete', { urn, aspectName: 'datasetProfile', startTimeMillis: 2_500 })).body).toEqual({ value: { urn, timeseriesRows: 1 } });
+    expect(await points()).toEqual([2_000, 1_000]);
+    expect((await aspect(urn, 'status')).status).toBe(200);
+    expect(await mds.post('/entities?action=delete', { urn })).toEqual({ status: 200, body: { value: { urn, rows: 3, timeseriesRows: 2 } } });
+    expect(await points()).toEqual([]);
     expect((await aspect(urn, 'status')).status).toBe(404);
     expect((await mds.post('/entities?action=delete', { urn })).body.value).toEqual({ urn, rows: 0, timeseriesRows: 0 });
+  });
+});
+
+describe('getTimeseriesAspectValues (§7.5)', () => {
+  it('answers one entity’s points newest first, in DataHub’s envelope, and the latest alone', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.profiled,PROD)';
+    const profile = (t: number) => mcp('datasetProfile', { timestampMillis: t, rowCount: t / 1000 }, { entityUrn: urn, systemMetadata: { runId: `run-${t}`, lastObserved: t } });
+    expect((await batch([profile(1_000), profile(3_000), profile(2_000)])).status).toBe(200);
+    const values = (body: Record<string, unknown>, token?: string) => mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile', ...body }, token);
+    const { status, body } = await values({ startTimeMillis: 1_500 });
+    expect(status).toBe(200);
+    expect(body.value).toEqual({
+      entityName: 'dataset',
+      aspectName: 'datasetProfile',
+      limit: 10_000,
+      startTimeMillis: 1_500,
+      values: [
+        { aspect: { value: JSON.stringify({ timestampMillis: 3_000, rowCount: 3 }), contentType: 'application/json' }, systemMetadata: { runId: 'run-3000', lastObserved: 3_000 } },
+        { aspect: { value: JSON.stringify({ timestampMillis: 2_000, rowCount: 2 }), contentType: 'application/json' }, systemMetadata: { runId: 'run-2000', lastObserved: 2_000 } },
+      ],
+    });
+    expect((await values({ latestValue: true })).body.value.values).toHaveLength(1);
+    const unknown = await values({ aspect: 'schemaMetadata' });
+    expect([unknown.status, unknown.body.message]).toEqual([400, 'Unknown aspect schemaMetadata for entity dataset']);
+    const noRole = await mds.tokenFor('urn:li:corpuser:nobody-ts', null);
+    expect((await values({}, noRole)).body.message).toBe(`User is unauthorized to get timeseries aspect for ${urn}`);
   });
 });
 

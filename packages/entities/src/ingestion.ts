@@ -8,6 +8,8 @@ export interface TimeseriesIngestPort<Document = unknown> {
   accepts(entityType: string, aspectName: string): boolean;
   prepare(proposal: unknown, place: ProposalPlace): Document;
   write(documents: readonly Document[]): Promise<void>;
+  /** One entity's points, of one aspect or all of them, in an inclusive window: the hard delete's time-series half. */
+  deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
 }
 
 /** What an ingestion did, item by item summed up (the CLI prints it). */
@@ -42,6 +44,9 @@ export function createIngestion(options: { store: AspectStore; timeseries?: Time
   const isTimeseries = (entityType: string, aspectName: string) => timeseries?.accepts(entityType, aspectName) ?? false;
 
   return {
+    /** The time-series store's side, for the hard delete. */
+    timeseries,
+
     /**
      * Ingests `proposals` (MCPs), each with its place in the request. In a `batch`, errors are prefixed with the
      * failing item's place.

@@ -5,6 +5,7 @@ import { openEmbeddedStore } from './embedded/store.ts';
 import { createTimeseriesIngest, type TimeseriesIngest } from './ingest.ts';
 import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
 import type { TimeseriesStore } from './port.ts';
+import { timeseriesValuesActions } from './timeseries-values.ts';
 import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 
 export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig, type EmbeddedConfig, type TimeseriesConfig } from './config.ts';
@@ -13,11 +14,15 @@ export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export type { ProposalPlace, TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
+export type { TimeseriesAspectValues } from './timeseries-values.ts';
 
 const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
 
 export interface Timeseries {
-  /** Name 'timeseries'; Rest.li actions on 'operations'. Its close() is this object's close(). */
+  /**
+   * Name 'timeseries'; Rest.li actions on 'operations', and getTimeseriesAspectValues on 'aspects'. Its close() is
+   * this object's close().
+   */
   module: ApiModule;
   /** Ingestion of time-series proposals, for the owner of the Rest.li ingestion actions (@mds/entities). */
   ingest: TimeseriesIngest;
@@ -50,7 +55,7 @@ export async function createTimeseries(options: {
   return {
     module: {
       name: 'timeseries',
-      actions: operationsActions(store),
+      actions: [...operationsActions(store), ...timeseriesValuesActions(store)],
       // DataHub's OpenAPI twin of getIndexSizes: same privilege and 403.
       routes: [{ method: 'GET', path: OPENAPI_INDEX_SIZES_PATH, handler: ({ actor }) => openApiIndexSizes(store, actor) }],
       close,

@@ -1,7 +1,7 @@
 import { invalidParameter } from '@mds/schema';
 import type { TimeseriesDocument, TimeseriesStore } from './port.ts';
 import { proposalSchema, toDocument } from './proposal.ts';
-import { resolveAspect } from './registry.ts';
+import { REGISTRY, findEntityType, indexName, resolveAspect } from './registry.ts';
 
 /** Where a proposal sits in a request, for messages: `{action: 'ingestProposalBatch', path: 'proposals.3'}`. */
 export interface ProposalPlace {
@@ -21,6 +21,11 @@ export interface TimeseriesIngest {
   prepare(proposal: unknown, place: ProposalPlace): TimeseriesDocument;
   /** Writes prepared documents in one transaction (embedded) or one _bulk request. */
   write(documents: readonly TimeseriesDocument[]): Promise<void>;
+  /**
+   * Deletes one entity's points, of one time-series aspect or of every one its entity type has, in an inclusive
+   * window (open when absent); answers how many went (hard delete, entities-api §7.4).
+   */
+  deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
 }
 
 export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest {
@@ -32,5 +37,14 @@ export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest
       return toDocument(parsed.data, { ...place, indexPrefix: store.indexPrefix });
     },
     write: (documents) => store.write([...documents]),
+    deleteEntity({ urn, entityType, aspectName, startTimeMillis, endTimeMillis }) {
+      const entity = findEntityType(entityType);
+      const aspects = aspectName === undefined ? (entity ? REGISTRY[entity]! : []) : [aspectName];
+      const indices = aspects.flatMap((aspect) => {
+        const resolved = resolveAspect(entityType, aspect);
+        return resolved.ok ? [indexName(store.indexPrefix, resolved.ref)] : [];
+      });
+      return indices.length ? store.deleteByUrn({ urn, indices, startTimeMillis, endTimeMillis }) : Promise.resolve(0);
+    },
   };
 }

@@ -77,6 +77,40 @@ export interface TaskStatus {
  */
 export type TaskCounts = Record<'running' | 'completed' | 'failed', number>;
 
+/** Newest first unless ASCENDING (by timestampMillis). */
+export type ValuesOrder = 'ASCENDING' | 'DESCENDING';
+
+export interface ValuesRequest {
+  /** Full index name, prefix included. */
+  index: string;
+  urn: string;
+  /** Inclusive lower bound of timestampMillis; none when absent. */
+  startTimeMillis?: number;
+  /** Inclusive upper bound of timestampMillis; none when absent. */
+  endTimeMillis?: number;
+  /** At most this many points. */
+  limit: number;
+  /** DESCENDING (newest first) when absent. */
+  order?: ValuesOrder;
+}
+
+/** One stored point, as `values` answers it. */
+export interface TimeseriesValue {
+  /** The aspect value's JSON text. */
+  eventJson: string;
+  systemMetadataJson: string | null;
+  timestampMillis: number;
+}
+
+export interface DeleteByUrnRequest {
+  urn: string;
+  /** Full index names; all of the store's time-series indices (under its prefix) when absent. Missing ones are skipped. */
+  indices?: readonly string[];
+  /** Inclusive window on timestampMillis; unbounded on a side left absent. */
+  startTimeMillis?: number;
+  endTimeMillis?: number;
+}
+
 export interface TimeseriesStore {
   readonly kind: 'embedded' | 'elasticsearch';
   /** `INDEX_PREFIX` this store names its indices with ('' for none). */
@@ -91,6 +125,13 @@ export interface TimeseriesStore {
   startTruncation(request: TruncationRequest): Promise<string>;
   /** Null when the task is unknown (another node, never existed, or forgotten by the backend). */
   taskStatus(task: TaskRef): Promise<TaskStatus | null>;
+  /** Points of one index for one urn, window inclusive, newest first unless order ASCENDING, at most `limit`. */
+  values(request: ValuesRequest): Promise<TimeseriesValue[]>;
+  /**
+   * Deletes the points of `urn` in `indices` (all of the store's time-series indices when absent), window
+   * inclusive; answers how many were deleted.
+   */
+  deleteByUrn(request: DeleteByUrnRequest): Promise<number>;
   /** Resolves when the backend can serve; otherwise throws the 503 `unavailable` error naming why (readiness). */
   checkReady(): Promise<void>;
   /** Truncation tasks by state, for metrics (see TaskCounts). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TimeseriesStore } from '../src/port.ts';
+import type { TimeseriesStore, ValuesRequest } from '../src/port.ts';
 import { prefixOf } from '../src/registry.ts';
 import { INDEX as BASE_INDEX, OTHER_INDEX as BASE_OTHER_INDEX, apiError, doc as baseDoc, refOf, truncation as baseTruncation, waitForProgress, waitForTask, writeRange as baseWriteRange } from './helpers.ts';
 
@@ -76,6 +76,89 @@ export function describeStoreContract(
       await store.write([{ ...doc(5), eventJson: '{"timestampMillis":5,"rowCount":999}' }]);
       await settle();
       expect(await store.countForTruncation(INDEX, 10)).toEqual({ matching: 2, total: 2 });
+    });
+
+    describe('one urn\'s points', () => {
+      const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+      const OTHER_URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.customers,PROD)';
+      const point = (n: number, urn = URN, index = INDEX) => ({ ...baseDoc(n, { urn, index }), index });
+      /** URN at 10..50 in INDEX (40 with system metadata), at 20 and 60 in OTHER_INDEX; OTHER_URN at 30 and 40 in INDEX. */
+      async function seed(store: TimeseriesStore) {
+        await store.write([
+          ...[10, 20, 30, 50].map((n) => point(n)),
+          { ...point(40), systemMetadataJson: '{"runId":"r40","lastObserved":41}' },
+          point(20, URN, OTHER_INDEX),
+          point(60, URN, OTHER_INDEX),
+          point(30, OTHER_URN),
+          point(40, OTHER_URN),
+        ]);
+        await settle();
+      }
+      const times = async (store: TimeseriesStore, request: Partial<ValuesRequest> = {}) =>
+        (await store.values({ index: INDEX, urn: URN, limit: 100, ...request })).map((v) => v.timestampMillis);
+
+      it('values: newest first, with the value text and system metadata as written', async () => {
+        const store = await fresh();
+        await seed(store);
+        const values = await store.values({ index: INDEX, urn: URN, limit: 100 });
+        expect(values.map((v) => v.timestampMillis)).toEqual([50, 40, 30, 20, 10]);
+        expect(values[0]).toEqual({ eventJson: point(50).eventJson, systemMetadataJson: null, timestampMillis: 50 });
+        expect(JSON.parse(values[1]!.systemMetadataJson!)).toEqual({ runId: 'r40', lastObserved: 41 });
+        expect(JSON.parse(values[1]!.eventJson)).toEqual(JSON.parse(point(40).eventJson));
+      });
+
+      it('values: window inclusive, limit, ascending order', async () => {
+        const store = await fresh();
+        await seed(store);
+        expect(await times(store, { startTimeMillis: 20, endTimeMillis: 40 })).toEqual([40, 30, 20]);
+        expect(await times(store, { startTimeMillis: 30 })).toEqual([50, 40, 30]);
+        expect(await times(store, { endTimeMillis: 20 })).toEqual([20, 10]);
+        expect(await times(store, { startTimeMillis: 31, endTimeMillis: 39 })).toEqual([]);
+        expect(await times(store, { limit: 2 })).toEqual([50, 40]);
+        expect(await times(store, { limit: 2, order: 'ASCENDING' })).toEqual([10, 20]);
+        expect(await times(store, { order: 'DESCENDING', startTimeMillis: 20, endTimeMillis: 30 })).toEqual([30, 20]);
+        expect(await times(store, { index: OTHER_INDEX, order: 'ASCENDING' })).toEqual([20, 60]);
+        expect(await times(store, { urn: OTHER_URN })).toEqual([40, 30]);
+      });
+
+      it('values: nothing for an unknown urn or an index never written', async () => {
+        const store = await fresh();
+        expect(await store.values({ index: INDEX, urn: URN, limit: 10 })).toEqual([]);
+        await seed(store);
+        expect(await store.values({ index: INDEX, urn: `${URN}x`, limit: 10 })).toEqual([]);
+        expect(await store.values({ index: prefixOf(store.indexPrefix) + 'chart_chartusagestatisticsaspect_v1', urn: URN, limit: 10 })).toEqual([]);
+      });
+
+      it('deleteByUrn: only that urn\'s points in the window and the indices named, answering the count', async () => {
+        const store = await fresh();
+        await seed(store);
+        expect(await store.deleteByUrn({ urn: URN, indices: [INDEX], startTimeMillis: 20, endTimeMillis: 40 })).toBe(3);
+        await settle();
+        expect(await times(store)).toEqual([50, 10]);
+        expect(await times(store, { index: OTHER_INDEX })).toEqual([60, 20]);
+        expect(await times(store, { urn: OTHER_URN })).toEqual([40, 30]);
+        expect(await store.deleteByUrn({ urn: URN, indices: [INDEX], startTimeMillis: 20, endTimeMillis: 40 })).toBe(0);
+        expect(await store.deleteByUrn({ urn: URN, indices: [] })).toBe(0);
+        // An index never written is skipped, not an error.
+        const never = prefixOf(store.indexPrefix) + 'chart_chartusagestatisticsaspect_v1';
+        expect(await store.deleteByUrn({ urn: URN, indices: [OTHER_INDEX, never], endTimeMillis: 20 })).toBe(1);
+        await settle();
+        expect(await times(store, { index: OTHER_INDEX })).toEqual([60]);
+        expect(await store.countForTruncation(INDEX, 100)).toEqual({ matching: 4, total: 4 });
+      });
+
+      it('deleteByUrn: every index of the store when none are named', async () => {
+        const store = await fresh();
+        await seed(store);
+        expect(await store.deleteByUrn({ urn: URN, startTimeMillis: 15 })).toBe(6);
+        await settle();
+        expect(await times(store)).toEqual([10]);
+        expect(await times(store, { index: OTHER_INDEX })).toEqual([]);
+        expect(await times(store, { urn: OTHER_URN })).toEqual([40, 30]);
+        expect(await store.deleteByUrn({ urn: URN })).toBe(1);
+        await settle();
+        expect(await store.countForTruncation(INDEX, 100)).toEqual({ matching: 2, total: 2 });
+      });
     });
 
     it('reports the size of every index written, and only those', async () => {

@@ -11,10 +11,12 @@ import {
   bulkResponse,
   countResponse,
   errorBody,
+  deleteByQueryDone,
   deleteByQueryStarted,
   indexCreated,
   indexExists,
   indexNotFound,
+  searchResponse,
   statsResponse,
   taskCompleted,
   taskFailed,
@@ -183,6 +185,66 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
         ['POST', { query: { match_all: {} } }],
       ]),
     );
+  });
+
+  it('reads one urn\'s points with a filtered, sorted _search; a missing index has none', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+    const cluster = fakeCluster(flavour, (r) => {
+      if (r.path === `/${INDEX}/_search`) {
+        return {
+          body: searchResponse(INDEX, [
+            { id: 'b', source: { timestampMillis: 20, event: { timestampMillis: 20, rowCount: 7 }, systemMetadata: { runId: 'r2', lastObserved: 21 } } },
+            { id: 'a', source: { timestampMillis: 10, event: { timestampMillis: 10, rowCount: 3 } } },
+          ]),
+        };
+      }
+      if (r.path === `/${OTHER_INDEX}/_search`) return { status: 404, body: indexNotFound(OTHER_INDEX) };
+      return undefined;
+    });
+    const store = track(cluster.store());
+    expect(await store.values({ index: INDEX, urn, startTimeMillis: 10, endTimeMillis: 20, limit: 2 })).toEqual([
+      { eventJson: '{"timestampMillis":20,"rowCount":7}', systemMetadataJson: '{"runId":"r2","lastObserved":21}', timestampMillis: 20 },
+      { eventJson: '{"timestampMillis":10,"rowCount":3}', systemMetadataJson: null, timestampMillis: 10 },
+    ]);
+    expect(await store.values({ index: OTHER_INDEX, urn, limit: 5, order: 'ASCENDING' })).toEqual([]);
+    const [windowed, open] = cluster.calls();
+    expect([windowed!.method, windowed!.contentType]).toEqual(['POST', MEDIA[flavour].json]);
+    expect(windowed!.body).toEqual({
+      query: { bool: { filter: [{ term: { urn } }, { range: { timestampMillis: { gte: 10, lte: 20 } } }] } },
+      sort: [{ timestampMillis: { order: 'desc' } }],
+      size: 2,
+      _source: ['timestampMillis', 'event', 'systemMetadata'],
+    });
+    expect(open!.body).toMatchObject({ query: { bool: { filter: [{ term: { urn } }] } }, sort: [{ timestampMillis: { order: 'asc' } }], size: 5 });
+  });
+
+  it('deletes one urn\'s points with a refreshing _delete_by_query, skipping missing indices', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+    const cluster = fakeCluster(flavour, (r) => (r.path.endsWith('/_delete_by_query') ? { body: deleteByQueryDone(r.path.includes('*') ? 12 : 7) } : undefined));
+    const store = track(cluster.store({ indexPrefix: 'acme' }));
+    expect(await store.deleteByUrn({ urn, indices: [INDEX, OTHER_INDEX], endTimeMillis: 99 })).toBe(7);
+    expect(await store.deleteByUrn({ urn })).toBe(12);
+    expect(await store.deleteByUrn({ urn, indices: [] })).toBe(0);
+    const [named, all, ...rest] = cluster.calls();
+    expect(rest).toEqual([]);
+    expect(decodeURIComponent(named!.path)).toBe(`/${INDEX},${OTHER_INDEX}/_delete_by_query`);
+    expect(named!.method).toBe('POST');
+    expect(named!.querystring).toEqual({ refresh: 'true', ignore_unavailable: 'true', conflicts: 'proceed' });
+    expect(named!.body).toEqual({ query: { bool: { filter: [{ term: { urn } }, { range: { timestampMillis: { lte: 99 } } }] } } });
+    expect(all!.path).toBe('/acme_*aspect_v1/_delete_by_query');
+    expect(all!.body).toEqual({ query: { bool: { filter: [{ term: { urn } }] } } });
+  });
+
+  it('reports a delete-by-query that failed part of the way as 503', async () => {
+    const failures = [{ index: INDEX, id: 'x', cause: { type: 'es_rejected_execution_exception', reason: 'rejected execution' }, status: 429 }];
+    const cluster = fakeCluster(flavour, (r) =>
+      r.path.endsWith('/_delete_by_query') ? { body: { ...deleteByQueryDone(3), failures } } : undefined,
+    );
+    const error = await apiError(track(cluster.store()).deleteByUrn({ urn: 'urn:li:dataset:x', indices: [INDEX] }));
+    expect([error.status, error.message]).toEqual([
+      503,
+      'Elasticsearch deleted 3 points of urn:li:dataset:x, then failed: 1 failures, first: es_rejected_execution_exception: rejected execution',
+    ]);
   });
 
   it('dry-runs and truncates through the operations actions: one delete-by-query task', async () => {

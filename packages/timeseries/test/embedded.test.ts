@@ -88,6 +88,7 @@ describe('embedded store specifics', () => {
     };
     expect(leftovers()).toEqual([
       { type: 'table', name: `${INDEX}__reindex_1` },
+      { type: 'trigger', name: `${INDEX}__reindex_1_delete` },
       { type: 'trigger', name: `${INDEX}__reindex_1_insert` },
       { type: 'trigger', name: `${INDEX}__reindex_1_update` },
     ]);
@@ -133,6 +134,33 @@ describe('embedded store specifics', () => {
     cleanups.push(() => unprefixed.close());
     await unprefixed.write([doc(1, { index: OTHER_INDEX })]);
     expect((await store.indexSizes()).map((s) => s.indexName)).toEqual(['acme_dataset_operationaspect_v1']);
+  });
+
+  it('keeps no secondary index on an index table: ingestion and truncation pay for none', async () => {
+    const { store, file } = await open();
+    await writeRange(store, 1, 100);
+    const db = inspect(file);
+    expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?`).pluck().all(INDEX)).toEqual([]);
+  });
+
+  it('a point deleted by urn while a reindex copies does not come back with the copy', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const file = join(dir, 'timeseries.db');
+    const store = await openEmbeddedStore({ file, indexPrefix: '' });
+    await writeRange(store, 1, 3000);
+    const urn = doc(7).urn; // every 7th timestamp
+    const taskId = await store.startTruncation(truncation({ endTimeMillis: 1000, mode: 'reindex', rowsPerSecond: 4000 }));
+    await waitForProgress(store, taskId, 'created'); // the copy is past 1100 now
+    expect(await store.deleteByUrn({ urn })).toBe(428);
+    expect((await waitForTask(store, taskId)).error).toBeUndefined();
+    expect(await store.values({ index: INDEX, urn, limit: 10 })).toEqual([]);
+    expect(await store.countForTruncation(INDEX, 3000)).toEqual({ matching: 2000 - 286, total: 2000 - 286 });
+    await store.close();
+    const reopened = await openEmbeddedStore({ file, indexPrefix: '' });
+    cleanups.push(() => reopened.close());
+    await reopened.write([doc(5000)]);
+    expect((await reopened.values({ index: INDEX, urn: doc(5000).urn, limit: 1 }))[0]!.timestampMillis).toBe(5000);
   });
 
   it('writes a batch all or nothing', async () => {

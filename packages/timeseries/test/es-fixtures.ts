@@ -219,3 +219,30 @@ export const indexExists = (index: string) =>
 
 export const taskNotFound = (task: string) =>
   errorBody('resource_not_found_exception', `task [${task}] isn't running and hasn't stored its results`, 404);
+
+/** `POST /<index>/_search` sorted on timestampMillis: one hit per document, `sort` holding its timestamp. */
+export function searchResponse(
+  index: string,
+  documents: { id: string; source: Record<string, unknown> & { timestampMillis: number } }[],
+): estypes.SearchResponse<Record<string, unknown>> {
+  return {
+    took: 3,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    hits: {
+      total: { value: documents.length, relation: 'eq' },
+      max_score: null,
+      hits: documents.map(({ id, source }) => ({ _index: index, _id: id, _score: null, _source: source, sort: [source.timestampMillis] })),
+    },
+  };
+}
+
+/** `POST /<indices>/_delete_by_query?refresh=true` run to completion (wait_for_completion defaults to true). */
+export const deleteByQueryDone = (deleted: number): estypes.DeleteByQueryResponse => ({
+  took: 147,
+  timed_out: false,
+  ...bulkByScrollStatus(deleted, deleted, deleted === 0 ? 0 : 1),
+  throttled: '0s',
+  throttled_until: '0s',
+  failures: [],
+});

@@ -107,6 +107,22 @@ describe('ingestion actions', () => {
     expect(await count()).toEqual({ matching: 10_000, total: 10_000 });
   });
 
+  it('deletes one entity’s points: of one aspect, or of every one of its type, in a window', async () => {
+    const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.other,PROD)';
+    await ingest([
+      proposal({}, { timestampMillis: 1, rowCount: 1 }),
+      proposal({}, { timestampMillis: 2, rowCount: 1 }),
+      proposal({ aspectName: 'operation' }, { timestampMillis: 3, operationType: 'INSERT', lastUpdatedTimestamp: 3 }),
+      proposal({ entityUrn: other }, { timestampMillis: 4, rowCount: 1 }),
+    ]);
+    const remove = (request: Partial<Parameters<typeof suite.timeseries.ingest.deleteEntity>[0]>) =>
+      suite.timeseries.ingest.deleteEntity({ urn: URN, entityType: 'dataset', ...request });
+    expect(await remove({ aspectName: 'datasetProfile', startTimeMillis: 2 })).toBe(1);
+    expect(await remove({})).toBe(2); // the other profile and the operation
+    expect(await count()).toEqual({ matching: 1, total: 1 }); // the other urn's profile stays
+    expect(await remove({ entityType: 'tag' })).toBe(0);
+  });
+
   it('accepts the time-series aspects of the registry only, names matched case-insensitively', () => {
     expect(suite.timeseries.ingest.accepts('DATASET', 'datasetprofile')).toBe(true);
     expect(suite.timeseries.ingest.accepts('dataset', 'schemaMetadata')).toBe(false);

@@ -199,6 +199,7 @@ describe('operations actions', () => {
   it('exposes its actions under the module name timeseries, on the right resources', () => {
     expect(suite.timeseries.module.name).toBe('timeseries');
     expect(suite.timeseries.module.actions!.map((a) => `${a.resource}.${a.name}`).sort()).toEqual([
+      'aspects.getTimeseriesAspectValues',
       'operations.getEsTaskStatus',
       'operations.getIndexSizes',
       'operations.truncateTimeseriesAspect',

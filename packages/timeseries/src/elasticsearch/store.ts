@@ -2,6 +2,7 @@ import { Cluster, isErrorType, type Client, type ClusterOptions, type TransportR
 import { conflict, unavailable } from '@mds/schema';
 import type { ElasticsearchConfig } from '../config.ts';
 import type {
+  DeleteByUrnRequest,
   IndexSize,
   TaskCounts,
   TaskRef,
@@ -10,6 +11,8 @@ import type {
   TimeseriesStore,
   TruncationCount,
   TruncationRequest,
+  TimeseriesValue,
+  ValuesRequest,
 } from '../port.ts';
 import { prefixOf } from '../registry.ts';
 import { TIMESERIES_MAPPINGS } from './mappings.ts';
@@ -65,6 +68,52 @@ export class ElasticsearchStore implements TimeseriesStore {
       indexName,
       sizeBytes: index.primaries?.store?.size_in_bytes ?? 0,
     }));
+  }
+
+  async values(request: ValuesRequest): Promise<TimeseriesValue[]> {
+    if (request.limit <= 0) return [];
+    return this.cluster.run('a search', async (client, options) => {
+      let answer: estypes.SearchResponse<ValueSource>;
+      try {
+        answer = await client.search<ValueSource>(
+          {
+            index: request.index,
+            query: ofUrn(request),
+            sort: [{ timestampMillis: { order: request.order === 'ASCENDING' ? 'asc' : 'desc' } }],
+            size: request.limit,
+            _source: ['timestampMillis', 'event', 'systemMetadata'],
+          },
+          options,
+        );
+      } catch (error) {
+        if (isErrorType(error, 'index_not_found_exception')) return [];
+        throw error;
+      }
+      return answer.hits.hits.map(({ _source: source }) => ({
+        eventJson: JSON.stringify(source?.event ?? {}),
+        systemMetadataJson: source?.systemMetadata === undefined ? null : JSON.stringify(source.systemMetadata),
+        timestampMillis: Number(source?.timestampMillis),
+      }));
+    });
+  }
+
+  async deleteByUrn(request: DeleteByUrnRequest): Promise<number> {
+    if (request.indices?.length === 0) return 0;
+    const index = request.indices ? [...request.indices] : `${prefixOf(this.indexPrefix)}*aspect_v1`;
+    return this.cluster.run('the delete-by-query request', async (client, options) => {
+      const answer = await client.deleteByQuery(
+        { index, query: ofUrn(request), refresh: true, ignore_unavailable: true, conflicts: 'proceed' },
+        options,
+      );
+      const failure = answer.failures?.[0]?.cause;
+      if (failure) {
+        throw unavailable(
+          `Elasticsearch deleted ${answer.deleted ?? 0} points of ${request.urn}, then failed: ` +
+            `${answer.failures!.length} failures, first: ${failure.type}: ${failure.reason ?? ''}`.trimEnd(),
+        );
+      }
+      return answer.deleted ?? 0;
+    });
   }
 
   async countForTruncation(index: string, endTimeMillis: number): Promise<TruncationCount> {
@@ -160,6 +209,23 @@ export class ElasticsearchStore implements TimeseriesStore {
     }
     this.created.add(index);
   }
+}
+
+/** What `values` reads of a document: DataHub's fields, the aspect value under `event`. */
+interface ValueSource {
+  timestampMillis?: number;
+  event?: unknown;
+  systemMetadata?: unknown;
+}
+
+/** One urn's documents, in an inclusive window on timestampMillis when bounds are given. */
+function ofUrn(request: { urn: string; startTimeMillis?: number; endTimeMillis?: number }): estypes.QueryDslQueryContainer {
+  const filter: estypes.QueryDslQueryContainer[] = [{ term: { urn: request.urn } }];
+  const range: estypes.QueryDslNumberRangeQuery = {};
+  if (request.startTimeMillis !== undefined) range.gte = request.startTimeMillis;
+  if (request.endTimeMillis !== undefined) range.lte = request.endTimeMillis;
+  if (Object.keys(range).length > 0) filter.push({ range: { timestampMillis: range } });
+  return { bool: { filter } };
 }
 
 const upTo = (endTimeMillis: number): estypes.QueryDslQueryContainer => ({

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Answers the expensive reads of the embedded store (row counts for dry runs, page sizes from dbstat) on its own
- * connection: on a million-row table each takes a few hundred milliseconds, which must not stall the event loop.
+ * Answers the expensive reads of the embedded store (row counts for dry runs, page sizes from dbstat, one entity's
+ * points) on its own connection: on a million-row table each takes up to a few hundred milliseconds, which must not
+ * stall the event loop.
  */
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
@@ -29,8 +30,32 @@ function count(index, endTimeMillis) {
   })();
 }
 
-serve(db, (/** @type {{ op: 'count', index: string, endTimeMillis: number } | { op: 'bytes', tables: string[] }} */ request) =>
-  request.op === 'count'
-    ? count(request.index, request.endTimeMillis)
-    : request.tables.map((name) => Number(tableBytes.get(name))),
-);
+/**
+ * @typedef {object} ValuesQuery
+ * @property {string} index
+ * @property {string} urn
+ * @property {number} from  Inclusive bounds on timestampMillis.
+ * @property {number} to
+ * @property {number} limit
+ * @property {'ASC' | 'DESC'} direction
+ */
+
+/** One entity's points in a window (a scan of the table: see createIndexTableSql); ties in id order, for stable pages. */
+function values(/** @type {ValuesQuery} */ { index, urn, from, to, limit, direction }) {
+  if (!tableExists.get(index)) return [];
+  return db
+    .prepare(
+      `SELECT document AS eventJson, systemMetadata AS systemMetadataJson, timestampMillis FROM ${quote(index)}
+        WHERE urn = ? AND timestampMillis >= ? AND timestampMillis <= ?
+        ORDER BY timestampMillis ${direction}, id ${direction} LIMIT ?`,
+    )
+    .all(urn, from, to, limit);
+}
+
+/** @typedef {{ op: 'count', index: string, endTimeMillis: number } | { op: 'bytes', tables: string[] } | ({ op: 'values' } & ValuesQuery)} ReadRequest */
+
+serve(db, (/** @type {ReadRequest} */ request) => {
+  if (request.op === 'count') return count(request.index, request.endTimeMillis);
+  if (request.op === 'values') return values(request);
+  return request.tables.map((name) => Number(tableBytes.get(name)));
+});

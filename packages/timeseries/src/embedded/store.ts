@@ -4,14 +4,17 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
+  DeleteByUrnRequest,
   IndexSize,
   TaskCounts,
   TaskRef,
   TaskStatus,
   TimeseriesDocument,
   TimeseriesStore,
+  TimeseriesValue,
   TruncationCount,
   TruncationRequest,
+  ValuesRequest,
 } from '../port.ts';
 import { parseIndexName } from '../registry.ts';
 import { VERSIONS_TABLE, createIndexTableSql, whileWriting } from './sql.js';
@@ -50,6 +53,19 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   }
 }
 
+/** Inclusive bounds on timestampMillis, a side left open reaching as far as any stored timestamp. */
+function windowOf(request: { startTimeMillis?: number; endTimeMillis?: number }): { from: number; to: number } {
+  return { from: request.startTimeMillis ?? Number.MIN_SAFE_INTEGER, to: request.endTimeMillis ?? Number.MAX_SAFE_INTEGER };
+}
+
+/** A writer-thread failure as the 503 it means (lock held too long, disk full), or as is. */
+function storageError(error: unknown, what: 'write' | 'delete'): unknown {
+  const code = error instanceof WorkerError ? error.code : undefined;
+  if (code?.startsWith('SQLITE_BUSY')) return unavailable(`The time-series database stayed locked for 5 seconds; retry the ${what}.`);
+  if (code === 'SQLITE_FULL') return unavailable('The disk holding the time-series database is full.');
+  return error;
+}
+
 /**
  * Freed pages must go back to the file system, or the file never shrinks after a truncation. auto_vacuum can only
  * be switched on before the first table exists, or by a VACUUM: instant on a new file, once on an older one.
@@ -63,8 +79,9 @@ function useIncrementalVacuum(db: SqliteDatabase): void {
 
 /**
  * The embedded adapter: one SQLite table per index. Everything heavy runs on worker threads with connections of
- * their own — writes (writer-worker.js), counts and sizes (reader-worker.js), truncations (one truncate-worker.js
- * each) — so the event loop only ever does small reads (task rows, the schema) and never waits for a lock.
+ * their own — writes and deletes by urn (writer-worker.js), counts, sizes and reads by urn (reader-worker.js),
+ * truncations (one truncate-worker.js each) — so the event loop only ever does small reads (task rows, the schema)
+ * and never waits for a lock.
  */
 export class EmbeddedStore implements TimeseriesStore {
   readonly kind = 'embedded';
@@ -121,10 +138,7 @@ export class EmbeddedStore implements TimeseriesStore {
     try {
       await this.writer.request({ op: 'write', rows });
     } catch (error) {
-      const code = error instanceof WorkerError ? error.code : undefined;
-      if (code?.startsWith('SQLITE_BUSY')) throw unavailable('The time-series database stayed locked for 5 seconds; retry the write.');
-      if (code === 'SQLITE_FULL') throw unavailable('The disk holding the time-series database is full.');
-      throw error;
+      throw storageError(error, 'write');
     }
     this.measureSoon();
   }
@@ -133,6 +147,33 @@ export class EmbeddedStore implements TimeseriesStore {
     this.assertOpen();
     await this.measureStaleTables();
     return this.indexTables().map((indexName) => ({ indexName, sizeBytes: this.sizeCache.get(indexName)?.bytes ?? 0 }));
+  }
+
+  async values(request: ValuesRequest): Promise<TimeseriesValue[]> {
+    this.assertOpen();
+    if (request.limit <= 0) return [];
+    return this.reader.request<TimeseriesValue[]>({
+      op: 'values',
+      index: request.index,
+      urn: request.urn,
+      ...windowOf(request),
+      limit: request.limit,
+      direction: request.order === 'ASCENDING' ? 'ASC' : 'DESC',
+    });
+  }
+
+  async deleteByUrn(request: DeleteByUrnRequest): Promise<number> {
+    this.assertOpen();
+    const tables = request.indices ? [...request.indices] : this.indexTables();
+    if (tables.length === 0) return 0;
+    let deleted: number;
+    try {
+      deleted = await this.writer.request<number>({ op: 'deleteByUrn', tables, urn: request.urn, ...windowOf(request) });
+    } catch (error) {
+      throw storageError(error, 'delete');
+    }
+    if (deleted > 0) this.measureSoon();
+    return deleted;
   }
 
   async countForTruncation(index: string, endTimeMillis: number): Promise<TruncationCount> {

@@ -38,6 +38,9 @@ import {
 
 class Interrupted extends Error {}
 
+/** Changes to the index table that a reindex mirrors into its copy while it copies. */
+const MIRRORED_EVENTS = /** @type {const} */ (['insert', 'update', 'delete']);
+
 const HEARTBEAT_EVERY_MS = 5_000;
 /** Longest a truncation waits between two batches for waiting writers to go first. */
 const MAX_YIELD_MS = 200;
@@ -127,18 +130,23 @@ function runReindex() {
   const retired = retiredTableName(job.index, job.taskNo);
   const columns = INDEX_COLUMNS.join(', ');
   const values = INDEX_COLUMNS.map((c) => `NEW.${c}`).join(', ');
-  const triggers = /** @type {const} */ (['insert', 'update']).map((event) => mirrorTriggerName(job.index, job.taskNo, event));
+  const triggers = MIRRORED_EVENTS.map((event) => mirrorTriggerName(job.index, job.taskNo, event));
 
-  // 1. An empty copy, plus triggers that mirror every write made meanwhile (by ingestion on other connections)
-  //    into it, so the copy never misses a row written after its snapshot.
+  // 1. An empty copy, plus triggers that mirror every write and delete made meanwhile (by ingestion or deleteByUrn
+  //    on other connections) into it, so the copy never misses a row written after its snapshot nor keeps one
+  //    deleted after it was copied.
   recordTotal();
   db.transaction(() => {
     db.exec(createIndexTableSql(fresh));
-    for (const [i, event] of /** @type {const} */ (['INSERT', 'UPDATE']).entries()) {
-      db.exec(`CREATE TRIGGER ${quote(triggers[i] ?? '')} AFTER ${event} ON ${table}
+    for (const event of ['INSERT', 'UPDATE']) {
+      db.exec(`CREATE TRIGGER ${quote(mirrorTriggerName(job.index, job.taskNo, event === 'INSERT' ? 'insert' : 'update'))}
+        AFTER ${event} ON ${table}
         WHEN NEW.timestampMillis > ${end}
         BEGIN INSERT OR REPLACE INTO ${quote(fresh)} (${columns}) VALUES (${values}); END`);
     }
+    db.exec(`CREATE TRIGGER ${quote(mirrorTriggerName(job.index, job.taskNo, 'delete'))} AFTER DELETE ON ${table}
+      WHEN OLD.timestampMillis > ${end}
+      BEGIN DELETE FROM ${quote(fresh)} WHERE timestampMillis = OLD.timestampMillis AND id = OLD.id; END`);
   }).immediate();
 
   // 2. Copy the survivors in key order, one batch per transaction.
@@ -187,7 +195,7 @@ function runReindex() {
 
 /** Leaves no scratch table or trigger of this task behind (the swap either happened entirely or not at all). */
 function dropScratch() {
-  for (const event of /** @type {const} */ (['insert', 'update'])) {
+  for (const event of MIRRORED_EVENTS) {
     db.exec(`DROP TRIGGER IF EXISTS ${quote(mirrorTriggerName(job.index, job.taskNo, event))}`);
   }
   db.exec(`DROP TABLE IF EXISTS ${quote(reindexTableName(job.index, job.taskNo))}`);

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Writes ingested documents on its own connection, so the event loop never waits for SQLite's write lock (a
- * truncation holds it for one batch at a time) nor spends time inserting. One batch = one transaction.
+ * Writes ingested documents, and deletes one entity's points, on its own connection, so the event loop never waits
+ * for SQLite's write lock (a truncation holds it for one batch at a time) nor spends time writing. One request =
+ * one transaction.
  */
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
@@ -43,8 +44,33 @@ const write = db.transaction((/** @type {unknown[][]} */ rows) => {
   for (const index of touched) bumpVersion.run(index);
 });
 
-serve(db, (/** @type {{ op: 'write', rows: unknown[][] }} */ request) =>
+const tableExists = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck();
+
+/**
+ * @typedef {object} DeleteByUrn
+ * @property {string[]} tables  Index tables to delete from; those that do not exist are skipped.
+ * @property {string} urn
+ * @property {number} from  Inclusive bounds on timestampMillis.
+ * @property {number} to
+ */
+
+/** Deletes one entity's points in a window from every given table (a scan of each: see createIndexTableSql). */
+const deleteByUrn = db.transaction((/** @type {DeleteByUrn} */ { tables, urn, from, to }) => {
+  let deleted = 0;
+  for (const table of new Set(tables)) {
+    if (!tableExists.get(table)) continue;
+    const { changes } = db
+      .prepare(`DELETE FROM ${quote(table)} WHERE urn = ? AND timestampMillis >= ? AND timestampMillis <= ?`)
+      .run(urn, from, to);
+    if (changes > 0) bumpVersion.run(table);
+    deleted += changes;
+  }
+  return deleted;
+});
+
+serve(db, (/** @type {{ op: 'write', rows: unknown[][] } | ({ op: 'deleteByUrn' } & DeleteByUrn)} */ request) =>
   whileWriting(contention, () => {
+    if (request.op === 'deleteByUrn') return deleteByUrn.immediate(request);
     // Tables first, outside the transaction: DDL inside it would be undone with a failed batch, statements not.
     for (const index of new Set(request.rows.map((row) => /** @type {string} */ (row[0])))) insertInto(index);
     write.immediate(request.rows);
