@@ -55,7 +55,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
   expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(3);
-  expect(rows.filter((r) => r.target)).toHaveLength(13);
+  expect(rows.filter((r) => r.target)).toHaveLength(18);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;
@@ -63,6 +63,9 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   const indexSizes = details.getIndexSizes!.indexSizes as { indexName: string }[];
   expect(indexSizes.map((s) => s.indexName).sort()).toEqual(ASPECTS.map(indexNameOf).sort());
   expect(details.truncation).toMatchObject({ deleteByQuery: { deleted: config.truncateRows }, reindex: { deleted: config.truncateRows } });
+  // The entity scenarios searched what they ingested, and mds ingest read its whole file.
+  expect((details.entitySearch as { entities: number }).entities).toBe(config.entityAspects / 4);
+  expect(details.ingestFile).toMatchObject({ items: expect.any(Number), peakRssMb: expect.any(Number) });
   const soak = details.soak as { stats: { requests: number }; warmRssMb: number };
   expect(soak.stats.requests).toBeGreaterThan(0);
   expect(soak.warmRssMb).toEqual(expect.any(Number));

@@ -55,7 +55,7 @@ describe('local mode (DATA_DIR)', () => {
     env = { DATA_DIR: (await seededDataDir()).DATA_DIR };
   });
 
-  it('index-sizes prints a table sorted by size with a total, and --json the API array', async () => {
+  it('index-sizes prints a table sorted by size with a total, and --json the API array', { timeout: 60_000 }, async () => {
     const asJson = await runCli(['index-sizes', '--json'], env);
     expect(asJson.code).toBe(0);
     const sizes = json(asJson.stdout);
