@@ -192,10 +192,9 @@ export function createApp(options: AppOptions): RequestListener {
       sendError(res, 405, `Method ${req.method} is not allowed on ${path}`, { allow: entry.methods.join(', ') });
       return sent();
     }
-    if (entry.restli) {
-      const protocol = req.headers[RESTLI_PROTOCOL_HEADER];
-      if (typeof protocol === 'string') res.setHeader(RESTLI_PROTOCOL_HEADER, protocol);
-    }
+    // DataHub's emitter sends the Rest.li protocol version on every call (`/config` first): every answer keeps it.
+    const protocol = req.headers[RESTLI_PROTOCOL_HEADER];
+    if (typeof protocol === 'string') res.setHeader(RESTLI_PROTOCOL_HEADER, protocol);
     const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
     const shape = entry.graphql ? 'graphql' : entry.restli ? 'restli' : 'json';
     void run()

@@ -112,11 +112,11 @@ describe('ingestProposal and reads', () => {
     expect([create.status, create.body.message]).toEqual([422, 'ChangeType CREATE is not supported for time-series aspect datasetProfile: only UPSERT is']);
   });
 
-  it('echoes the X-RestLi-Protocol-Version header the emitter sends', async () => {
-    const res = await fetch(`${mds.url}/aspects/${enc(ORDERS)}?aspect=globalTags&version=0`, {
-      headers: { authorization: `Bearer ${mds.rootToken}`, 'x-restli-protocol-version': '2.0.0' },
-    });
-    expect(res.headers.get('x-restli-protocol-version')).toBe('2.0.0');
+  it('echoes the X-RestLi-Protocol-Version header the emitter sends, on /config and every answer after it', async () => {
+    for (const path of ['/config', `/aspects/${enc(ORDERS)}?aspect=globalTags&version=0`, `/aspects/${enc(ORDERS)}?aspect=nope`]) {
+      const res = await fetch(`${mds.url}${path}`, { headers: { authorization: `Bearer ${mds.rootToken}`, 'x-restli-protocol-version': '2.0.0' } });
+      expect(res.headers.get('x-restli-protocol-version'), path).toBe('2.0.0');
+    }
   });
 });
 
