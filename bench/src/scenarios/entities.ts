@@ -117,7 +117,7 @@ export const entitySearch: Scenario = {
   title: 'searchAcrossEntities over the aspect store',
   async run(context) {
     const { config } = context;
-    const total = await postJson<{ value: { numEntities: number } }>(context.target, '/entities?action=searchAcrossEntities', JSON.stringify({ input: '*', start: 0, count: 0, searchFlags: { skipAggregates: true } }));
+    const total = await postJson<{ value: { numEntities: number } }>(context.target, '/entities?action=searchAcrossEntities', JSON.stringify({ entities: ['dataset'], input: '*', start: 0, count: 0, searchFlags: { skipAggregates: true } }));
     let n = 0;
     const bodies = SEARCH_WORDS.map((input) => JSON.stringify({ entities: ['dataset'], input, start: 0, count: 10 }));
     const requests: LoadRequest[] = [{ method: 'POST', path: '/entities?action=searchAcrossEntities', body: () => bodies[n++ % bodies.length]! }];

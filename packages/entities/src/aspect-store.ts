@@ -320,6 +320,11 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       return found;
     },
 
+    /** Whether no aspect at all is stored (a new installation). */
+    async isEmpty(): Promise<boolean> {
+      return (await db.get('SELECT 1 FROM metadata_aspect_v2 LIMIT 1')) === undefined;
+    },
+
     /** Whether the entity's key aspect is stored; a soft-deleted entity (`status.removed`) counts unless asked not to. */
     async exists(urn: string, options: { includeSoftDeleted?: boolean } = {}): Promise<boolean> {
       const entity = findEntity(parseUrn(urn).entityType);

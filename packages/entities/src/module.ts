@@ -5,6 +5,7 @@ import { createAspectStore, type AspectStore } from './aspect-store';
 import { createIngestion, type Ingestion, type TimeseriesIngestPort } from './ingestion';
 import { restliEndpoints } from './restli';
 import { searchActions } from './search-actions';
+import { seedEmptyStore } from './seed';
 
 export interface Entities {
   /** Name 'entities': Rest.li ingestion (`/aspects`, `/entities` actions), search actions and reads. Closing it closes `db`. */
@@ -20,6 +21,7 @@ export async function createEntities(options: { db: SqlDatabase; timeseries?: Ti
   await search.migrate();
   const store = createAspectStore(options.db, { search });
   await store.migrate();
+  await seedEmptyStore(store, options.now ?? Date.now);
   const ingestion = createIngestion({ store, timeseries: options.timeseries, now: options.now });
   const { actions, reads } = restliEndpoints(store, ingestion);
   return { module: { name: 'entities', actions: [...actions, ...searchActions(search)], reads, close: () => options.db.close() }, store, search, ingestion };
