@@ -329,6 +329,12 @@ describe('getTimeseriesAspectValues (§7.5)', () => {
       ],
     });
     expect((await values({ latestValue: true })).body.value.values).toHaveLength(1);
+    // /entitiesV2 answers a time-series aspect named explicitly with its newest point, and leaves it out otherwise.
+    const named = (await get(`/entitiesV2/${enc(urn)}?aspects=List(datasetProfile)`)).body.aspects;
+    expect(named.datasetProfile).toEqual({ name: 'datasetProfile', type: 'TIMESERIES', value: { timestampMillis: 3_000, rowCount: 3 }, timestamp: 3_000, systemMetadata: { runId: 'run-3000', lastObserved: 3_000 } });
+    expect((await get(`/entitiesV2/${enc(urn)}`)).body.aspects.datasetProfile).toBeUndefined();
+    const batched = (await get(`/entitiesV2?ids=List(${enc(urn)})&aspects=List(datasetProfile)`)).body.results[urn].aspects;
+    expect(batched.datasetProfile.timestamp).toBe(3_000);
     const unknown = await values({ aspect: 'schemaMetadata' });
     expect([unknown.status, unknown.body.message]).toEqual([400, 'Unknown aspect schemaMetadata for entity dataset']);
     const noRole = await mds.tokenFor('urn:li:corpuser:nobody-ts', null);

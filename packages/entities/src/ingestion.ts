@@ -10,6 +10,8 @@ export interface TimeseriesIngestPort<Document = unknown> {
   write(documents: readonly Document[]): Promise<void>;
   /** One entity's points, of one aspect or all of them, in an inclusive window: the hard delete's time-series half. */
   deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
+  /** The newest point of one entity's time-series aspect, if any. */
+  latest(request: { urn: string; entityType: string; aspectName: string }): Promise<{ timestampMillis: number; value: unknown; systemMetadata: unknown } | undefined>;
 }
 
 /** What an ingestion did, item by item summed up (the CLI prints it). */

@@ -79,6 +79,23 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
     }
     return { entityName: entity.name, urn, aspects };
   };
+  /** The EntityResponse with, for each time-series aspect named in `aspects=List(...)`, its newest point (§7.2). */
+  const withTimeseries = async (response: ReturnType<typeof entityResponse>, entity: EntitySpec, named: readonly string[] | undefined) => {
+    const timeseries = ingestion.timeseries;
+    for (const aspectName of named ?? []) {
+      if (!timeseries || aspectSpec(aspectName)?.kind !== 'timeseries' || !entity.aspects.includes(aspectName)) continue;
+      const point = await timeseries.latest({ urn: response.urn, entityType: entity.name, aspectName });
+      if (!point) continue;
+      response.aspects[aspectName] = {
+        name: aspectName,
+        type: 'TIMESERIES',
+        value: point.value,
+        timestamp: point.timestampMillis,
+        ...(point.systemMetadata ? { systemMetadata: point.systemMetadata } : {}),
+      };
+    }
+    return response;
+  };
   /** The aspects a read asks for (`aspects=List(...)`), the key included; undefined: all. */
   const wantedAspects = (query: string, entity: EntitySpec) => {
     const named = listParameter(query, 'aspects');
@@ -199,7 +216,7 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
           allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
           const entity = entityOf(urn);
           const stored = await store.latest([urn], wantedAspects(query, entity));
-          return entityResponse(urn, entity, stored.get(urn));
+          return withTimeseries(entityResponse(urn, entity, stored.get(urn)), entity, listParameter(query, 'aspects'));
         }
         const urns = listParameter(query, 'ids');
         if (!urns) throw badRequest("Parameter 'ids' is required: /entitiesV2?ids=List(<urn>,...)");
@@ -207,7 +224,8 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
         const entities = urns.map(entityOf);
         const aspectsAsked = listParameter(query, 'aspects');
         const stored = await store.latest(urns, aspectsAsked && [...new Set([...aspectsAsked, ...entities.map((e) => e.keyAspect)])]);
-        const results = Object.fromEntries(urns.map((urn, i) => [urn, entityResponse(urn, entities[i]!, stored.get(urn))]));
+        const responses = urns.map((urn, i) => withTimeseries(entityResponse(urn, entities[i]!, stored.get(urn)), entities[i]!, aspectsAsked));
+        const results = Object.fromEntries((await Promise.all(responses)).map((response) => [response.urn, response]));
         return { results, statuses: {}, errors: {} };
       },
     },

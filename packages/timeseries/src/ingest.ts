@@ -26,6 +26,14 @@ export interface TimeseriesIngest {
    * window (open when absent); answers how many went (hard delete, entities-api §7.4).
    */
   deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
+  /** The newest point of one entity's time-series aspect (`/entitiesV2` answers it as a TIMESERIES aspect). */
+  latest(request: { urn: string; entityType: string; aspectName: string }): Promise<LatestPoint | undefined>;
+}
+
+export interface LatestPoint {
+  timestampMillis: number;
+  value: unknown;
+  systemMetadata: unknown;
 }
 
 export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest {
@@ -45,6 +53,14 @@ export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest
         return resolved.ok ? [indexName(store.indexPrefix, resolved.ref)] : [];
       });
       return indices.length ? store.deleteByUrn({ urn, indices, startTimeMillis, endTimeMillis }) : Promise.resolve(0);
+    },
+    async latest({ urn, entityType, aspectName }) {
+      const resolved = resolveAspect(entityType, aspectName);
+      if (!resolved.ok) return undefined;
+      const [point] = await store.values({ index: indexName(store.indexPrefix, resolved.ref), urn, limit: 1 });
+      if (!point) return undefined;
+      const systemMetadata: unknown = point.systemMetadataJson === null ? null : JSON.parse(point.systemMetadataJson);
+      return { timestampMillis: point.timestampMillis, value: JSON.parse(point.eventJson) as unknown, systemMetadata };
     },
   };
 }

@@ -123,6 +123,17 @@ describe('ingestion actions', () => {
     expect(await remove({ entityType: 'tag' })).toBe(0);
   });
 
+  it('answers one entity’s newest point of an aspect, or nothing', async () => {
+    await ingest([proposal({ systemMetadata: { runId: 'r2' } }, { timestampMillis: 2, rowCount: 2 }), proposal({}, { timestampMillis: 1, rowCount: 1 })]);
+    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'datasetProfile' })).toEqual({
+      timestampMillis: 2,
+      value: { timestampMillis: 2, rowCount: 2 },
+      systemMetadata: { runId: 'r2' },
+    });
+    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'operation' })).toBeUndefined();
+    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'schemaMetadata' })).toBeUndefined();
+  });
+
   it('accepts the time-series aspects of the registry only, names matched case-insensitively', () => {
     expect(suite.timeseries.ingest.accepts('DATASET', 'datasetprofile')).toBe(true);
     expect(suite.timeseries.ingest.accepts('dataset', 'schemaMetadata')).toBe(false);
