@@ -5,7 +5,7 @@ import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
 import { applyPatch } from './patch';
-import { assertValid } from './proposals';
+import { assertValid, urnParameter } from './proposals';
 import { declaresEdges, edgesOf } from './relationships';
 
 /** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
@@ -142,7 +142,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
   async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, state: WriteState): Promise<WriteResult> {
     const entity = findEntity(item.entityType);
     if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
-    const urn = parseUrn(item.urn);
+    const urn = urnParameter(item.urn);
     const ifNoneMatch = header(item.headers, 'If-None-Match') === '*';
     const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
 
@@ -273,7 +273,6 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
             results.push(result);
           } catch (error) {
             if (error instanceof ApiError) throw new ItemWriteError(index, error);
-            if (error instanceof Error && error.name === 'UrnError') throw new ItemWriteError(index, badRequest(error.message));
             throw error;
           }
         }

@@ -3,15 +3,27 @@ import { ApiError, forbidden, type Actor } from '@mds/schema';
 import { ItemWriteError, type AspectStore, type AspectWrite } from './aspect-store';
 import { parseProposal, type ParsedProposal, type ProposalPlace } from './proposals';
 
-/** The time-series store's side of ingestion (@mds/timeseries provides it): it checks and writes its own aspects. */
+/**
+ * The time-series store's side of ingestion (@mds/timeseries provides it): the proposals whose aspect is a
+ * time-series one are handed over as sent, all checked (`prepare`) before any is written (`write`).
+ */
 export interface TimeseriesIngestPort<Document = unknown> {
+  /** Whether `aspectName` is a time-series aspect of `entityType` (both matched case-insensitively). */
   accepts(entityType: string, aspectName: string): boolean;
+  /** The document to index for the proposal, or a 400 naming the parameter at fault. */
   prepare(proposal: unknown, place: ProposalPlace): Document;
+  /** Writes prepared documents all or nothing, where the backend allows it. */
   write(documents: readonly Document[]): Promise<void>;
-  /** One entity's points, of one aspect or all of them, in an inclusive window: the hard delete's time-series half. */
+  /** One entity's points, of one aspect or of every one its type has, in an inclusive window (open when absent). */
   deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
-  /** The newest point of one entity's time-series aspect, if any. */
-  latest(request: { urn: string; entityType: string; aspectName: string }): Promise<{ timestampMillis: number; value: unknown; systemMetadata: unknown } | undefined>;
+  /** The newest point of one entity's time-series aspect, if any (`/entitiesV2` answers it as a TIMESERIES aspect). */
+  latest(request: { urn: string; entityType: string; aspectName: string }): Promise<LatestPoint | undefined>;
+}
+
+export interface LatestPoint {
+  timestampMillis: number;
+  value: unknown;
+  systemMetadata: unknown;
 }
 
 /** What an ingestion did, item by item summed up (the CLI prints it). */
@@ -46,9 +58,6 @@ export function createIngestion(options: { store: AspectStore; timeseries?: Time
   const isTimeseries = (entityType: string, aspectName: string) => timeseries?.accepts(entityType, aspectName) ?? false;
 
   return {
-    /** The time-series store's side, for the hard delete. */
-    timeseries,
-
     /**
      * Ingests `proposals` (MCPs), each with its place in the request. In a `batch`, errors are prefixed with the
      * failing item's place.

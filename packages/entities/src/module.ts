@@ -23,6 +23,6 @@ export async function createEntities(options: { db: SqlDatabase; timeseries?: Ti
   await store.migrate();
   await seedEmptyStore(store, options.now ?? Date.now);
   const ingestion = createIngestion({ store, timeseries: options.timeseries, now: options.now });
-  const { actions, reads } = restliEndpoints(store, ingestion);
+  const { actions, reads } = restliEndpoints(store, ingestion, options.timeseries);
   return { module: { name: 'entities', actions: [...actions, ...searchActions(search)], reads, close: () => options.db.close() }, store, search, ingestion };
 }

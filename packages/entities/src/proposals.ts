@@ -132,6 +132,11 @@ function urnOf(raw: Record<string, unknown>, entity: EntitySpec, parameter: Para
     }
   }
   if (typeof text !== 'string') throw parameter('entityUrn', 'must be a string');
+  return urnParameter(text);
+}
+
+/** A URN from a request, or the 400 DataHub gives for one it cannot parse or refuses (entities-api §4.1). */
+export function urnParameter(text: string) {
   try {
     return parseUrn(text);
   } catch (error) {

@@ -1,9 +1,10 @@
-import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, parseUrn, UrnError, type EntitySpec } from '@mds/core';
+import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, type EntitySpec } from '@mds/core';
 import { badRequest, defineAction, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { z } from 'zod';
 import type { AspectStore, StoredAspect } from './aspect-store';
-import type { Ingestion } from './ingestion';
+import type { Ingestion, TimeseriesIngestPort } from './ingestion';
+import { urnParameter } from './proposals';
 import { RELATIONSHIP_TYPES } from './relationships';
 import { snapshotProposals, toSnapshot } from './snapshots';
 
@@ -13,16 +14,6 @@ export const BATCH_ANSWER = 'success';
 const { VIEW_ENTITY_PAGE, DELETE_ENTITY } = Privilege;
 
 const allow = (actor: Actor, privilege: Privilege, message: string) => requirePrivilege(actor, [privilege], message);
-
-/** A URN from a request, or the 400 DataHub gives for one it cannot parse. */
-function urnParameter(text: string) {
-  try {
-    return parseUrn(text);
-  } catch (error) {
-    if (error instanceof UrnError) throw badRequest(error.message);
-    throw error;
-  }
-}
 
 function entityOf(urn: string): EntitySpec {
   const parsed = urnParameter(urn);
@@ -60,7 +51,11 @@ function integerParameter(params: URLSearchParams, name: string, fallback: numbe
 const asyncFlag = z.union([z.string(), z.boolean()]).optional();
 
 /** The Rest.li face of the aspect store: ingestion actions and reads (entities-api §6-7). */
-export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { actions: RestliAction[]; reads: RestliRead[] } {
+export function restliEndpoints(
+  store: AspectStore,
+  ingestion: Ingestion,
+  timeseries: TimeseriesIngestPort | undefined,
+): { actions: RestliAction[]; reads: RestliRead[] } {
   /** The EntityResponse of one URN (§7.2): the stored versioned aspects asked for, the key always. */
   const entityResponse = (urn: string, entity: EntitySpec, stored: Map<string, StoredAspect> | undefined) => {
     const aspects: Record<string, unknown> = {};
@@ -81,7 +76,6 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
   };
   /** The EntityResponse with, for each time-series aspect named in `aspects=List(...)`, its newest point (§7.2). */
   const withTimeseries = async (response: ReturnType<typeof entityResponse>, entity: EntitySpec, named: readonly string[] | undefined) => {
-    const timeseries = ingestion.timeseries;
     for (const aspectName of named ?? []) {
       if (!timeseries || aspectSpec(aspectName)?.kind !== 'timeseries' || !entity.aspects.includes(aspectName)) continue;
       const point = await timeseries.latest({ urn: response.urn, entityType: entity.name, aspectName });
@@ -174,7 +168,6 @@ export function restliEndpoints(store: AspectStore, ingestion: Ingestion): { act
         allow(actor, DELETE_ENTITY, `User is unauthorized to delete entity: ${urn}`);
         const entity = entityOf(urn);
         const window = { startTimeMillis, endTimeMillis };
-        const timeseries = ingestion.timeseries;
         if (aspectName !== undefined) {
           // Only a time-series aspect's points can be deleted alone (entities-api §7.4; DataHub answers 500, mds 400).
           if (aspectSpec(aspectName)?.kind !== 'timeseries' || !timeseries?.accepts(entity.name, aspectName)) {

@@ -12,7 +12,7 @@ export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig,
 export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
-export type { ProposalPlace, TimeseriesIngest } from './ingest.ts';
+export type { TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
 export type { TimeseriesAspectValues } from './timeseries-values.ts';
 

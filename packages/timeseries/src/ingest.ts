@@ -1,40 +1,11 @@
+import type { TimeseriesIngestPort } from '@mds/entities';
 import { invalidParameter } from '@mds/schema';
 import type { TimeseriesDocument, TimeseriesStore } from './port.ts';
 import { proposalSchema, toDocument } from './proposal.ts';
 import { REGISTRY, findEntityType, indexName, resolveAspect } from './registry.ts';
 
-/** Where a proposal sits in a request, for messages: `{action: 'ingestProposalBatch', path: 'proposals.3'}`. */
-export interface ProposalPlace {
-  action: string;
-  path: string;
-}
-
-/**
- * Time-series ingestion, for the package that owns the Rest.li ingestion actions (@mds/entities): it hands over the
- * proposals whose aspect is a time-series one, validates them all (`prepare`), then writes them (`write`), so a bad
- * proposal writes nothing.
- */
-export interface TimeseriesIngest {
-  /** Whether `aspectName` is a time-series aspect of `entityType` (both matched case-insensitively). */
-  accepts(entityType: string, aspectName: string): boolean;
-  /** The document DataHub would index for the proposal, or a 400 naming the parameter at fault. */
-  prepare(proposal: unknown, place: ProposalPlace): TimeseriesDocument;
-  /** Writes prepared documents in one transaction (embedded) or one _bulk request. */
-  write(documents: readonly TimeseriesDocument[]): Promise<void>;
-  /**
-   * Deletes one entity's points, of one time-series aspect or of every one its entity type has, in an inclusive
-   * window (open when absent); answers how many went (hard delete, entities-api §7.4).
-   */
-  deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
-  /** The newest point of one entity's time-series aspect (`/entitiesV2` answers it as a TIMESERIES aspect). */
-  latest(request: { urn: string; entityType: string; aspectName: string }): Promise<LatestPoint | undefined>;
-}
-
-export interface LatestPoint {
-  timestampMillis: number;
-  value: unknown;
-  systemMetadata: unknown;
-}
+/** Time-series ingestion as @mds/entities, which owns the Rest.li ingestion actions, hands it over. */
+export type TimeseriesIngest = TimeseriesIngestPort<TimeseriesDocument>;
 
 export function createTimeseriesIngest(store: TimeseriesStore): TimeseriesIngest {
   return {
