@@ -461,6 +461,14 @@ describe('/entities search actions (§7.4)', () => {
     expect([bad.status, bad.body.message]).toEqual([400, 'Unsupported filter condition DESCENDANTS_INCL']);
   });
 
+  it('lists with a filter and a sort, and refuses a sort field it cannot sort by', async () => {
+    const filter = { or: [{ and: [{ field: 'browsePaths', values: ['/prod/hive/shop'] }] }] };
+    const listed = await action('list', { entity: 'dataset', filter, sort: { field: 'urn', order: 'DESCENDING' }, start: 0, count: 10 });
+    expect(listed.body.value).toEqual({ entities: [ds('orders'), ds('order_lines')], start: 0, count: 2, total: 2 });
+    const bad = await action('search', { entity: 'dataset', input: '*', sortCriteria: { field: 'rowCount' }, start: 0, count: 10 });
+    expect([bad.status, bad.body.message]).toEqual([400, 'Cannot sort by rowCount: sort by name or urn']);
+  });
+
   it('autocompletes names and browses browse paths', async () => {
     const completed = await action('autocomplete', { entity: 'dataset', query: 'shop_ord', limit: 5 });
     expect(completed.body.value.suggestions.sort()).toEqual(['shop_order_lines', 'shop_orders']);

@@ -216,7 +216,8 @@ export function restliEndpoints(
         for (const urn of urns) allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity ${urn}`);
         const entities = urns.map(entityOf);
         const aspectsAsked = listParameter(query, 'aspects');
-        const stored = await store.latest(urns, aspectsAsked && [...new Set([...aspectsAsked, ...entities.map((e) => e.keyAspect)])]);
+        const wanted = aspectsAsked && [...new Set(entities.flatMap((entity) => wantedAspects(query, entity)!))];
+        const stored = await store.latest(urns, wanted);
         const responses = urns.map((urn, i) => withTimeseries(entityResponse(urn, entities[i]!, stored.get(urn)), entities[i]!, aspectsAsked));
         const results = Object.fromEntries((await Promise.all(responses)).map((response) => [response.urn, response]));
         return { results, statuses: {}, errors: {} };
