@@ -19,7 +19,7 @@ export interface Criterion {
 export interface SearchQuery {
   /** Registry names or GraphQL types (`dataset`, `DATASET`); absent: every entity type. */
   entityTypes?: readonly string[];
-  /** Words to find (the last one as a prefix); `*` or empty: everything. */
+  /** Words to find, each as a prefix; `*` or blank: everything; text without a word: nothing. */
   input: string;
   /** Or of and-groups. */
   filters?: readonly (readonly Criterion[])[];
@@ -29,7 +29,7 @@ export interface SearchQuery {
   /** Which facets to count (default all of FACET_FIELDS; [] for none), and how many values each. */
   facets?: readonly FacetField[];
   maxFacetValues?: number;
-  /** Default: relevance for words, name otherwise. */
+  /** Default: relevance for words, otherwise name (case aside); urn breaks ties. */
   sort?: { field: 'name' | 'urn'; order: 'ASCENDING' | 'DESCENDING' };
 }
 

@@ -49,14 +49,28 @@ const FACET_NAMES: Readonly<Record<FacetField, string>> = {
 };
 
 /** `DATASET` or `dataset` → `dataset`; unknown names stay as given (they match nothing). */
+/** BM25 over the FTS columns: a word in the name weighs over one in the description, which weighs over the rest. */
+const RANK = 'bm25(search_text, 10.0, 3.0, 1.0)';
+const MARK = 'char(1)';
+
 const registryName = (value: string) => findEntity(value)?.name ?? ENTITY_SPECS.find((e) => e.graphqlType === value)?.name ?? value;
 const graphqlType = (name: string) => findEntity(name)?.graphqlType ?? name;
 
-/** Words of a query as an FTS5 expression: each word must match, the last one as a prefix (`ord` finds `orders`). */
-function ftsExpression(input: string): string | null {
-  const words = input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  if (words.length === 0) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+// A word starts with a letter, digit or private-use character, which FTS5's unicode61 tokenizer always keeps, so each
+// word yields at least one token; marks may follow (they are part of the word for diacritic folding).
+const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
+
+/**
+ * The words of a query as an FTS5 expression that cannot be anything but "every word, as a prefix" (`ord` finds
+ * `orders`): punctuation is dropped and each word quoted, so `"`, `*`, `:`, `NEAR(`, `AND`/`OR` are never syntax.
+ * `all` for blank or `*`; `none` for text without a word, which matches nothing.
+ */
+function ftsExpression(input: string): { fts: string } | 'all' | 'none' {
+  const trimmed = input.trim();
+  if (trimmed === '' || trimmed === '*') return 'all';
+  const words = trimmed.toLowerCase().match(WORD);
+  if (!words) return 'none';
+  return { fts: words.map((word) => `"${word}"*`).join(' ') };
 }
 
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
@@ -123,11 +137,13 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   function matchSet(query: SearchQuery) {
     const where: string[] = [];
     const params: unknown[] = [];
-    const fts = ftsExpression(query.input === '*' ? '' : query.input);
+    const text = ftsExpression(query.input);
+    const fts = typeof text === 'object' ? text.fts : null;
     if (fts) {
       where.push('search_text MATCH ?');
       params.push(fts);
     }
+    if (text === 'none') where.push('0');
     // A filter on `removed` says itself which entities it wants: soft-deleted ones are then not hidden.
     const filtersRemoved = (query.filters ?? []).some((group) => group.some((c) => c.field === 'removed'));
     if (!query.includeSoftDeleted && !filtersRemoved) where.push('d.removed = 0');
@@ -228,25 +244,26 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
 
     async search(query: SearchQuery): Promise<SearchResult> {
       const match = matchSet(query);
+      // Unranked, entities come by name (as a person reads a list), case aside, then urn so pages never overlap.
       const order = query.sort
         ? `d.${query.sort.field === 'urn' ? 'urn' : 'name'} ${query.sort.order === 'DESCENDING' ? 'DESC' : 'ASC'}, d.urn`
         : match.ranked
-          ? 'bm25(search_text, 10.0, 3.0, 1.0), d.urn'
-          : 'd.urn';
-      const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string }>(
-        `SELECT d.urn, d.entity_type, d.name, d.description FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+          ? `${RANK}, d.urn`
+          : 'lower(d.name), d.urn';
+      // highlight() marks matched tokens: a field whose highlighted text differs from its own text is a matched field.
+      const hitColumns = match.ranked ? `, highlight(search_text, 0, ${MARK}, '') AS nameHit, highlight(search_text, 1, ${MARK}, '') AS descriptionHit` : '';
+      const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string; nameHit?: string; descriptionHit?: string }>(
+        `SELECT d.urn, d.entity_type, d.name, d.description${hitColumns} FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, query.count, query.start],
       );
       const fields = query.facets ?? FACET_FIELDS;
       const { total, counts } = await countFacets(match, fields);
-      const words = query.input === '*' ? [] : (query.input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
-      const matchedIn = (value: string) => words.some((w) => value.toLowerCase().includes(w));
       const hits = rows.map((row) => ({
         urn: row.urn,
         entityType: row.entity_type,
         matchedFields: [
-          ...(matchedIn(row.name) ? [{ name: 'name', value: row.name }] : []),
-          ...(matchedIn(row.description) ? [{ name: 'description', value: row.description }] : []),
+          ...(row.nameHit !== undefined && row.nameHit !== row.name ? [{ name: 'name', value: row.name }] : []),
+          ...(row.descriptionHit !== undefined && row.descriptionHit !== row.description ? [{ name: 'description', value: row.description }] : []),
         ],
       }));
       const facets = fields.map((field) => {
@@ -271,11 +288,11 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     },
 
     async autocomplete(entityType, query, limit) {
-      const fts = ftsExpression(query);
-      const rows = fts
+      const text = ftsExpression(query);
+      const rows = typeof text === 'object'
         ? await db.all<{ urn: string; name: string }>(
-            'SELECT d.urn, d.name FROM search_text JOIN search_document d ON d.id = search_text.rowid WHERE search_text MATCH ? AND d.entity_type = ? AND d.removed = 0 ORDER BY bm25(search_text, 10.0, 3.0, 1.0), d.name LIMIT ?',
-            [`name : ${fts}`, registryName(entityType), limit],
+            `SELECT d.urn, d.name FROM search_text JOIN search_document d ON d.id = search_text.rowid WHERE search_text MATCH ? AND d.entity_type = ? AND d.removed = 0 ORDER BY ${RANK}, d.name LIMIT ?`,
+            [`name : (${text.fts})`, registryName(entityType), limit],
           )
         : [];
       return { query, suggestions: [...new Set(rows.map((r) => r.name))], entities: rows.map((r) => ({ urn: r.urn })) };

@@ -86,7 +86,7 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       await db.transaction((tx) => index.remove(tx, 'urn:li:tag:never'));
     });
 
-    it('matches words case-insensitively, the last one as a prefix, name ranked over description', async () => {
+    it('matches every word case-insensitively as a prefix, name ranked over description', async () => {
       const index = await seeded(
         dataset('customer_orders', { description: 'one row per order' }),
         dataset('payments', { description: 'Orders paid by card' }),
@@ -97,6 +97,25 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(found.hits[1]!.matchedFields).toEqual([{ name: 'description', value: 'Orders paid by card' }]);
       expect((await index.search({ ...all, input: 'paid card' })).total).toBe(1);
       expect((await index.search({ ...all, input: 'card paid nothing' })).total).toBe(0);
+      expect(urnsOf(await index.search({ ...all, input: 'car pai' }))).toEqual([dataset('payments').urn]);
+    });
+
+    it('takes query syntax as plain words: punctuation separates, operator words are words, no word matches nothing', async () => {
+      const index = await seeded(
+        dataset('android_apps', { description: 'Phones' }),
+        dataset('budgets', { description: 'Money and invoices' }),
+        dataset('cafe', { description: 'Things served at the café' }),
+      );
+      const found = async (input: string) => urnsOf(await index.search({ ...all, input })).sort();
+      expect(await found('AND')).toEqual([dataset('android_apps').urn, dataset('budgets').urn]);
+      expect(await found('-money "invo*')).toEqual([dataset('budgets').urn]);
+      expect(await found('name:money')).toEqual([]);
+      expect(await found('NEAR( " ) :')).toEqual([]);
+      expect(await found(' * ')).toHaveLength(3);
+      const accented = await index.search({ ...all, input: 'CAFE' });
+      expect(accented.hits.map((h) => [h.urn, h.matchedFields])).toEqual([
+        [dataset('cafe').urn, [{ name: 'name', value: 'cafe' }, { name: 'description', value: 'Things served at the café' }]],
+      ]);
     });
 
     it('filters: EQUAL, CONTAIN, START_WITH, EXISTS, negated, or of and-groups, on columns and multi-valued fields', async () => {
@@ -145,11 +164,11 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect((await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
     });
 
-    it('pages with start and count, the total unchanged, sorted by urn unless asked otherwise', async () => {
-      const index = await seeded(...['c', 'a', 'e', 'b', 'd'].map((n) => dataset(n)));
+    it('pages with start and count, the total unchanged, sorted by name case aside unless asked otherwise', async () => {
+      const index = await seeded(...['c', 'a', 'e', 'b', 'd'].map((n) => dataset(n, { name: n === 'b' ? 'B' : n === 'e' ? 'A' : n })));
       const page = await index.search({ ...all, start: 1, count: 2 });
-      expect([page.total, urnsOf(page)]).toEqual([5, [dataset('b').urn, dataset('c').urn]]);
-      expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'name', order: 'DESCENDING' } }))).toEqual([dataset('e').urn, dataset('d').urn]);
+      expect([page.total, urnsOf(page)]).toEqual([5, [dataset('e').urn, dataset('b').urn]]);
+      expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'urn', order: 'DESCENDING' } }))).toEqual([dataset('e').urn, dataset('d').urn]);
     });
 
     it('lists an entity type, autocompletes names, browses paths', async () => {
