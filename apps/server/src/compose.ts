@@ -15,8 +15,8 @@ export interface Domains {
 }
 
 /**
- * The composition root: opens the stores and builds each package's module. Tags and tokens share `mds.db` (each
- * package owns its tables); versioned aspects live in `entities.db`, time-series data apart so truncation never
+ * The composition root: opens the stores and builds each package's module. Tokens and roles live in `mds.db`;
+ * entities (tags among them) as versioned aspects in `entities.db`, time-series data apart so truncation never
  * blocks other writes. The entities package owns Rest.li ingestion and hands time-series aspects to the time-series
  * package.
  */
@@ -30,12 +30,13 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
-    const tags = createTagsModule({ db });
     const timeseries = await createTimeseries({ dataDir: config.dataDir, config: parseTimeseriesConfig(config.env) });
     const entities = await createEntities({ db: openSqliteDatabase(join(config.dataDir, 'entities.db')), timeseries: timeseries.ingest });
+    // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
+    const tags = await createTagsModule({ entities, legacy: db });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, tags.module, timeseries.module, entities.module],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, tags.module],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,

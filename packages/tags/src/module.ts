@@ -1,20 +1,24 @@
-import { ApiError, type ApiModule } from '@mds/schema';
-import { createGroupCommit, type SqliteDatabase } from '@mds/db';
+import type { SqliteDatabase } from '@mds/db';
+import type { ApiModule } from '@mds/schema';
 import { createTagResolvers } from './graphql/resolvers';
-import { createTagStore, type TagStore, type TagStoreOptions } from './store';
+import { moveLegacyTags } from './legacy';
+import { TagStore, type TagEntities, type TagStoreOptions } from './store';
 
 export interface TagsModuleOptions extends TagStoreOptions {
-  /** The database to keep tags in; the caller owns it (opens and closes it). */
-  db: SqliteDatabase;
+  /** The aspect store and search index the tags live in. */
+  entities: TagEntities;
+  /** The database an older mds kept tags in (`mds.db`): its tags move into `entities` first. */
+  legacy?: SqliteDatabase;
 }
 
-/**
- * Applies the tags migrations and returns the module for the host plus the store for direct use. The module's
- * writes are group-committed: concurrent mutations share one durable commit instead of one fsync each.
- */
-export function createTagsModule(options: TagsModuleOptions): { module: ApiModule; store: TagStore } {
-  const store = createTagStore(options.db, options);
-  // The store throws an ApiError only before a write changed anything (see TagStore): a refusal, not a failure.
-  const commits = createGroupCommit(options.db, { isRefusal: (error) => error instanceof ApiError });
-  return { module: { name: 'tags', resolvers: createTagResolvers(store, commits) }, store };
+/** The tags module for the host plus the store for direct use; first moves tags an older mds kept apart. */
+export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore }> {
+  if (options.legacy) await moveLegacyTags(options.legacy, options.entities);
+  const store = createTagStore(options.entities, options);
+  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store };
+}
+
+/** A store over tags in `entities`, usable without GraphQL. */
+export function createTagStore(entities: TagEntities, options: TagStoreOptions = {}): TagStore {
+  return new TagStore(entities, options);
 }

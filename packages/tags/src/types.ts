@@ -4,13 +4,32 @@ export interface AuditStamp {
   actor: string;
 }
 
-/** A tag as stored: `id` is the key inside the URN, `name` the display name. */
+/** One owner of a tag, as DataHub's `ownership` aspect lists it. */
+export interface TagOwner {
+  /** The owner's urn (`urn:li:corpuser:…` or `urn:li:corpGroup:…`). */
+  owner: string;
+  /** TECHNICAL_OWNER, BUSINESS_OWNER, ... */
+  type?: string;
+}
+
+export interface TagOwnership {
+  owners: TagOwner[];
+  /** DataHub's default when the aspect says nothing: time 0 by `urn:li:corpuser:unknown`. */
+  lastModified: AuditStamp;
+}
+
+/**
+ * A tag as stored: `id` is the key inside the URN, `name` the display name (`tagProperties.name`, or the id when the
+ * tag has no properties). `created` is when its entity was created, `lastModified` its latest change.
+ */
 export interface Tag {
   urn: string;
   id: string;
   name: string;
   description: string | null;
   colorHex: string | null;
+  /** The tag's `ownership` aspect, if it has one. */
+  ownership: TagOwnership | null;
   created: AuditStamp;
   lastModified: AuditStamp;
 }

@@ -1,3 +1,4 @@
+import { parseUrn, UrnError } from '@mds/core';
 import { badRequest } from '@mds/schema';
 
 export const MAX_ID_LENGTH = 200;
@@ -21,6 +22,13 @@ function longerThan(value: string, max: number): boolean {
 export function idViolation(id: string): string | null {
   if (id.length === 0 || longerThan(id, MAX_ID_LENGTH)) return `must be 1 to ${MAX_ID_LENGTH} characters long`;
   if (FORBIDDEN_IN_ID.test(id)) return `must not contain whitespace, control characters, ',', '(' or ')'`;
+  try {
+    parseUrn(`urn:li:tag:${id}`);
+  } catch (error) {
+    // DataHub's own limits on any URN (512 bytes URL-encoded, no U+241F), which a long non-ASCII id can break.
+    if (error instanceof UrnError) return `must form a urn DataHub accepts (${error.message.replace(/^Error: /, '')})`;
+    throw error;
+  }
   return null;
 }
 

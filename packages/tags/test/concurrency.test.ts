@@ -1,21 +1,20 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { createTagStore } from '../src/index';
 import type { CreateOutcome, CreateWorkerData } from './concurrency/create-worker';
-import { tempDatabase } from './fixtures';
+import { openEntities, tempFile } from './fixtures';
 
-const CONNECTIONS = 100;
-// Threads run truly in parallel, each driving its share of the connections; a few threads keep start-up quick.
-const THREADS = 5;
+const CREATES = 100;
+// Threads run truly in parallel, each with its own connection (as a process would have) sending its share of creates.
+const THREADS = 10;
 
 describe('concurrent creates of one id', () => {
-  it('let exactly one of 100 connections to the same file succeed; the others hear "This Tag already exists!"', async () => {
-    const { db, file } = tempDatabase();
-    createTagStore(db); // migrate once up front, as the host does at start-up
+  it('let exactly one of 100 creates over 10 connections to the same file succeed; the others hear "This Tag already exists!"', async () => {
+    const file = tempFile('entities.db');
+    const entities = await openEntities(file); // migrated once up front, as the host does at start-up
     const barrier = new SharedArrayBuffer(8);
     const flags = new Int32Array(barrier);
     const workers = Array.from({ length: THREADS }, () => {
-      const workerData: CreateWorkerData = { file, connections: CONNECTIONS / THREADS, barrier };
+      const workerData: CreateWorkerData = { file, creates: CREATES / THREADS, barrier };
       return new Worker(new URL('./concurrency/boot.mjs', import.meta.url), { workerData });
     });
     const outcomes = workers.map(
@@ -31,9 +30,10 @@ describe('concurrent creates of one id', () => {
 
     const all = (await Promise.all(outcomes)).flat();
     await Promise.all(workers.map((worker) => worker.terminate()));
-    expect(all).toHaveLength(CONNECTIONS);
+    expect(all).toHaveLength(CREATES);
     expect(all.filter((o) => o.ok)).toEqual([{ ok: true, urn: 'urn:li:tag:contested' }]);
-    expect(all.filter((o) => !o.ok)).toEqual(Array(CONNECTIONS - 1).fill({ ok: false, status: 400, message: 'This Tag already exists!' }));
-    expect(db.prepare(`SELECT count(*) AS n FROM tags`).get()).toEqual({ n: 1 });
+    expect(all.filter((o) => !o.ok)).toEqual(Array(CREATES - 1).fill({ ok: false, status: 400, message: 'This Tag already exists!' }));
+    expect((await entities.search.search({ input: '*', entityTypes: ['tag'], start: 0, count: 10, facets: [] })).total).toBe(1);
+    expect((await entities.store.versions('urn:li:tag:contested', 'tagProperties')).map((v) => v.version)).toEqual([0]);
   }, 60_000);
 });

@@ -1,33 +1,47 @@
 import { Privilege } from '@mds/auth';
 import { ApiError, buildApiSchema, type ApiContext } from '@mds/schema';
-import { openDatabase, type SqliteDatabase } from '@mds/db';
+import { openDatabase, openSqliteDatabase, type SqlDatabase, type SqliteDatabase } from '@mds/db';
+import { createEntities } from '@mds/entities';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createTagsModule } from '../src/index';
+import { createTagStore, createTagsModule, type TagsModuleOptions } from '../src/index';
 
-const dbs: SqliteDatabase[] = [];
+const legacyDbs: SqliteDatabase[] = [];
+const dbs: SqlDatabase[] = [];
 const dirs: string[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) if (db.open) db.close();
+afterEach(async () => {
+  for (const db of legacyDbs.splice(0)) if (db.open) db.close();
+  for (const db of dbs.splice(0)) await db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh SQLite file in its own temporary directory, removed after the test. */
-export function tempDatabase(): { db: SqliteDatabase; file: string } {
+/** A path in a fresh temporary directory, removed after the test. */
+export function tempFile(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'mds-tags-'));
   dirs.push(dir);
-  const file = join(dir, 'mds.db');
-  return { db: openAgain(file), file };
+  return join(dir, name);
 }
 
-/** Another connection to `file`, as a second process would have one; closed after the test. */
-export function openAgain(file: string): SqliteDatabase {
-  const db = openDatabase(file);
-  dbs.push(db);
+/** A SQLite file as an older mds kept tags in (`mds.db`), closed after the test. */
+export function legacyDatabase(): SqliteDatabase {
+  const db = openDatabase(tempFile('mds.db'));
+  legacyDbs.push(db);
   return db;
+}
+
+/** The aspect store and search index on `file` (migrated), as the host builds them; closed after the test. */
+export async function openEntities(file: string) {
+  const db = openSqliteDatabase(file);
+  dbs.push(db);
+  return createEntities({ db });
+}
+
+/** Another store over the tags of `file`, as a second process would have one. */
+export async function openStore(file: string, options: { now?: () => number } = {}) {
+  return createTagStore(await openEntities(file), options);
 }
 
 /** A clock that starts at `start` and moves one second per call, so every audit stamp is predictable. */
@@ -36,14 +50,15 @@ export function steppingClock(start = 1_700_000_000_000) {
   return () => (time += 1_000);
 }
 
-/** The tags module on a fresh database file, plus a GraphQL executor over the full API schema. */
-export function setup(options: { now?: () => number } = {}) {
-  const { db, file } = tempDatabase();
-  const { module, store } = createTagsModule({ db, ...options });
+/** The tags module on a fresh aspect store file, plus a GraphQL executor over the full API schema. */
+export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
+  const file = tempFile('entities.db');
+  const entities = await openEntities(file);
+  const { module, store } = await createTagsModule({ entities, ...options });
   const schema = buildApiSchema([module.resolvers!]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;
-  return { db, file, store, module, run };
+  return { file, entities, store, module, run };
 }
 
 const context = (id: string, privileges: string[]): ApiContext => ({
@@ -73,10 +88,10 @@ export const forbidden = {
   extensions: { code: 403, type: 'UNAUTHORIZED' },
 };
 
-/** What a store call threw, as status, kind and message (fails the test when it did not throw an ApiError). */
-export function thrown(call: () => unknown) {
+/** What a store call threw or rejected with, as status, kind and message (fails the test unless an ApiError). */
+export async function thrown(call: () => unknown) {
   try {
-    call();
+    await call();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return { status: error.status, kind: error.kind, message: error.message };

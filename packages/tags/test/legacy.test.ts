@@ -1,45 +1,67 @@
 import { applyMigrations } from '@mds/db';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createTagStore } from '../src/index';
-import { tempDatabase } from './fixtures';
+import { createTagsModule } from '../src/index';
+import { legacyDatabase, openEntities, tempFile } from './fixtures';
 
-const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
+/** The tags tables as the last mds that kept them apart shipped them (migrations 0000–0002 of @mds/tags). */
+const LEGACY_MIGRATIONS = fileURLToPath(new URL('./legacy/migrations', import.meta.url));
 const alice = 'urn:li:corpuser:alice';
+const bob = 'urn:li:corpuser:bob';
 
-/** The migrations folder as an older mds shipped it, its first `count` migrations only, written beside `file`. */
-function olderMigrations(count: number, file: string): string {
-  const folder = join(dirname(file), 'older-migrations');
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalFile = join(folder, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }));
-  return folder;
+/** An mds.db as an older mds left it: two tags in its own tables. */
+function olderInstallation() {
+  const legacy = legacyDatabase();
+  applyMigrations(legacy, { folder: LEGACY_MIGRATIONS, owner: 'tags' });
+  const insert = legacy.prepare(
+    `INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  insert.run('ledger', 1, 'Ledger', 'General accounts', '#abc', 1_000, alice, 2_000, bob);
+  insert.run('pii', 2, 'PII', null, null, 3_000, bob, 3_000, bob);
+  legacy.prepare(`INSERT INTO tags_fts (rowid, name, description) VALUES (1, 'Ledger', 'General accounts'), (2, 'PII', NULL)`).run();
+  return legacy;
 }
 
-describe('a database from before the store kept the index (triggers, migration 0001)', () => {
-  it('keeps finding its tags, and re-indexes them correctly when they change', () => {
-    const { db, file } = tempDatabase();
-    applyMigrations(db, { folder: olderMigrations(2, file), owner: 'tags' });
-    const insert = db.prepare(
-      `INSERT INTO tags (id, doc_id, name, description, created_at, created_by, updated_at, updated_by) VALUES (?, ?, ?, ?, 1, ?, 1, ?)`,
-    );
-    insert.run('ledger', 1, 'Ledger', 'General accounts', alice, alice); // indexed by the old trigger
-    insert.run('pii', 2, 'PII', 'Personal data', alice, alice);
+const tableNames = (db: ReturnType<typeof legacyDatabase>) =>
+  (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%tags%'`).all() as { name: string }[]).map((r) => r.name);
 
-    const store = createTagStore(db);
-    const ids = (query: string) => store.search({ query }).hits.map((hit) => hit.tag.id);
-    expect(ids('ledger')).toEqual(['ledger']);
-    store.update('urn:li:tag:ledger', { name: 'Journal', description: 'Bookkeeping' }, alice);
-    store.delete('urn:li:tag:pii');
-    store.create({ id: 'gdpr', name: 'GDPR', description: 'Personal data rules' }, alice);
-    expect(ids('ledger')).toEqual([]);
-    expect(ids('general')).toEqual([]);
-    expect(ids('journal bookkeeping')).toEqual(['ledger']);
-    expect(ids('personal')).toEqual(['gdpr']);
-    // FTS5's own check of the index against the tags table (rank 1: external content included).
-    expect(() => db.prepare(`INSERT INTO tags_fts (tags_fts, rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
+describe('tags an older mds kept in mds.db', () => {
+  it('move into the aspect store on start with their stamps and owners, and the old tables go', async () => {
+    const legacy = olderInstallation();
+    const entities = await openEntities(tempFile('entities.db'));
+    const { store } = await createTagsModule({ entities, legacy });
+
+    expect(await store.get('urn:li:tag:ledger')).toEqual({
+      urn: 'urn:li:tag:ledger',
+      id: 'ledger',
+      name: 'Ledger',
+      description: 'General accounts',
+      colorHex: '#abc',
+      ownership: { owners: [{ owner: alice, type: 'TECHNICAL_OWNER' }], lastModified: { time: 1_000, actor: alice } },
+      created: { time: 1_000, actor: alice },
+      lastModified: { time: 2_000, actor: bob },
+    });
+    expect(await store.get('urn:li:tag:pii')).toMatchObject({ name: 'PII', description: null, created: { time: 3_000, actor: bob } });
+    expect((await store.search({ query: 'general' })).hits.map((hit) => hit.tag.id)).toEqual(['ledger']);
+    expect((await store.search()).total).toBe(2);
+    expect((await entities.store.get('urn:li:tag:ledger', 'tagProperties'))?.value).toEqual({ name: 'Ledger', description: 'General accounts', colorHex: '#abc' });
+    expect(tableNames(legacy)).toEqual([]);
+  });
+
+  it('is a no-op on the next start, and a move cut short is finished without changing what moved', async () => {
+    const legacy = olderInstallation();
+    const file = tempFile('entities.db');
+    const entities = await openEntities(file);
+    await createTagsModule({ entities, legacy });
+    const before = await entities.store.versions('urn:li:tag:ledger', 'tagProperties');
+    // Started again with the old tables back (as after a crash before they were dropped): nothing new is written.
+    applyMigrations(legacy, { folder: LEGACY_MIGRATIONS, owner: 'tags' });
+    legacy.prepare(`INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES ('ledger', 1, 'Ledger', 'General accounts', '#abc', 1000, ?, 2000, ?)`).run(alice, bob);
+    const { store } = await createTagsModule({ entities: await openEntities(file), legacy });
+    expect(await entities.store.versions('urn:li:tag:ledger', 'tagProperties')).toEqual(before);
+    expect((await store.search()).total).toBe(2);
+    expect(tableNames(legacy)).toEqual([]);
+    await createTagsModule({ entities, legacy });
+    expect((await store.search()).total).toBe(2);
   });
 });

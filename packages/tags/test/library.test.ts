@@ -1,4 +1,5 @@
-import { openDatabase } from '@mds/db';
+import { openSqliteDatabase } from '@mds/db';
+import { createEntities } from '@mds/entities';
 import { createTagStore, createTagsModule } from '@mds/tags';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,25 +11,27 @@ describe('@mds/tags as a library', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mds-tags-lib-'));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates a tag in a SQLite file and reads it back', () => {
-    const db = openDatabase(join(dir, 'library.db'));
+  it('creates a tag in a SQLite file and reads it back', async () => {
+    const db = openSqliteDatabase(join(dir, 'library.db'));
     try {
-      const store = createTagStore(db, { now: () => 42 });
-      store.create({ id: 'library', name: 'From a script', description: 'No server involved' }, 'urn:li:corpuser:script');
-      expect(store.get('urn:li:tag:library')).toEqual({
+      const entities = await createEntities({ db });
+      const store = createTagStore(entities, { now: () => 42 });
+      await store.create({ id: 'library', name: 'From a script', description: 'No server involved' }, 'urn:li:corpuser:script');
+      expect(await store.get('urn:li:tag:library')).toEqual({
         urn: 'urn:li:tag:library',
         id: 'library',
         name: 'From a script',
         description: 'No server involved',
         colorHex: null,
+        ownership: { owners: [{ owner: 'urn:li:corpuser:script', type: 'TECHNICAL_OWNER' }], lastModified: { time: 42, actor: 'urn:li:corpuser:script' } },
         created: { time: 42, actor: 'urn:li:corpuser:script' },
         lastModified: { time: 42, actor: 'urn:li:corpuser:script' },
       });
-      expect(store.search({ query: 'scri' }).hits.map((hit) => hit.tag.urn)).toEqual(['urn:li:tag:library']);
-      // The module's store is the same kind of store, over the same file.
-      expect(createTagsModule({ db }).store.get('urn:li:tag:library')?.name).toBe('From a script');
+      expect((await store.search({ query: 'scri' })).hits.map((hit) => hit.tag.urn)).toEqual(['urn:li:tag:library']);
+      // The module's store is the same kind of store, over the same entities.
+      expect((await (await createTagsModule({ entities })).store.get('urn:li:tag:library'))?.name).toBe('From a script');
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

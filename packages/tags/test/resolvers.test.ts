@@ -28,30 +28,30 @@ const SEARCH = `query ($input: SearchAcrossEntitiesInput!) {
 
 /** A module whose database already holds urn:li:tag:pii, created by the editor at T0. */
 async function withPii() {
-  const fixture = setup({ now: steppingClock(T0) });
+  const fixture = await setup({ now: steppingClock(T0) });
   await fixture.run(editor, CREATE, { input: { id: 'pii', name: 'PII', description: 'Personal data' } });
   return fixture;
 }
 
 describe('createTag', () => {
   it('answers the new urn, exactly as DataHub does', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     expect(await run(editor, CREATE, { input: { id: 'pii', name: 'PII' } })).toEqual({ data: { createTag: 'urn:li:tag:pii' } });
   });
 
   it('generates a UUID id when none is given', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     const { data } = await run(editor, `mutation { createTag(input: {name: "No id"}) }`);
     expect(data!.createTag).toMatch(/^urn:li:tag:[0-9a-f-]{36}$/);
   });
 
   it('is allowed with CREATE_TAGS alone, and refused without CREATE_TAGS or MANAGE_TAGS', async () => {
-    const { run, store } = setup();
+    const { run, store } = await setup();
     expect((await run(creator, CREATE, { input: { id: 'a', name: 'A' } })).data).toEqual({ createTag: 'urn:li:tag:a' });
     const refused = await run(reader, CREATE, { input: { id: 'b', name: 'B' } });
     expect(onlyError(refused)).toEqual(forbidden);
     expect(refused.data).toEqual({ createTag: null });
-    expect(store.get('urn:li:tag:b')).toBeNull();
+    expect(await store.get('urn:li:tag:b')).toBeNull();
   });
 
   it('refuses an existing id with DataHub\'s message', async () => {
@@ -61,7 +61,7 @@ describe('createTag', () => {
   });
 
   it('refuses invalid input with a 400 naming the field and the rule', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     expect(onlyError(await run(editor, CREATE, { input: { id: 'a b', name: 'n' } }))).toEqual(
       badRequest(`'id' must not contain whitespace, control characters, ',', '(' or ')'`),
     );
@@ -72,7 +72,7 @@ describe('createTag', () => {
   });
 
   it('lets exactly one of 100 concurrent creates of one id succeed', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) => run(editor, CREATE, { input: { id: 'race', name: `Racer ${i}` } })),
     );
@@ -86,8 +86,8 @@ describe('createTag', () => {
 describe('mutations that share a commit', () => {
   it('refuse alone: the rest of the batch commits, and no write runs twice', async () => {
     let clockReads = 0;
-    const { run, store } = setup({ now: () => (clockReads++, T0) });
-    store.create({ id: 'taken', name: 'Taken' }, 'urn:li:corpuser:editor');
+    const { run, store } = await setup({ now: () => (clockReads++, T0) });
+    await store.create({ id: 'taken', name: 'Taken' }, 'urn:li:corpuser:editor');
     clockReads = 0;
     // One turn: one batch. Each write that gets past its argument checks reads the clock once; had a refusal rolled
     // the batch back and run it again, the writes before it would read it twice.
@@ -106,12 +106,12 @@ describe('mutations that share a commit', () => {
       'urn:li:tag:last',
     ]);
     expect(clockReads).toBe(4);
-    expect(store.search({ query: '*' }).hits.map((hit) => [hit.tag.id, hit.tag.name])).toEqual([
+    expect((await store.search({ query: '*' })).hits.map((hit) => [hit.tag.id, hit.tag.name])).toEqual([
       ['first', 'First'],
       ['last', 'Last'],
       ['taken', 'Taken'],
     ]);
-    expect(store.search({ query: 'last' }).hits.map((hit) => hit.tag.id)).toEqual(['last']);
+    expect((await store.search({ query: 'last' })).hits.map((hit) => hit.tag.id)).toEqual(['last']);
   });
 });
 
@@ -138,12 +138,12 @@ describe('tag', () => {
   });
 
   it('answers null, without an error, for an unknown tag', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     expect(await run(reader, TAG, { urn: 'urn:li:tag:unknown' })).toEqual({ data: { tag: null } });
   });
 
   it('refuses a urn that is not a tag urn', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     expect(onlyError(await run(reader, TAG, { urn: 'urn:li:dataset:x' }))).toEqual(
       badRequest(`'urn' must be a tag urn of the form urn:li:tag:<id>`),
     );
@@ -169,11 +169,11 @@ describe('updateTag', () => {
     const { run, store } = await withPii();
     const result = await run(editor, UPDATE, { urn: 'urn:li:tag:pii', input: { urn: 'urn:li:tag:other', name: 'X' } });
     expect(onlyError(result)).toEqual(badRequest(`'input.urn' must equal the 'urn' argument`));
-    expect(store.get('urn:li:tag:pii')?.name).toBe('PII');
+    expect((await store.get('urn:li:tag:pii'))?.name).toBe('PII');
   });
 
   it('answers 404 for an unknown tag', async () => {
-    const { run } = setup();
+    const { run } = await setup();
     const result = await run(editor, UPDATE, { urn: 'urn:li:tag:ghost', input: { urn: 'urn:li:tag:ghost', name: 'X' } });
     expect(onlyError(result)).toEqual(notFound('Tag urn:li:tag:ghost does not exist'));
   });
@@ -184,7 +184,7 @@ describe('updateTag', () => {
       const result = await run(context, UPDATE, { urn: 'urn:li:tag:pii', input: { urn: 'urn:li:tag:pii', name: 'X' } });
       expect(onlyError(result)).toEqual(forbidden);
     }
-    expect(store.get('urn:li:tag:pii')?.name).toBe('PII');
+    expect((await store.get('urn:li:tag:pii'))?.name).toBe('PII');
   });
 });
 
@@ -199,7 +199,7 @@ describe('deleteTag', () => {
   it('needs MANAGE_TAGS', async () => {
     const { run, store } = await withPii();
     expect(onlyError(await run(creator, DELETE, { urn: 'urn:li:tag:pii' }))).toEqual(forbidden);
-    expect(store.get('urn:li:tag:pii')).not.toBeNull();
+    expect(await store.get('urn:li:tag:pii')).not.toBeNull();
   });
 });
 
@@ -207,7 +207,7 @@ describe('setTagColor', () => {
   it('sets the colour', async () => {
     const { run, store } = await withPii();
     expect(await run(editor, COLOR, { urn: 'urn:li:tag:pii', colorHex: '#FF0000' })).toEqual({ data: { setTagColor: true } });
-    expect(store.get('urn:li:tag:pii')?.colorHex).toBe('#FF0000');
+    expect((await store.get('urn:li:tag:pii'))?.colorHex).toBe('#FF0000');
   });
 
   it('refuses what is not #RGB or #RRGGBB, an unknown tag, and callers without MANAGE_TAGS', async () => {
@@ -228,7 +228,7 @@ describe('updateDescription', () => {
     expect(await run(editor, DESCRIBE, { input: { resourceUrn: 'urn:li:tag:pii', description: 'Now this' } })).toEqual({
       data: { updateDescription: true },
     });
-    expect(store.get('urn:li:tag:pii')).toMatchObject({ description: 'Now this', lastModified: { time: T0 + 1_000 } });
+    expect(await store.get('urn:li:tag:pii')).toMatchObject({ description: 'Now this', lastModified: { time: T0 + 1_000 } });
   });
 
   it('refuses other resources, sub-resources, unknown tags and callers without MANAGE_TAGS', async () => {
@@ -248,7 +248,7 @@ describe('updateDescription', () => {
 
 describe('searchAcrossEntities', () => {
   async function catalogue() {
-    const fixture = setup();
+    const fixture = await setup();
     const tags = [
       { id: 'pii', name: 'PII', description: 'Personally identifiable' },
       { id: 'finance', name: 'Finance', description: 'Money matters' },

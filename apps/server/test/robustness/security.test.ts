@@ -61,8 +61,9 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
     const minted = await api.graphql('mutation { createAccessToken(input: { type: PERSONAL, actorUrn: "urn:li:corpuser:logged", duration: ONE_HOUR, name: "t" }) { accessToken } }');
     secrets.push(minted.body.data.createAccessToken.accessToken);
 
-    // An internal failure while a token is on the request: mds.db locked by another process, so the tag write fails.
-    const db = new Database(join(DATA_DIR, 'mds.db'));
+    // An internal failure while a token is on the request: entities.db (where tags live) locked by another process,
+    // so the tag write fails.
+    const db = new Database(join(DATA_DIR, 'entities.db'));
     db.exec('BEGIN IMMEDIATE');
     try {
       const res = await fetch(`${server.url}/api/graphql`, {

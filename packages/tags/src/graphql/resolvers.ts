@@ -1,6 +1,5 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
-import type { GroupCommit } from '@mds/db';
 import type { TagStore } from '../store';
 import { parsePage } from '../search-query';
 import { parseTagUrn } from '../urn';
@@ -10,46 +9,46 @@ const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
 const MANAGE = [Privilege.MANAGE_TAGS];
 
 /**
- * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Writes go
- * through `commits`, so each mutation answers once its write is durable.
+ * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Each mutation
+ * answers once its write is durable (the aspect store's transactions share commits under load).
  */
-export function createTagResolvers(store: TagStore, commits: GroupCommit): Resolvers {
+export function createTagResolvers(store: TagStore): Resolvers {
   return {
     Query: {
       // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
-      tag: (_parent, { urn }) => {
-        const tag = store.get(urn);
+      tag: async (_parent, { urn }) => {
+        const tag = await store.get(urn);
         return tag && toGraphQLTag(tag);
       },
-      searchAcrossEntities: (_parent, { input }) => {
+      searchAcrossEntities: async (_parent, { input }) => {
         rejectFilters(input);
         if (input.types?.length && !input.types.includes('TAG')) {
           const { start } = parsePage(input.start, input.count);
           return { start, count: 0, total: 0, searchResults: [] };
         }
-        const page = store.search({ query: input.query, start: input.start, count: input.count });
+        const page = await store.search({ query: input.query, start: input.start, count: input.count });
         return { start: page.start, count: page.count, total: page.total, searchResults: page.hits.map(toSearchResult) };
       },
     },
     Mutation: {
       createTag: async (_parent, { input }, { actor }) => {
         requirePrivilege(actor, CREATE);
-        return (await commits.run(() => store.create(input, actor.urn))).urn;
+        return (await store.create(input, actor.urn)).urn;
       },
       updateTag: async (_parent, { urn, input }, { actor }) => {
         requirePrivilege(actor, MANAGE);
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
         const changes = { name: input.name, description: input.description };
-        return toGraphQLTag(await commits.run(() => store.update(urn, changes, actor.urn)));
+        return toGraphQLTag(await store.update(urn, changes, actor.urn));
       },
       deleteTag: async (_parent, { urn }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await commits.run(() => store.delete(urn));
+        await store.delete(urn);
         return true;
       },
       setTagColor: async (_parent, { urn, colorHex }, { actor }) => {
         requirePrivilege(actor, MANAGE);
-        await commits.run(() => store.setColor(urn, colorHex, actor.urn));
+        await store.setColor(urn, colorHex, actor.urn);
         return true;
       },
       updateDescription: async (_parent, { input }, { actor }) => {
@@ -58,7 +57,7 @@ export function createTagResolvers(store: TagStore, commits: GroupCommit): Resol
         if (input.subResourceType != null || input.subResource != null) {
           throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
         }
-        await commits.run(() => store.setDescription(input.resourceUrn, input.description, actor.urn));
+        await store.setDescription(input.resourceUrn, input.description, actor.urn);
         return true;
       },
     },
