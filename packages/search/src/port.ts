@@ -29,7 +29,7 @@ export interface SearchQuery {
   /** Which facets to count (default all of FACET_FIELDS; [] for none), and how many values each. */
   facets?: readonly FacetField[];
   maxFacetValues?: number;
-  /** Default: relevance for words, otherwise name (case aside); urn breaks ties. */
+  /** Default: relevance for words, otherwise urn. `name` sorts case aside; urn breaks every tie. */
   sort?: { field: 'name' | 'urn'; order: 'ASCENDING' | 'DESCENDING' };
 }
 

@@ -244,12 +244,13 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
 
     async search(query: SearchQuery): Promise<SearchResult> {
       const match = matchSet(query);
-      // Unranked, entities come by name (as a person reads a list), case aside, then urn so pages never overlap.
+      // Unranked, by urn as DataHub does (its score ties); by name, case aside; urn always breaks ties so pages never overlap.
+      const direction = query.sort?.order === 'DESCENDING' ? 'DESC' : 'ASC';
       const order = query.sort
-        ? `d.${query.sort.field === 'urn' ? 'urn' : 'name'} ${query.sort.order === 'DESCENDING' ? 'DESC' : 'ASC'}, d.urn`
+        ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn`
         : match.ranked
           ? `${RANK}, d.urn`
-          : 'lower(d.name), d.urn';
+          : 'd.urn';
       // highlight() marks matched tokens: a field whose highlighted text differs from its own text is a matched field.
       const hitColumns = match.ranked ? `, highlight(search_text, 0, ${MARK}, '') AS nameHit, highlight(search_text, 1, ${MARK}, '') AS descriptionHit` : '';
       const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string; nameHit?: string; descriptionHit?: string }>(

@@ -164,10 +164,12 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect((await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
     });
 
-    it('pages with start and count, the total unchanged, sorted by name case aside unless asked otherwise', async () => {
+    it('pages with start and count, the total unchanged, sorted by urn unless asked otherwise, by name case aside', async () => {
       const index = await seeded(...['c', 'a', 'e', 'b', 'd'].map((n) => dataset(n, { name: n === 'b' ? 'B' : n === 'e' ? 'A' : n })));
       const page = await index.search({ ...all, start: 1, count: 2 });
-      expect([page.total, urnsOf(page)]).toEqual([5, [dataset('e').urn, dataset('b').urn]]);
+      expect([page.total, urnsOf(page)]).toEqual([5, [dataset('b').urn, dataset('c').urn]]);
+      const byName = await index.search({ ...all, count: 3, sort: { field: 'name', order: 'ASCENDING' } });
+      expect(urnsOf(byName)).toEqual([dataset('a').urn, dataset('e').urn, dataset('b').urn]);
       expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'urn', order: 'DESCENDING' } }))).toEqual([dataset('e').urn, dataset('d').urn]);
     });
 

@@ -105,7 +105,9 @@ export class TagStore {
     const page = parsePage(search.start, search.count);
     const text = parseTextQuery(search.query);
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
-    const found = await this.#search.search({ entityTypes: ['tag'], input: search.query ?? '', start: page.start, count: page.count, facets: [] });
+    // Listing everything goes by name, as a person reads a list; words by relevance.
+    const sort = text.kind === 'all' ? ({ field: 'name', order: 'ASCENDING' } as const) : undefined;
+    const found = await this.#search.search({ entityTypes: ['tag'], input: search.query ?? '', start: page.start, count: page.count, facets: [], sort });
     const stored = await this.#store.latest(found.hits.map((hit) => hit.urn), TAG_ASPECTS);
     const hits = found.hits.flatMap((hit) => {
       const aspects = stored.get(hit.urn);
