@@ -14,3 +14,4 @@ export {
 } from './registry';
 export { MAX_JSON_NESTING, isJsonObject, nestedDeeperThan } from './json-depth';
 export { validateAspect } from './validate';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from './paging';

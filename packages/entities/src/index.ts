@@ -16,3 +16,4 @@ export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH, restliEndpoints } from './restli
 export { snapshotProposals } from './snapshots';
 export { createEntities, type Entities } from './module';
 export { fileItemProposals, pegasusSnapshot } from './file-format';
+export { createSearchModule, type EntityFace } from './graphql/search-across-entities';

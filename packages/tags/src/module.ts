@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from '@mds/db';
+import type { EntityFace } from '@mds/entities';
 import type { ApiModule } from '@mds/schema';
-import { createTagResolvers } from './graphql/resolvers';
+import { createTagResolvers, tagFace } from './graphql/resolvers';
 import { moveLegacyTags } from './legacy';
 import { TagStore, type TagEntities, type TagStoreOptions } from './store';
 
@@ -11,11 +12,14 @@ export interface TagsModuleOptions extends TagStoreOptions {
   legacy?: SqliteDatabase;
 }
 
-/** The tags module for the host plus the store for direct use; first moves tags an older mds kept apart. */
-export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore }> {
+/**
+ * The tags module for the host, the store for direct use, and the face tags show in entity-wide queries (the host
+ * hands it to @mds/entities' `createSearchModule` as `TAG`). First moves tags an older mds kept apart.
+ */
+export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore; face: EntityFace }> {
   if (options.legacy) await moveLegacyTags(options.legacy, options.entities);
   const store = createTagStore(options.entities, options);
-  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store };
+  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store, face: tagFace(store) };
 }
 
 /** A store over tags in `entities`, usable without GraphQL. */

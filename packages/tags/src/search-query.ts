@@ -1,21 +1,12 @@
+import { pageOf, type Page } from '@mds/core';
 import { badRequest } from '@mds/schema';
 
-export const DEFAULT_PAGE_SIZE = 10; // DataHub's default `count`
-export const MAX_PAGE_SIZE = 1_000;
 export const MAX_QUERY_LENGTH = 1_000;
 
-export interface Page {
-  start: number;
-  count: number;
-}
-
-/** `start` ≥ 0 and 0 ≤ `count` ≤ 1000, defaulting like DataHub (0 and 10). */
+/** DataHub's paging rules (@mds/core), a broken one as a 400. */
 export function parsePage(start: number | null | undefined, count: number | null | undefined): Page {
-  const page = { start: start ?? 0, count: count ?? DEFAULT_PAGE_SIZE };
-  if (!Number.isSafeInteger(page.start) || page.start < 0) throw badRequest(`'start' must be an integer of at least 0`);
-  if (!Number.isSafeInteger(page.count) || page.count < 0 || page.count > MAX_PAGE_SIZE) {
-    throw badRequest(`'count' must be an integer from 0 to ${MAX_PAGE_SIZE}`);
-  }
+  const page = pageOf(start, count);
+  if ('violation' in page) throw badRequest(page.violation);
   return page;
 }
 

@@ -71,9 +71,20 @@ export class TagStore {
 
   /** The tag with this URN, or null when there is none (a malformed URN is a 400). */
   async get(urn: string): Promise<Tag | null> {
-    const id = parseTagUrn(urn);
-    const aspects = (await this.#store.latest([urn], TAG_ASPECTS)).get(urn);
-    return aspects ? toTag(urn, id, aspects) : null;
+    parseTagUrn(urn);
+    return (await this.getMany([urn])).get(urn) ?? null;
+  }
+
+  /** The tags of `urns` that exist, by urn, read in one statement (a malformed URN is a 400). */
+  async getMany(urns: readonly string[]): Promise<Map<string, Tag>> {
+    const ids = new Map(urns.map((urn) => [urn, parseTagUrn(urn)]));
+    const stored = await this.#store.latest([...ids.keys()], TAG_ASPECTS);
+    const tags = new Map<string, Tag>();
+    for (const [urn, aspects] of stored) {
+      const tag = toTag(urn, ids.get(urn)!, aspects);
+      if (tag) tags.set(urn, tag);
+    }
+    return tags;
   }
 
   /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
@@ -108,10 +119,9 @@ export class TagStore {
     // Listing everything goes by name, as a person reads a list; words by relevance.
     const sort = text.kind === 'all' ? ({ field: 'name', order: 'ASCENDING' } as const) : undefined;
     const found = await this.#search.search({ entityTypes: ['tag'], input: search.query ?? '', start: page.start, count: page.count, facets: [], sort });
-    const stored = await this.#store.latest(found.hits.map((hit) => hit.urn), TAG_ASPECTS);
+    const tags = await this.getMany(found.hits.map((hit) => hit.urn));
     const hits = found.hits.flatMap((hit) => {
-      const aspects = stored.get(hit.urn);
-      const tag = aspects && toTag(hit.urn, parseTagUrn(hit.urn), aspects);
+      const tag = tags.get(hit.urn);
       return tag ? [{ tag, matchedFields: hit.matchedFields as MatchedField[] }] : [];
     });
     return { start: page.start, count: hits.length, total: found.total, hits };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE, MAX_QUERY_LENGTH, type TagStore } from '../src/index';
+import { MAX_PAGE_SIZE } from '@mds/core';
+import { MAX_QUERY_LENGTH, type TagStore } from '../src/index';
 import { setup, thrown } from './fixtures';
 
 const alice = 'urn:li:corpuser:alice';

@@ -1,9 +1,9 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
-import { badRequest, type Resolvers, type SearchAcrossEntitiesInput } from '@mds/schema';
+import type { EntityFace } from '@mds/entities';
+import { badRequest, type Resolvers } from '@mds/schema';
 import type { TagStore } from '../store';
-import { parsePage } from '../search-query';
 import { parseTagUrn } from '../urn';
-import { toGraphQLTag, toSearchResult } from './to-graphql';
+import { toGraphQLTag } from './to-graphql';
 
 const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
 const MANAGE = [Privilege.MANAGE_TAGS];
@@ -19,15 +19,6 @@ export function createTagResolvers(store: TagStore): Resolvers {
       tag: async (_parent, { urn }) => {
         const tag = await store.get(urn);
         return tag && toGraphQLTag(tag);
-      },
-      searchAcrossEntities: async (_parent, { input }) => {
-        rejectFilters(input);
-        if (input.types?.length && !input.types.includes('TAG')) {
-          const { start } = parsePage(input.start, input.count);
-          return { start, count: 0, total: 0, searchResults: [] };
-        }
-        const page = await store.search({ query: input.query, start: input.start, count: input.count });
-        return { start: page.start, count: page.count, total: page.total, searchResults: page.hits.map(toSearchResult) };
       },
     },
     Mutation: {
@@ -64,10 +55,7 @@ export function createTagResolvers(store: TagStore): Resolvers {
   };
 }
 
-/** Tags have no facets; a filter would silently be ignored, so a non-empty one is refused instead. */
-function rejectFilters(input: SearchAcrossEntitiesInput) {
-  if (input.filters?.length) throw badRequest(`'filters' are not supported when searching tags: pass none`);
-  if (input.orFilters?.some((group) => group.and?.length)) {
-    throw badRequest(`'orFilters' are not supported when searching tags: pass none`);
-  }
+/** The GraphQL face of tags for entity-wide queries (`searchAcrossEntities`): `Tag` objects by urn. */
+export function tagFace(store: TagStore): EntityFace {
+  return async (urns) => new Map([...(await store.getMany(urns))].map(([urn, tag]) => [urn, toGraphQLTag(tag)]));
 }

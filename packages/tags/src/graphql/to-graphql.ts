@@ -1,5 +1,5 @@
 import type { OwnershipType, ResolversTypes } from '@mds/schema';
-import type { Tag, TagSearchHit } from '../types';
+import type { Tag } from '../types';
 import { usernameOf } from '../urn';
 
 const CORP_USER = 'urn:li:corpuser:';
@@ -31,8 +31,4 @@ export function toGraphQLTag(tag: Tag): ResolversTypes['Tag'] {
     created: tag.created,
     lastModified: tag.lastModified,
   };
-}
-
-export function toSearchResult(hit: TagSearchHit): ResolversTypes['SearchResult'] {
-  return { entity: toGraphQLTag(hit.tag), matchedFields: hit.matchedFields };
 }
