@@ -131,6 +131,9 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
  * `search_value`, so facets group integers), their text in an FTS5 table ranked by
  * BM25 (name over description over the rest). `put` and `remove` run in the caller's transaction, so the index
  * commits with the aspect write that changed it.
+ *
+ * No write here opens a statement journal (no RETURNING; multi-row inserts are OR IGNORE, so none can abort half
+ * done): at each journal FTS5 writes its pending index out, a segment per document, which made indexing 2× dearer.
  */
 export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   /** The WHERE clause of a query's match set over `search_document d` (and `search_text` when there is text). */
@@ -174,10 +177,16 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const values = counts.get(field);
       if (values && value !== null) values.set(value, (values.get(value) ?? 0) + count);
     };
-    const combos = await db.all<{ entity_type: string; platform: string | null; origin: string | null; count: number }>(
-      `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
-      match.params,
-    );
+    // No facet asked (a plain page of hits): the total alone, without grouping the match set.
+    const combos = fields.length
+      ? await db.all<{ entity_type: string; platform: string | null; origin: string | null; count: number }>(
+          `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
+          match.params,
+        )
+      : await db.all<{ entity_type: null; platform: null; origin: null; count: number }>(
+          `SELECT NULL AS entity_type, NULL AS platform, NULL AS origin, count(*) AS count FROM ${match.from} ${match.where}`,
+          match.params,
+        );
     let total = 0;
     for (const combo of combos) {
       const count = Number(combo.count);
@@ -214,21 +223,23 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         await tx.run('DELETE FROM search_term WHERE id = ?', [id]);
         await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
       } else {
-        const inserted = await tx.get<{ id: number }>(
-          'INSERT INTO search_document (urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-          [doc.urn, ...columns],
+        // The next id, read under the write lock the caller's transaction holds (not RETURNING: see above).
+        const { last } = (await tx.get<{ last: number | null }>('SELECT max(id) AS last FROM search_document'))!;
+        id = Number(last ?? 0) + 1;
+        await tx.run(
+          'INSERT INTO search_document (id, urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [id, doc.urn, ...columns],
         );
-        id = Number(inserted!.id);
       }
       await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
       const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value]));
       for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
         const pairs = chunk.map(() => '(?, ?)').join(', ');
-        await tx.run(`INSERT INTO search_value (field, value) VALUES ${pairs} ON CONFLICT (field, value) DO NOTHING`, chunk.flat());
+        await tx.run(`INSERT OR IGNORE INTO search_value (field, value) VALUES ${pairs}`, chunk.flat());
         // Joined through the unique (field, value) index; `(field, value) IN (VALUES …)` scanned the table instead.
         await tx.run(
-          `INSERT INTO search_term (id, vid) SELECT ?, v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON v.field = wanted.column1 AND v.value = wanted.column2`,
+          `INSERT OR IGNORE INTO search_term (id, vid) SELECT ?, v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON v.field = wanted.column1 AND v.value = wanted.column2`,
           [id, ...chunk.flat()],
         );
       }
