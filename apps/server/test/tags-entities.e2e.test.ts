@@ -62,6 +62,22 @@ describe('tags as entities', () => {
     });
   });
 
+  it('a soft-deleted tag (status.removed) still answers tag(urn) but no longer turns up in searches', async () => {
+    await mds.graphql(CREATE, { input: { id: 'retired', name: 'Retired' } });
+    const status = (removed: boolean) => ({
+      entityType: 'tag',
+      entityUrn: 'urn:li:tag:retired',
+      changeType: 'UPSERT',
+      aspectName: 'status',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ removed }) },
+    });
+    expect((await mds.post('/aspects?action=ingestProposal', { proposal: status(true) })).status).toBe(200);
+    expect((await mds.graphql(TAG, { urn: 'urn:li:tag:retired' })).body.data.tag.properties.name).toBe('Retired');
+    expect((await mds.graphql(SEARCH, { query: 'retired' })).body.data.searchAcrossEntities.total).toBe(0);
+    await mds.post('/aspects?action=ingestProposal', { proposal: status(false) });
+    expect((await mds.graphql(SEARCH, { query: 'retired' })).body.data.searchAcrossEntities.total).toBe(1);
+  });
+
   it('deleteTag removes the entity: Rest.li no longer finds it', async () => {
     await mds.graphql(CREATE, { input: { id: 'doomed', name: 'Doomed' } });
     expect((await mds.post('/entities?action=exists', { urn: 'urn:li:tag:doomed' })).body.value).toBe(true);
