@@ -1,3 +1,4 @@
+import { flushWhenArrivalsStop } from './arrivals';
 import type { SqliteDatabase } from './sqlite';
 
 export { DatabaseTooNewError, applyMigrations, openDatabase, type OpenOptions, type SqliteDatabase } from './sqlite';
@@ -33,7 +34,6 @@ export function createGroupCommit(db: SqliteDatabase, options: { isRefusal?: (er
   type Pending = { work: () => unknown; resolve(value: unknown): void; reject(error: unknown): void };
   type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
   let queue: Pending[] = [];
-  let sizeLastTurn = 0;
   // Set when a write of the batch threw, as opposed to BEGIN or COMMIT failing: only then is the batch run again.
   let writeThrew = false;
   const runAll = db.transaction((batch: Pending[]): Outcome[] =>
@@ -59,11 +59,6 @@ export function createGroupCommit(db: SqliteDatabase, options: { isRefusal?: (er
     }),
   );
   const flush = () => {
-    if (queue.length > sizeLastTurn && queue.length < COMMIT_AT_WRITES) {
-      sizeLastTurn = queue.length; // still growing: give the requests being read one more turn
-      return void setImmediate(flush);
-    }
-    sizeLastTurn = 0;
     const batch = queue;
     queue = [];
     let outcomes: Outcome[];
@@ -83,11 +78,12 @@ export function createGroupCommit(db: SqliteDatabase, options: { isRefusal?: (er
     }
     outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
   };
+  const schedule = flushWhenArrivalsStop(() => queue.length, COMMIT_AT_WRITES, flush);
   return {
     /** Runs `work` (synchronous SQL, nothing else) in the next group transaction; settles once that committed. */
     run<T>(work: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        if (queue.push({ work, resolve, reject }) === 1) setImmediate(flush);
+        if (queue.push({ work, resolve, reject }) === 1) schedule();
       });
     },
   };
