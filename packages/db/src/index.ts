@@ -101,6 +101,6 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
   return (...args) => (db.inTransaction ? work(...args) : alone.immediate(...args));
 }
 
-export { createReadCache, type ReadCache } from './read-cache';
+export { createCommitCache, createReadCache, type ReadCache } from './read-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';

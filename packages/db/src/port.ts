@@ -20,6 +20,11 @@ export interface SqlDatabase extends SqlExecutor {
    * run), so it must have no effect outside the database.
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * A value that moves whenever a commit, by any connection or process, may have changed the database; absent when
+   * the adapter cannot tell cheaply, and then nothing read from it may be cached. Lets a cache be never stale.
+   */
+  readonly commitStamp?: () => number;
   /** Applies a package's migrations for this dialect (idempotent; refuses a database written by a newer mds). */
   migrate(options: { owner: string; folder: string }): Promise<void>;
   close(): Promise<void>;

@@ -1,26 +1,28 @@
 import type Database from 'better-sqlite3';
-import { commitStamp } from './commit-watch';
+import { commitStamp, type CommitStamp } from './commit-watch';
 
 export interface ReadCache<K, V> {
-  /** The cached value of `key`, or `load()`'s (cached unless a transaction is open). */
+  /** The cached value of `key`, or `load()`'s (cached unless the cache is bypassed at the moment). */
   get(key: K, load: () => V): V;
+  /** Drops `key` (a load that turned out to fail must not be answered again). */
+  forget(key: K): void;
 }
 
 /**
- * A cache of rows that is never stale. Before each lookup it checks the connection's commit stamp, which moves with
- * every commit to the file, whether made through this connection or another (another process: the CLI, a second
- * server); a move empties the cache. Owners need do nothing on their writes. The check costs a fraction of the
- * indexed read it replaces, and a revocation or an edit is still seen by the very next lookup.
- *
- * Inside an open transaction the cache is bypassed: uncommitted rows could be rolled back after being cached.
+ * A cache of rows that is never stale. Before each lookup it checks a commit stamp, which moves with every commit to
+ * the database, whether made through this connection or another (another process: the CLI, a second server); a move
+ * empties the cache. Owners need do nothing on their writes. The check costs a fraction of the indexed read it
+ * replaces, and a revocation or an edit is still seen by the very next lookup. Without a stamp nothing is cached.
  */
-export function createReadCache<K, V>(db: Database.Database, options: { maxEntries: number }): ReadCache<K, V> {
-  const stamp = commitStamp(db);
+export function createCommitCache<K, V>(
+  stamp: CommitStamp | undefined,
+  options: { maxEntries: number; bypass?: () => boolean },
+): ReadCache<K, V> {
   const entries = new Map<K, V>();
   let version: number | undefined;
   return {
     get(key, load) {
-      if (db.inTransaction) return load();
+      if (!stamp || options.bypass?.()) return load();
       const current = stamp();
       if (current !== version) {
         entries.clear();
@@ -35,5 +37,14 @@ export function createReadCache<K, V>(db: Database.Database, options: { maxEntri
       }
       return value as V;
     },
+    forget: (key) => void entries.delete(key),
   };
+}
+
+/**
+ * A never-stale cache over one better-sqlite3 connection. Inside an open transaction it is bypassed: uncommitted
+ * rows could be rolled back after being cached.
+ */
+export function createReadCache<K, V>(db: Database.Database, options: { maxEntries: number }): ReadCache<K, V> {
+  return createCommitCache(commitStamp(db), { ...options, bypass: () => db.inTransaction });
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { flushWhenArrivalsStop } from './arrivals';
+import { commitStamp } from './commit-watch';
 import { applyMigrations, openDatabase } from './sqlite';
 import type { SqlDatabase, SqlExecutor } from './port';
 
@@ -122,6 +123,8 @@ export function openSqliteDatabase(file: string): SqlDatabase {
     // A lone write is a transaction of its own: run on the writer directly, it would join whichever is open.
     run: (sql, params) => transaction((tx) => tx.run(sql, params)),
     transaction,
+    // The wal-index header moves with every commit to the file, the writer's as well as another process's.
+    commitStamp: commitStamp(reader),
     async migrate({ owner, folder }) {
       applyMigrations(writer, { owner, folder });
     },

@@ -56,6 +56,19 @@ export function describeSqlDatabaseContract(name: string, open: () => Promise<Sq
       expect(await db.all('SELECT label FROM items')).toEqual([{ label: 'pending' }]);
     });
 
+    it('moves its commit stamp, when it offers one, with every commit and not with reads', async () => {
+      const db = await withTable();
+      if (!db.commitStamp) return; // an adapter without a stamp lets nothing be cached: nothing to check
+      const before = db.commitStamp();
+      await db.get('SELECT count(*) AS n FROM items');
+      expect(db.commitStamp()).toBe(before);
+      await db.transaction((tx) => tx.run('INSERT INTO items (id, label) VALUES (7, ?)', ['x']));
+      const after = db.commitStamp();
+      expect(after).not.toBe(before);
+      await db.run('UPDATE items SET label = ? WHERE id = 7', ['y']);
+      expect(db.commitStamp()).not.toBe(after);
+    });
+
     it('serialises read-modify-write transactions: no lost update', async () => {
       const db = await withTable();
       await db.run('INSERT INTO items (id, label) VALUES (1, ?)', ['0']);

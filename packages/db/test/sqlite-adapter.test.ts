@@ -57,3 +57,15 @@ describe('SQLite group commit', () => {
     expect(await counts()).toEqual([1, 1]);
   });
 });
+
+describe('SQLite commit stamp', () => {
+  it('moves when another connection to the file (another process) commits, so caches over it are never stale', async () => {
+    const file = tempDbFile();
+    const [mine, theirs] = [openSqliteDatabase(file), openSqliteDatabase(file)];
+    opened.push(mine, theirs);
+    await mine.run('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    const before = mine.commitStamp!();
+    await theirs.run('INSERT INTO t (id) VALUES (1)');
+    expect(mine.commitStamp!()).not.toBe(before);
+  });
+});

@@ -1,5 +1,5 @@
 import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
-import type { SqlDatabase, SqlExecutor } from '@mds/db';
+import { createCommitCache, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { searchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,8 @@ const DEFAULT_RUN_ID = 'no-run-id-provided';
 const SERVER_OWNED = ['version', 'aspectCreated', 'aspectModified'];
 /** SQLite's default limit of bound parameters is 32766; stay well under any dialect's. */
 const URNS_PER_STATEMENT = 500;
+/** Entities whose latest aspects are kept between commits (the cache is emptied at this size, as by any commit). */
+const MAX_CACHED_ENTITIES = 10_000;
 
 interface Row {
   urn: string;
@@ -119,6 +121,24 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     tx.run(`INSERT INTO metadata_aspect_v2 (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
       row.urn, row.aspect, row.version, row.metadata, row.systemmetadata, row.createdon, row.createdby, row.createdfor,
     ]);
+
+  async function readLatest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
+    const found = new Map<string, Map<string, StoredAspect>>();
+    for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
+      const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
+      const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
+      const rows = await db.all<Row>(
+        `SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
+        [...chunk, ...(aspects?.length ? aspects : [])],
+      );
+      for (const row of rows) {
+        const byAspect = found.get(row.urn) ?? new Map<string, StoredAspect>();
+        found.set(row.urn, byAspect.set(row.aspect, decode(row)));
+      }
+    }
+    return found;
+  }
+  const oneEntity = createCommitCache<string, Promise<Map<string, StoredAspect> | undefined>>(db.commitStamp, { maxEntries: MAX_CACHED_ENTITIES });
 
   /** systemMetadata of a first write: the request's, with the server's fields and defaults. */
   const firstSystemMetadata = (requested: SystemMetadata | null | undefined, audit: Audit): SystemMetadata => {
@@ -301,22 +321,23 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       return rows.map(decode);
     },
 
-    /** The latest value of every stored aspect (or of `aspects`) of each urn, in one statement per 500 urns. */
+    /**
+     * The latest value of every stored aspect (or of `aspects`) of each urn, in one statement per 500 urns. One urn's
+     * aspects may come from a cache no commit outlives (the hot read of tag(urn) and GET /aspects): they are shared,
+     * never to be changed.
+     */
     async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
-      const found = new Map<string, Map<string, StoredAspect>>();
-      for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
-        const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
-        const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
-        const rows = await db.all<Row>(
-          `SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
-          [...chunk, ...(aspects?.length ? aspects : [])],
-        );
-        for (const row of rows) {
-          const byAspect = found.get(row.urn) ?? new Map<string, StoredAspect>();
-          found.set(row.urn, byAspect.set(row.aspect, decode(row)));
-        }
+      if (urns.length !== 1) return readLatest(urns, aspects);
+      const urn = urns[0]!;
+      const key = `${urn}\n${aspects?.join(',') ?? '*'}`;
+      const one = oneEntity.get(key, () => readLatest(urns, aspects).then((found) => found.get(urn)));
+      try {
+        const stored = await one;
+        return new Map(stored ? [[urn, stored]] : []);
+      } catch (error) {
+        oneEntity.forget(key);
+        throw error;
       }
-      return found;
     },
 
     /** Whether no aspect at all is stored (a new installation). */
