@@ -181,7 +181,9 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
     if (item.aspect === entity.keyAspect) return skipped;
 
-    const current = await readV0(tx, item.urn, item.aspect);
+    // An entity this write created has no aspect but those the write gave it: nothing else to look for.
+    const created = state.created.get(item.urn);
+    const current = created && !created.has(item.aspect) ? undefined : await readV0(tx, item.urn, item.aspect);
     const value = item.changeType === 'PATCH' ? patched(item, current) : item.value;
     if (item.changeType === 'CREATE' && current) {
       if (ifNoneMatch) return skipped;
@@ -196,9 +198,8 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 
     if (!current) {
       await insert(tx, newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit));
-      const fresh = state.created.get(item.urn);
-      fresh?.set(item.aspect, value);
-      await replaceEdges(tx, item.urn, item.aspect, value, fresh !== undefined);
+      created?.set(item.aspect, value);
+      await replaceEdges(tx, item.urn, item.aspect, value, created !== undefined);
       return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
     }
     const requested = item.systemMetadata ?? {};
