@@ -1,5 +1,5 @@
 import type { Auth } from '@mds/auth';
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, type ApiContext, type JsonRoute, type RestliRead } from '@mds/schema';
+import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, badRequest, type ApiContext, type JsonRoute, type RestliRead } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { datahubConfig } from './datahub-config';
@@ -36,6 +36,8 @@ const GRAPHQL_PATH = '/api/graphql';
 const GRAPHIQL_PATH = '/api/graphiql';
 /** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
 const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
+/** JSON routes (OpenAPI) at the root of GMS and through the frontend's proxy (entities-api §1). */
+const JSON_ROUTE_PREFIXES = ['', '/api/gms'];
 const RESTLI_EXCEPTION_CLASS = 'com.linkedin.restli.server.RestLiServiceException';
 /** Resources whose failures carry Rest.li's error body and header (entities-api §2); `operations` keeps its own. */
 const RESTLI_ERROR_RESOURCES = new Set(['aspects', 'entities', 'entitiesV2', 'relationships']);
@@ -160,19 +162,73 @@ export function createApp(options: AppOptions): RequestListener {
     }
     return undefined;
   };
-  for (const extra of options.routes ?? []) {
-    routes.set(extra.path, {
-      methods: [extra.method],
-      route: async (req, res, _search, info) => sendJson(res, 200, await extra.handler(await authenticated(req, info))),
-    });
+  /** A JSON route's answer: its body read (POST and PATCH), its handler run, its answer sent. */
+  const jsonRoute = (route: JsonRoute, params: Record<string, string>): Route => async (req, res, search, info) => {
+    const context = await authenticated(req, info);
+    const answer = async () => {
+      const hasBody = req.method === 'POST' || req.method === 'PATCH';
+      // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
+      if (hasBody && req.headers['content-type'] !== undefined && !/^application\/json-patch\+json\s*(;|$)/i.test(req.headers['content-type'])) {
+        requireJsonContentType(req);
+      }
+      const body = hasBody ? await readJsonBody(req, route.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes) : undefined;
+      const request = { params, query: new URLSearchParams(search), body };
+      const result = await route.handler(context, request);
+      if (!route.whole) return sendJson(res, 200, result);
+      // JsonAnswer of @mds/schema's module.ts
+      const { status, headers = {}, body: answered } = result as { status: number; headers?: Record<string, string>; body?: unknown };
+      if (answered === undefined) return void res.writeHead(status, { ...headers, 'content-length': 0 }).end();
+      sendJson(res, status, answered, headers);
+    };
+    return route.bulk ? ingestSlots.run(answer) : answer();
+  };
+  /** Parameterized JSON routes by pattern (`/openapi/v3/entity/{entityName}`), each with its routes by method. */
+  const patterns: { pattern: string; segments: string[]; byMethod: Map<string, JsonRoute> }[] = [];
+  for (const prefix of JSON_ROUTE_PREFIXES) {
+    for (const extra of options.routes ?? []) {
+      const path = prefix + extra.path;
+      const flags = { json: extra.errorBody ?? 'message' };
+      if (!path.includes('{')) {
+        addRoute(path, extra.method, jsonRoute(extra, {}), flags);
+        continue;
+      }
+      let entry = patterns.find((p) => p.pattern === path);
+      if (!entry) patterns.push((entry = { pattern: path, segments: path.split('/'), byMethod: new Map() }));
+      entry.byMethod.set(extra.method, extra);
+    }
   }
+  /**
+   * The parameterized route for `path`: of the patterns matching it, the most specific (fixed segments before
+   * parameters, left to right) that has the request's method, else the most specific at all (then a 405).
+   */
+  const patternRoute = (path: string, method: string): RouteEntry | undefined => {
+    const segments = path.split('/');
+    const matching = patterns
+      .filter((p) => p.segments.length === segments.length && p.segments.every((s, i) => s.startsWith('{') || s === segments[i]))
+      .sort((a, b) => specificity(b.segments).localeCompare(specificity(a.segments)));
+    const chosen = matching.find((p) => p.byMethod.has(method)) ?? matching[0];
+    if (!chosen) return undefined;
+    const route = chosen.byMethod.get(method);
+    return {
+      methods: [...new Set(matching.flatMap((p) => [...p.byMethod.keys()]))],
+      keyed: chosen.pattern,
+      json: (route ?? chosen.byMethod.values().next().value!).errorBody ?? 'message',
+      route: (req, res, search, info) => {
+        const params: Record<string, string> = {};
+        chosen.segments.forEach((s, i) => {
+          if (s.startsWith('{')) params[s.slice(1, -1)] = decodeSegment(segments[i]!);
+        });
+        return jsonRoute(route!, params)(req, res, search, info);
+      },
+    };
+  };
 
   return (req, res) => {
     const started = performance.now();
     const info: RequestInfo = { requestId: requestIdOf(req), operation: '' };
     res.setHeader('x-request-id', info.requestId);
     const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
-    const entry = routes.get(path) ?? keyedRead(path);
+    const entry = routes.get(path) ?? keyedRead(path) ?? patternRoute(path, req.method ?? '');
     // Counted and logged once the answer has left, without a 'finish' listener per request (~3 % of a read).
     const sent = () => {
       const seconds = (performance.now() - started) / 1000;
@@ -196,7 +252,7 @@ export function createApp(options: AppOptions): RequestListener {
     const protocol = req.headers[RESTLI_PROTOCOL_HEADER];
     if (typeof protocol === 'string') res.setHeader(RESTLI_PROTOCOL_HEADER, protocol);
     const run = async () => entry.route(req, res, search, info); // a synchronous throw becomes a rejection too
-    const shape = entry.graphql ? 'graphql' : entry.restli ? 'restli' : 'json';
+    const shape = entry.graphql ? 'graphql' : entry.restli ? 'restli' : entry.json === 'error' ? 'openapi' : 'json';
     void run()
       .catch((error: unknown) => sendFailure(res, error, shape, info.requestId, logger))
       .then(() => setImmediate(sent));
@@ -209,11 +265,24 @@ interface RouteEntry {
   graphql?: boolean;
   /** Failures carry Rest.li's error body (entities-api §2). */
   restli?: boolean;
-  /** The path pattern of a keyed read, for metrics (`/aspects/{key}`), so URNs do not become label values. */
+  /** The path pattern of a keyed read or a parameterized route, for metrics (`/aspects/{key}`), so URNs do not become label values. */
   keyed?: string;
+  /** A JSON route's error body: `{message, status}`, or DataHub OpenAPI's `{error}`. */
+  json?: 'message' | 'error';
 }
 
-function sendFailure(res: ServerResponse, error: unknown, shape: 'graphql' | 'restli' | 'json', requestId: string, logger: Logger): void {
+/** One digit per segment, 1 fixed and 0 a parameter: the larger, the more specific. */
+const specificity = (segments: readonly string[]) => segments.map((s) => (s.startsWith('{') ? '0' : '1')).join('');
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`Malformed percent-encoding in path segment: ${segment}`);
+  }
+}
+
+function sendFailure(res: ServerResponse, error: unknown, shape: 'graphql' | 'restli' | 'json' | 'openapi', requestId: string, logger: Logger): void {
   if (res.headersSent) return void res.destroy();
   const known = error instanceof ApiError;
   if (!known) logger.error({ requestId, err: error }, 'request failed');
@@ -229,6 +298,7 @@ function sendFailure(res: ServerResponse, error: unknown, shape: 'graphql' | 're
     return sendJson(res, status, body, { ...headers, 'x-restli-error-response': 'true' });
   }
   if (shape === 'json') return sendError(res, status, message, headers);
+  if (shape === 'openapi') return sendJson(res, status, { error: message }, headers);
   const type = known ? error.kind : 'SERVER_ERROR';
   sendJson(res, status, { errors: [{ message, extensions: { code: status, type } }] }, headers);
 }

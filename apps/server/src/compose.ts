@@ -1,6 +1,7 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { openDatabase, openSqliteDatabase } from '@mds/db';
 import { createEntities, createSearchModule, type Entities } from '@mds/entities';
+import { createOpenApi } from '@mds/openapi';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { join } from 'node:path';
@@ -34,11 +35,12 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     const entities = await createEntities({ db: openSqliteDatabase(join(config.dataDir, 'entities.db')), timeseries: timeseries.ingest });
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
     const tags = await createTagsModule({ entities, legacy: db });
+    const openapi = createOpenApi({ entities, timeseries: timeseries.ingest });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     const search = createSearchModule(entities.search, { TAG: tags.face });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, tags.module, search],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, search],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,

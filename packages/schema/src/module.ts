@@ -2,14 +2,39 @@ import type { RestliAction, RestliRead } from './actions';
 import type { ApiContext } from './context';
 import type { Resolvers } from './generated/resolvers-types';
 
+/** What a JSON route is handed besides the caller: its path parameters, query and body. */
+export interface JsonRequest {
+  /** The `{name}` segments of the route's path, each percent-decoded once. */
+  params: Record<string, string>;
+  /** The query string; repeatable parameters through `getAll`. */
+  query: URLSearchParams;
+  /** The parsed JSON body of a POST or PATCH (undefined when empty, and for other methods). */
+  body: unknown;
+}
+
+/** A whole answer: status, extra headers, and a JSON body (none: an empty body, as a 204 or a HEAD has). */
+export interface JsonAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 /**
- * A JSON route outside GraphQL and Rest.li (e.g. DataHub's OpenAPI paths): authenticated by the host, answered with
- * the handler's result as the JSON body; an ApiError becomes its status and `{message, status}`.
+ * A JSON route outside GraphQL and Rest.li (e.g. DataHub's OpenAPI paths), authenticated by the host, also served
+ * under `/api/gms`. `path` is fixed segments and `{name}` parameters, each matching one segment (a fixed segment wins
+ * over a parameter). The handler's result is the JSON body of a 200, or with `whole`, a JsonAnswer. An ApiError
+ * becomes its status and `{message, status}`, or DataHub OpenAPI's `{error}` when `errorBody` says so.
  */
 export interface JsonRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
-  handler(context: ApiContext): unknown;
+  errorBody?: 'message' | 'error';
+  /** Takes the operator's bulk body limit (MAX_INGEST_BODY_BYTES) and an ingestion slot, as bulk Rest.li actions do. */
+  bulk?: boolean;
+  /** The handler answers a whole JsonAnswer (status, headers, body) rather than the body of a 200. */
+  whole?: boolean;
+  /** The host always passes `request`; a route without parameters may ignore it. */
+  handler(context: ApiContext, request?: JsonRequest): unknown;
 }
 
 /** What a domain package hands the host: its resolvers, its Rest.li actions, and how to release what it holds. */

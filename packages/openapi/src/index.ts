@@ -1,0 +1,1 @@
+export { createOpenApi } from './module';

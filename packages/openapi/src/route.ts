@@ -1,0 +1,23 @@
+import type { ApiContext, JsonRoute } from '@mds/schema';
+
+/** What a route is handed (the host's JsonRequest), named here from the route type @mds/schema exports. */
+export type OpenApiRequest = NonNullable<Parameters<JsonRoute['handler']>[1]>;
+
+/** A whole answer (the host's JsonAnswer): status, extra headers, a JSON body (none: empty, as a 204 or HEAD has). */
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A route of this package: it answers whole, and its failures are DataHub OpenAPI's `{"error": ...}`. */
+export interface OpenApiRoute extends Pick<JsonRoute, 'method' | 'path' | 'bulk'> {
+  respond(context: ApiContext, request: OpenApiRequest): Answer | Promise<Answer>;
+}
+
+export const toJsonRoute = ({ respond, ...route }: OpenApiRoute): JsonRoute => ({
+  ...route,
+  whole: true,
+  errorBody: 'error',
+  handler: (context, request) => respond(context, request!),
+});
