@@ -223,9 +223,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         await tx.run('DELETE FROM search_term WHERE id = ?', [id]);
         await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
       } else {
-        // The next id, read under the write lock the caller's transaction holds (not RETURNING: see above).
-        const { last } = (await tx.get<{ last: number | null }>('SELECT max(id) AS last FROM search_document'))!;
-        id = Number(last ?? 0) + 1;
+        // The next id of the AUTOINCREMENT sequence, read under the write lock the caller's transaction holds (not
+        // RETURNING: see above). Never an id used before, so rows a lost document left behind cannot collide.
+        const last = await tx.get<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'search_document'`);
+        id = Number(last?.seq ?? 0) + 1;
         await tx.run(
           'INSERT INTO search_document (id, urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
           [id, doc.urn, ...columns],
