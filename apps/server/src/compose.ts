@@ -1,6 +1,6 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { openDatabase, openSqliteDatabase } from '@mds/db';
-import { createEntities, createSearchModule, type Entities } from '@mds/entities';
+import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
 import { createOpenApi } from '@mds/openapi';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
@@ -37,10 +37,10 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     const tags = await createTagsModule({ entities, legacy: db });
     const openapi = createOpenApi({ entities, timeseries: timeseries.ingest });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
-    const search = createSearchModule(entities.search, { TAG: tags.face });
+    const entityGraphql = createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: tags.face } });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, search],
+      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,

@@ -16,4 +16,7 @@ export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH, restliEndpoints } from './restli
 export { snapshotProposals } from './snapshots';
 export { createEntities, type Entities } from './module';
 export { fileItemProposals, pegasusSnapshot } from './file-format';
-export { createSearchModule, type EntityFace } from './graphql/search-across-entities';
+export { createEntityGraphql } from './graphql/module';
+export { ownerEntity, toGraphQLOwnership } from './graphql/ownership';
+export type { EntityFace } from './graphql/request-loaders';
+export { supportsPatch } from './patch';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEntities, createSearchModule, type EntityFace } from '../src/index';
+import { createEntities, createEntityGraphql, type EntityFace } from '../src/index';
 
 const dirs: string[] = [];
 const opened: SqlDatabase[] = [];
@@ -34,7 +34,7 @@ async function setup(tags: [id: string, name: string][]) {
     asked.push([...urns]);
     return new Map(urns.filter((urn) => !urn.endsWith(':hidden')).map((urn) => [urn, { __typename: 'Tag', urn, type: 'TAG', name: urn }]));
   };
-  const schema = buildApiSchema([createSearchModule(entities.search, { TAG: face }).resolvers!]);
+  const schema = buildApiSchema([createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: face } }).resolvers!]);
   const search = async (input: Record<string, unknown>) =>
     (await graphql({ schema, source: SEARCH, variableValues: { input }, contextValue: reader })) as ExecutionResult<Record<string, any>>;
   return { search, asked };

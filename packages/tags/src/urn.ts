@@ -2,7 +2,6 @@ import { badRequest } from '@mds/schema';
 import { idViolation } from './validation';
 
 export const TAG_URN_PREFIX = 'urn:li:tag:';
-const CORP_USER_URN_PREFIX = 'urn:li:corpuser:';
 
 export const tagUrn = (id: string) => `${TAG_URN_PREFIX}${id}`;
 
@@ -16,7 +15,3 @@ export function parseTagUrn(urn: unknown, field = 'urn'): string {
   if (violation) throw badRequest(`'${field}' must be a tag urn urn:li:tag:<id> whose id ${violation}`);
   return id;
 }
-
-/** `datahub` for `urn:li:corpuser:datahub` (any other actor string is its own username). */
-export const usernameOf = (actorUrn: string) =>
-  actorUrn.startsWith(CORP_USER_URN_PREFIX) ? actorUrn.slice(CORP_USER_URN_PREFIX.length) : actorUrn;

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { ApiError, buildApiSchema, type ApiContext } from '@mds/schema';
 import { openDatabase, openSqliteDatabase, type SqlDatabase, type SqliteDatabase } from '@mds/db';
-import { createEntities, createSearchModule } from '@mds/entities';
+import { createEntities, createEntityGraphql } from '@mds/entities';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
   const file = tempFile('entities.db');
   const entities = await openEntities(file);
   const { module, store, face } = await createTagsModule({ entities, ...options });
-  const schema = buildApiSchema([module.resolvers!, createSearchModule(entities.search, { TAG: face }).resolvers!]);
+  const schema = buildApiSchema([module.resolvers!, createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: face } }).resolvers!]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;
   return { file, entities, store, module, run };

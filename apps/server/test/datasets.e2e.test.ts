@@ -1,0 +1,126 @@
+import { pegasusSnapshot } from '@mds/entities';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startMds, type Mds } from './support/mds';
+
+// Datasets over GraphQL (entities-api §9.1-9.2), read from what DataHub's own bootstrap file ingests
+// (packages/entities/test/fixtures/datahub/bootstrap_mce.json, source in SOURCES.md).
+const BOOTSTRAP = new URL('../../../packages/entities/test/fixtures/datahub/bootstrap_mce.json', import.meta.url);
+const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
+const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
+
+const DATASET = `query ($urn: String!) {
+  dataset(urn: $urn) {
+    urn type name
+    platform { urn name properties { displayName datasetNameDelimiter } }
+    properties { name description origin customProperties { key value associatedUrn } lastModified { time } }
+    schemaMetadata { name platformUrn version hash fields { fieldPath nativeDataType type nullable description tags { tags { tag { urn } } } } }
+    tags { tags { tag { urn name properties { name description } } associatedUrn } }
+    ownership { owners { owner { ... on CorpUser { urn username } ... on CorpGroup { urn name } } type ownershipType { urn } associatedUrn } lastModified { time actor } }
+    institutionalMemory { elements { url label } }
+    status { removed }
+    exists
+  }
+}`;
+
+let mds: Mds;
+type Snapshot = { urn: string; aspects: Record<string, Record<string, unknown>>[] };
+let stored: Map<string, Record<string, unknown>>;
+
+beforeAll(async () => {
+  mds = await startMds();
+  const items = JSON.parse(readFileSync(BOOTSTRAP, 'utf8')) as { proposedSnapshot: unknown }[];
+  const snapshots = items.filter((item) => item.proposedSnapshot).map((item) => pegasusSnapshot(item.proposedSnapshot));
+  const entities = snapshots.map((value) => ({ value }));
+  const res = await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) });
+  expect([res.status, res.body?.message]).toEqual([200, undefined]);
+  // The aspects of each dataset as the file gives them, by their PDL class's short name.
+  stored = new Map();
+  for (const snapshot of snapshots) {
+    const [, body] = Object.entries(snapshot as Record<string, Snapshot>)[0]!;
+    const aspects: Record<string, unknown> = {};
+    for (const aspect of body.aspects) for (const [cls, value] of Object.entries(aspect)) aspects[cls.split('.').pop()!] = value;
+    stored.set(body.urn, aspects);
+  }
+});
+afterAll(() => mds?.close());
+
+describe('dataset(urn)', () => {
+  it('answers DataHub’s sample Hive dataset field by field from its ingested aspects', async () => {
+    const file = stored.get(HIVE)! as Record<string, any>;
+    const { body } = await mds.graphql(DATASET, { urn: HIVE });
+    const dataset = body.data.dataset;
+    expect(dataset).toMatchObject({ urn: HIVE, type: 'DATASET', name: 'SampleHiveDataset', exists: true, status: null, properties: null });
+    expect(dataset.platform).toEqual({ urn: 'urn:li:dataPlatform:hive', name: 'hive', properties: expect.objectContaining({ displayName: 'Hive' }) });
+    const schema = file.SchemaMetadata;
+    expect(dataset.schemaMetadata).toMatchObject({ name: schema.schemaName, platformUrn: schema.platform, version: schema.version, hash: schema.hash });
+    expect(dataset.schemaMetadata.fields.map((f: any) => [f.fieldPath, f.nativeDataType, f.nullable])).toEqual(
+      schema.fields.map((f: any) => [f.fieldPath, f.nativeDataType ?? null, f.nullable ?? false]),
+    );
+    expect(dataset.tags.tags.map((t: any) => [t.tag.urn, t.associatedUrn])).toEqual(file.GlobalTags.tags.map((t: any) => [t.tag, HIVE]));
+    // The tag entity the file also holds answers through the tags package.
+    const legacy = dataset.tags.tags.find((t: any) => t.tag.urn === 'urn:li:tag:Legacy');
+    if (legacy) expect(legacy.tag.properties.name).toBe('Legacy');
+    expect(dataset.ownership.owners.map((o: any) => [o.owner.urn, o.type, o.associatedUrn])).toEqual(file.Ownership.owners.map((o: any) => [o.owner, o.type, HIVE]));
+    expect(dataset.ownership.lastModified).toEqual({ time: file.Ownership.lastModified.time, actor: file.Ownership.lastModified.actor });
+    expect(dataset.institutionalMemory.elements.map((e: any) => [e.url, e.label])).toEqual(file.InstitutionalMemory.elements.map((e: any) => [e.url, e.description]));
+  });
+
+  it('answers datasetProperties with the key’s origin and custom properties as entries', async () => {
+    const file = stored.get(KAFKA)! as Record<string, any>;
+    const { body } = await mds.graphql(DATASET, { urn: KAFKA });
+    expect(body.data.dataset.properties).toEqual({
+      name: file.DatasetProperties.name ?? 'SampleKafkaDataset',
+      description: file.DatasetProperties.description ?? null,
+      origin: 'PROD',
+      customProperties: Object.entries(file.DatasetProperties.customProperties ?? {}).map(([key, value]) => ({ key, value, associatedUrn: KAFKA })),
+      lastModified: { time: 0 },
+    });
+  });
+
+  it('answers null for an absent dataset or another type’s urn, and 400 for a malformed urn', async () => {
+    const absent = await mds.graphql(DATASET, { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)' });
+    expect(absent.body).toEqual({ data: { dataset: null } });
+    expect((await mds.graphql(DATASET, { urn: 'urn:li:tag:Legacy' })).body).toEqual({ data: { dataset: null } });
+    const bad = await mds.graphql(DATASET, { urn: 'not-a-urn' });
+    expect(bad.body.errors[0]).toMatchObject({ message: 'Invalid urn: not-a-urn', extensions: { code: 400, type: 'BAD_REQUEST' } });
+  });
+});
+
+describe('entity, entities, entityExists', () => {
+  it('answer any type with a face, in the order asked, null where absent', async () => {
+    const query = `query ($urns: [String!]!, $one: String!) {
+      entity(urn: $one) { urn type ... on Dataset { name } }
+      entities(urns: $urns) { urn type ... on Tag { properties { name } } ... on Dataset { name } }
+      exists: entityExists(urn: $one) absent: entityExists(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)")
+    }`;
+    const urns = ['urn:li:tag:Legacy', 'urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)', KAFKA];
+    const { body } = await mds.graphql(query, { urns, one: HIVE });
+    expect(body.data).toEqual({
+      entity: { urn: HIVE, type: 'DATASET', name: 'SampleHiveDataset' },
+      entities: [{ urn: 'urn:li:tag:Legacy', type: 'TAG', properties: { name: 'Legacy' } }, null, { urn: KAFKA, type: 'DATASET', name: 'SampleKafkaDataset' }],
+      exists: true,
+      absent: false,
+    });
+  });
+});
+
+describe('searchAcrossEntities over datasets', () => {
+  it('reads a whole page of datasets, with tags, owners and properties, in a constant number of store reads', async () => {
+    const page = `query ($count: Int!) { searchAcrossEntities(input: { types: [DATASET], query: "*", count: $count }) {
+      total searchResults { entity { urn ... on Dataset { properties { name } tags { tags { tag { urn properties { name } } } } ownership { owners { owner { ... on CorpUser { urn } } } } } } }
+    } }`;
+    const reads = vi.spyOn(mds.domains.entities.store, 'latest');
+    try {
+      const { body } = await mds.graphql(page, { count: 50 });
+      const results = body.data.searchAcrossEntities.searchResults;
+      expect(results.length).toBe(body.data.searchAcrossEntities.total);
+      expect(results.length).toBeGreaterThan(5);
+      expect(results.some((r: any) => r.entity.tags?.tags.length && r.entity.ownership?.owners.length)).toBe(true);
+      // Every dataset's aspects in one read, every tag they carry in one more: not one per field or per result.
+      expect(reads.mock.calls.length).toBe(2);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { findEntity, pageOf, parseUrn, UrnError } from '@mds/core';
+import type { SearchIndex } from '@mds/search';
+import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
+import type { AspectStore } from '../aspect-store';
+import { datasetObject, datasetResolvers } from './dataset';
+import { requestLoaders, type EntityFace } from './request-loaders';
+
+/**
+ * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`) and the
+ * `Dataset` face. Other entity types answer through the `faces` their packages give (`@mds/tags`: `TAG`), by GraphQL
+ * `EntityType`. All reads of one request are batched (request-loaders.ts).
+ */
+export function createEntityGraphql(options: { store: AspectStore; search: SearchIndex; faces?: Readonly<Record<string, EntityFace>> }): ApiModule {
+  const { store, search } = options;
+  // A dataset the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
+  const datasetFace: EntityFace = async (urns) => new Map(urns.map((urn) => [urn, datasetObject(urn)]));
+  const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: datasetFace };
+  const loaders = requestLoaders(store, faces);
+
+  /** The entity of `urn` if stored, through its type's face; null for types without one. */
+  const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
+    const type = findEntity(parseArgument(urn).entityType);
+    if (!type) return null;
+    if (type.name === 'dataset') return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? datasetObject(urn) : null;
+    return (await loaders(context).entity(type.graphqlType, urn)) ?? null;
+  };
+
+  return {
+    name: 'entity-graphql',
+    resolvers: {
+      Query: {
+        dataset: async (_parent, { urn }, context) => (parseArgument(urn).entityType === 'dataset' ? ((await entityOf(urn, context)) as ResolversTypes['Dataset'] | null) : null),
+        entity: (_parent, { urn }, context) => entityOf(urn, context),
+        entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
+        entityExists: (_parent, { urn }) => {
+          parseArgument(urn);
+          return store.exists(urn);
+        },
+        searchAcrossEntities: async (_parent, { input }, context) => {
+          rejectFilters(input);
+          const page = pageOf(input.start, input.count);
+          if ('violation' in page) throw badRequest(page.violation);
+          const types = input.types?.length ? input.types.filter((type) => Object.hasOwn(faces, type)) : Object.keys(faces);
+          if (types.length === 0) return { start: page.start, count: 0, total: 0, searchResults: [] };
+          const listing = input.query.trim() === '' || input.query.trim() === '*';
+          const found = await search.search({
+            entityTypes: types,
+            input: input.query,
+            start: page.start,
+            count: page.count,
+            facets: [],
+            sort: listing ? { field: 'name', order: 'ASCENDING' } : undefined,
+          });
+          const answered = await Promise.all(found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)));
+          const searchResults = found.hits.flatMap((hit, i) => (answered[i] ? [{ entity: answered[i], matchedFields: hit.matchedFields }] : []));
+          return { start: page.start, count: searchResults.length, total: found.total, searchResults };
+        },
+      },
+      ...datasetResolvers(store, loaders),
+    },
+  };
+}
+
+/** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
+function parseArgument(urn: string) {
+  try {
+    return parseUrn(urn);
+  } catch (error) {
+    if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
+    throw error;
+  }
+}
+
+/** Filters are not applied yet: one would be silently ignored, so a non-empty one is refused instead. */
+function rejectFilters(input: SearchAcrossEntitiesInput) {
+  if (input.filters?.length) throw badRequest(`'filters' are not supported when searching tags: pass none`);
+  if (input.orFilters?.some((group) => group.and?.length)) {
+    throw badRequest(`'orFilters' are not supported when searching tags: pass none`);
+  }
+}

@@ -1,0 +1,63 @@
+import type { ApiContext, ResolversTypes } from '@mds/schema';
+import type { AspectStore, StoredAspect } from '../aspect-store';
+
+/** The GraphQL objects of one entity type for `urns`, by urn; urns it cannot answer are left out. */
+export type EntityFace = (urns: readonly string[]) => Promise<ReadonlyMap<string, ResolversTypes['Entity']>>;
+
+/** What one GraphQL request reads, batched: every field of every entity asked at one depth shares one store read. */
+export interface RequestLoaders {
+  /** The latest aspects of an entity (all of them; undefined when none is stored). */
+  aspects(urn: string): Promise<ReadonlyMap<string, StoredAspect> | undefined>;
+  /** An entity of a type with a face (`TAG`, ...); undefined when absent or faceless. */
+  entity(graphqlType: string, urn: string): Promise<ResolversTypes['Entity'] | undefined>;
+}
+
+/**
+ * Per-request loaders, created on a request's first read and dropped with its context. A request sees the store
+ * as its reads find it; nothing is kept across requests.
+ */
+export function requestLoaders(store: AspectStore, faces: Readonly<Record<string, EntityFace>>): (context: ApiContext) => RequestLoaders {
+  const byRequest = new WeakMap<ApiContext, RequestLoaders>();
+  return (context) => {
+    let loaders = byRequest.get(context);
+    if (!loaders) {
+      const aspects = batchLoader((urns) => store.latest(urns));
+      const byFace = new Map<string, (urn: string) => Promise<ResolversTypes['Entity'] | undefined>>();
+      const entity = (graphqlType: string, urn: string) => {
+        const face = faces[graphqlType];
+        if (!face) return Promise.resolve(undefined);
+        let load = byFace.get(graphqlType);
+        if (!load) byFace.set(graphqlType, (load = batchLoader(face)));
+        return load(urn);
+      };
+      loaders = { aspects, entity };
+      byRequest.set(context, loaders);
+    }
+    return loaders;
+  };
+}
+
+/**
+ * Loads each key once, and the keys asked for together in one call of `batch`. "Together" is what graphql-js asks
+ * while completing one depth of the answer: the batch goes once the promise jobs queued so far have run (the
+ * DataLoader schedule: a promise job, then a tick), so sibling fields of every list item share it.
+ */
+function batchLoader<V>(batch: (keys: string[]) => Promise<ReadonlyMap<string, V>>): (key: string) => Promise<V | undefined> {
+  const loaded = new Map<string, Promise<V | undefined>>();
+  let waiting: { key: string; settle: (found: Promise<ReadonlyMap<string, V>>) => void }[] = [];
+  const dispatch = () => {
+    const keys = waiting;
+    waiting = [];
+    const found = batch(keys.map((k) => k.key));
+    for (const { settle } of keys) settle(found);
+  };
+  return (key) => {
+    let value = loaded.get(key);
+    if (!value) {
+      if (waiting.length === 0) void Promise.resolve().then(() => process.nextTick(dispatch));
+      value = new Promise<ReadonlyMap<string, V>>((resolve) => waiting.push({ key, settle: resolve })).then((found) => found.get(key));
+      loaded.set(key, value);
+    }
+    return value;
+  };
+}
