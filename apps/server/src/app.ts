@@ -176,7 +176,8 @@ export function createApp(options: AppOptions): RequestListener {
       const result = await route.handler(context, request);
       if (!route.whole) return sendJson(res, 200, result);
       // JsonAnswer of @mds/schema's module.ts
-      const { status, headers = {}, body: answered } = result as { status: number; headers?: Record<string, string>; body?: unknown };
+      const { status, headers = {}, body: answered, text } = result as { status: number; headers?: Record<string, string>; body?: unknown; text?: string };
+      if (text !== undefined) return void res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) }).end(text);
       if (answered === undefined) return void res.writeHead(status, { ...headers, 'content-length': 0 }).end();
       sendJson(res, status, answered, headers);
     };

@@ -339,3 +339,18 @@ describe('the same aspects over OpenAPI and Rest.li', () => {
     expect(openapi.systemMetadata).toEqual((await get(`/entitiesV2/${enc(SHARED)}?aspects=List(ownership)`)).body.aspects.ownership.systemMetadata);
   });
 });
+
+describe('/openapi/v3/api-docs', () => {
+  it('serves the generated document as JSON, the same bytes each time (built once), and as YAML', async () => {
+    const first = await fetch(`${mds.url}/openapi/v3/api-docs`, { headers: { authorization: `Bearer ${mds.rootToken}` } });
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await first.text();
+    const document = JSON.parse(text);
+    expect(document).toMatchObject({ openapi: '3.0.3', components: { schemas: { GlobalTags: { title: 'com.linkedin.common.GlobalTags' } } } });
+    expect(document.paths['/openapi/v3/entity/dataset/{urn}/globalTags']).toBeDefined();
+    expect(await (await fetch(`${mds.url}/api/gms/openapi/v3/api-docs`, { headers: { authorization: `Bearer ${mds.rootToken}` } })).text()).toBe(text);
+    const yaml = await fetch(`${mds.url}/openapi/v3/api-docs.yaml`, { headers: { authorization: `Bearer ${mds.rootToken}` } });
+    expect(yaml.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
+    expect(await yaml.text()).toMatch(/^openapi: 3\.0\.3\n/);
+  });
+});

@@ -1,1 +1,2 @@
 export { createOpenApi } from './module';
+export { buildApiDocument } from './api-docs';

@@ -1,5 +1,6 @@
 import type { Entities, TimeseriesIngestPort } from '@mds/entities';
 import type { ApiModule } from '@mds/schema';
+import { apiDocsRoutes } from './api-docs';
 import { deleteRoutes } from './deletes';
 import { readRoutes } from './reads';
 import { toJsonRoute } from './route';
@@ -13,6 +14,6 @@ import { writeRoutes } from './writes';
 export function createOpenApi(options: { entities: Pick<Entities, 'store' | 'search' | 'ingestion'>; timeseries?: TimeseriesIngestPort }): ApiModule {
   const { store, search, ingestion } = options.entities;
   const stores = { store, timeseries: options.timeseries };
-  const routes = [...readRoutes(stores, search), ...writeRoutes(stores, ingestion), ...deleteRoutes(stores)].map(toJsonRoute);
+  const routes = [...readRoutes(stores, search), ...writeRoutes(stores, ingestion), ...deleteRoutes(stores), ...apiDocsRoutes()].map(toJsonRoute);
   return { name: 'openapi', routes };
 }

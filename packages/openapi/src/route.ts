@@ -3,11 +3,12 @@ import type { ApiContext, JsonRoute } from '@mds/schema';
 /** What a route is handed (the host's JsonRequest), named here from the route type @mds/schema exports. */
 export type OpenApiRequest = NonNullable<Parameters<JsonRoute['handler']>[1]>;
 
-/** A whole answer (the host's JsonAnswer): status, extra headers, a JSON body (none: empty, as a 204 or HEAD has). */
+/** A whole answer (the host's JsonAnswer): status, extra headers, a JSON body or a `text` (none: empty, as a 204 has). */
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  text?: string;
 }
 
 /** A route of this package: it answers whole, and its failures are DataHub OpenAPI's `{"error": ...}`. */

@@ -12,11 +12,12 @@ export interface JsonRequest {
   body: unknown;
 }
 
-/** A whole answer: status, extra headers, and a JSON body (none: an empty body, as a 204 or a HEAD has). */
+/** A whole answer: status, extra headers, and a JSON body, or `text` sent as it is (its content-type in `headers`); neither: an empty body, as a 204 or a HEAD has. */
 export interface JsonAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  text?: string;
 }
 
 /**
