@@ -225,15 +225,22 @@ describe('deletes', () => {
     expect((await get(`/aspects/${enc(DOOMED)}?aspect=globalTags&version=0`)).status).toBe(404);
   });
 
-  it('DELETE the key aspect deletes the entity; a stored versioned aspect alone (or clear=true over one) is refused, deleting nothing', async () => {
+  it('DELETE of a versioned aspect removes it with every version, its edges and its search terms; clear=true keeps only the key', async () => {
     const KEPT = dataset('db.kept');
-    await upsert(KEPT, { globalTags: tags('pii') });
-    const refused = { status: 400, body: { error: expect.stringContaining('Not supported for non-timeseries aspect globalTags.') } };
-    expect(await call('DELETE', entityPath(KEPT, 'globalTags'))).toMatchObject(refused);
-    expect(await call('DELETE', `${entityPath(KEPT)}?clear=true`)).toMatchObject(refused);
-    expect(await call('DELETE', `${entityPath(KEPT)}?aspects=globalTags`)).toMatchObject(refused);
-    expect((await get(entityPath(KEPT, 'globalTags'))).status).toBe(200);
-    expect((await call('DELETE', entityPath(KEPT, 'ownership'))).status).toBe(200);
+    await upsert(KEPT, { globalTags: tags('pii'), ownership: { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'TECHNICAL_OWNER' }] }, status: { removed: false } });
+    await upsert(KEPT, { globalTags: tags('pii', 'gold') });
+    const tagged = async () => (await mds.post('/entities?action=search', { entity: 'dataset', input: '*', start: 0, count: 10, filter: { or: [{ and: [{ field: 'tags', value: 'urn:li:tag:pii' }] }] } })).body.value.entities.map((e: { entity: string }) => e.entity);
+    expect(await tagged()).toContain(KEPT);
+    expect(await call('DELETE', entityPath(KEPT, 'globalTags'))).toEqual(expect.objectContaining({ status: 200, body: undefined }));
+    expect((await get(entityPath(KEPT, 'globalTags'))).status).toBe(404);
+    expect((await get(`/aspects/${enc(KEPT)}?aspect=globalTags&version=1`)).status).toBe(404);
+    expect(await tagged()).not.toContain(KEPT);
+    const ownedBy = async () => (await get(`/relationships?urn=${enc('urn:li:corpuser:jdoe')}&direction=INCOMING&types=List(OwnedBy)`)).body.relationships;
+    expect(await ownedBy()).toContainEqual(expect.objectContaining({ entity: KEPT }));
+    expect((await call('DELETE', `${entityPath(KEPT)}?aspects=ownership`)).status).toBe(200);
+    expect(await ownedBy()).not.toContainEqual(expect.objectContaining({ entity: KEPT }));
+    expect((await call('DELETE', `${entityPath(KEPT)}?clear=true`)).status).toBe(200);
+    expect(Object.keys((await get(entityPath(KEPT))).body)).toEqual(['urn', 'datasetKey']);
     expect((await call('DELETE', entityPath(KEPT, 'nosuchAspect'))).status).toBe(404);
     expect((await call('DELETE', entityPath(KEPT, 'datasetKey'))).status).toBe(200);
     expect((await call('HEAD', entityPath(KEPT))).status).toBe(404);

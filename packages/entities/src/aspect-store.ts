@@ -365,6 +365,22 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       });
     },
 
+    /**
+     * Deletes aspects of an entity, every version of each, with the edges they declared, and reindexes what remains
+     * (OpenAPI's DELETE of one aspect, entities-api §8). The key aspect is not among them: that is deleteEntity.
+     * Answers the rows removed.
+     */
+    async deleteAspects(urn: string, aspects: readonly string[]): Promise<number> {
+      if (aspects.length === 0) return 0;
+      return db.transaction(async (tx) => {
+        const marks = aspects.map(() => '?').join(', ');
+        await tx.run(`DELETE FROM entity_relationship WHERE source = ? AND aspect IN (${marks})`, [urn, ...aspects]);
+        const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
+        if (changes > 0) await reindexEntity(tx, urn);
+        return changes;
+      });
+    },
+
     /** Rebuilds the search index from the stored aspects, `batch` entities per transaction; `progress(done, total)`. */
     async reindex(progress: (done: number, total: number) => void = () => {}, batch = 500): Promise<number> {
       const urns = (await db.all<{ urn: string }>('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn')).map((r) => r.urn);

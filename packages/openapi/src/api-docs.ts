@@ -1,7 +1,7 @@
 import { ENTITY_SPECS, aspectSpec, type EntitySpec } from '@mds/core';
 import { supportsPatch } from '@mds/entities';
 import { stringify } from 'yaml';
-import { ASPECT_SHAPES } from './aspect-shapes';
+import { ASPECT_SHAPES } from '@mds/core';
 import { shapeSchema, type JsonSchema } from './json-schema';
 import { ENTITY_PATH } from './reads';
 import type { OpenApiRoute } from './route';

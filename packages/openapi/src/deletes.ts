@@ -1,6 +1,6 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import type { EntitySpec } from '@mds/core';
-import { badRequest, notFound, type Actor } from '@mds/schema';
+import { notFound, type Actor } from '@mds/schema';
 import { isTimeseries, latestPoint, type Stores } from './entity-object';
 import { ENTITY_PATH } from './reads';
 import { aspectNamed, aspectsAsked, entityNamed, flag, list, unknownAspect, urnOf } from './request';
@@ -12,20 +12,12 @@ const canDelete = (actor: Actor) => requirePrivilege(actor, [Privilege.DELETE_EN
 /** DataHub answers a delete with an empty 200, whether or not there was anything to delete. */
 const deleted = { status: 200 };
 
-
 /** DELETE of entities and aspects (entities-api §8, §3.5). */
 export function deleteRoutes(stores: Stores): OpenApiRoute[] {
-  /**
-   * The aspect store deletes whole entities only (AspectStore.deleteEntity): a stored versioned aspect cannot go
-   * alone yet. Refused before anything is deleted, with the text DataHub's Rest.li delete gives such a request (§7.4).
-   */
-  const refuseVersioned = async (urn: string, aspects: readonly string[]) => {
-    const versioned = aspects.filter((aspect) => !isTimeseries(aspect));
-    const stored = versioned.length ? [...((await stores.store.latest([urn], versioned)).get(urn)?.keys() ?? [])] : [];
-    if (stored.length === 0) return;
-    throw badRequest(
-      `Not supported for non-timeseries aspect ${stored.join(', ')}. Delete the whole entity, or soft-delete it with the status aspect {"removed": true}.`,
-    );
+  /** Versioned aspects with all their versions; time-series ones all their points. */
+  const deleteAspects = async (urn: string, entity: EntitySpec, aspects: readonly string[]) => {
+    await stores.store.deleteAspects(urn, aspects.filter((aspect) => !isTimeseries(aspect)));
+    for (const aspect of aspects.filter(isTimeseries)) await deletePoints(urn, entity, aspect);
   };
   /** Hard delete: every row of the urn and its time-series points. */
   const deleteEntity = async (urn: string, entity: EntitySpec) => {
@@ -50,8 +42,7 @@ export function deleteRoutes(stores: Stores): OpenApiRoute[] {
           await deleteEntity(urn, entity);
           return deleted;
         }
-        await refuseVersioned(urn, aspects);
-        for (const aspect of aspects) await deletePoints(urn, entity, aspect);
+        await deleteAspects(urn, entity, aspects);
         return deleted;
       },
     },
@@ -68,7 +59,10 @@ export function deleteRoutes(stores: Stores): OpenApiRoute[] {
           await deleteEntity(urn, entity);
           return deleted;
         }
-        await refuseVersioned(urn, [aspect]);
+        if (!isTimeseries(aspect)) {
+          await stores.store.deleteAspects(urn, [aspect]);
+          return deleted;
+        }
         // A time-series aspect: its newest point only, as DataHub does.
         const point = await latestPoint(stores, urn, entity, aspect);
         if (point) await deletePoints(urn, entity, aspect, point.timestampMillis);

@@ -1,4 +1,4 @@
-import type { Shape } from './aspect-shapes';
+import type { Shape } from '@mds/core';
 
 export type JsonSchema = Record<string, unknown>;
 
