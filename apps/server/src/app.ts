@@ -69,6 +69,12 @@ export function createApp(options: AppOptions): RequestListener {
   // A 16 MiB ingestion body is held several times over while it is parsed, validated and written; a few at a time
   // keep the peak bounded. Waiting requests stay unread in the socket buffers, not in the heap.
   const ingestSlots = createSlots(options.maxConcurrentIngests);
+  /** Whether a bulk request's body is read in an ingestion slot: always, or (`when-large`) past the ordinary limit. */
+  const needsSlot = (bulk: boolean | 'when-large' | undefined, req: IncomingMessage) => {
+    if (bulk !== 'when-large') return bulk === true;
+    const announced = Number(req.headers['content-length']);
+    return !(Number.isFinite(announced) && announced <= options.maxBodyBytes);
+  };
   const routes = new Map<string, RouteEntry>();
   /** Adds `route` for `method` on `path`, beside the routes other methods have there. */
   const addRoute = (path: string, method: string, route: Route, flags: Omit<RouteEntry, 'methods' | 'route'> = {}) => {
@@ -126,7 +132,7 @@ export function createApp(options: AppOptions): RequestListener {
         if (value === undefined) return void res.writeHead(200, { 'content-length': 0 }).end();
         sendJson(res, 200, { value });
       };
-      return action.bulk ? ingestSlots.run(answer) : answer();
+      return needsSlot(action.bulk, req) ? ingestSlots.run(answer) : answer();
     };
     for (const prefix of RESTLI_PREFIXES) addRoute(`${prefix}${resource}`, 'POST', route, { restli: RESTLI_ERROR_RESOURCES.has(resource) });
   }

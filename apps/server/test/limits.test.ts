@@ -98,6 +98,9 @@ describe('configured limits', () => {
     expect(big.body.errors[0]).toEqual({ message: 'Request body exceeds the limit of 2048 bytes', extensions: { code: 413, type: 'PAYLOAD_TOO_LARGE' } });
     const ingest = await tight.post('/aspects?action=ingestProposalBatch', { proposals: [], pad: 'x'.repeat(3000) });
     expect(ingest.status).toBe(400); // over MAX_BODY_BYTES but under the ingestion limit: read, then refused for its content
+    // A single proposal over MAX_BODY_BYTES (a wide schemaMetadata) has the ingestion limit too, read in a slot.
+    const single = await tight.post('/aspects?action=ingestProposal', { proposal: { entityUrn: 'x' }, pad: 'x'.repeat(3000) });
+    expect([single.status, single.body.message]).toEqual([400, expect.stringMatching(/pad/)]);
     const tooBig = await tight.post('/aspects?action=ingestProposalBatch', { proposals: [], pad: 'x'.repeat(5000) });
     expect([tooBig.status, tooBig.body.message]).toEqual([413, 'Request body exceeds the limit of 4096 bytes']);
   });
@@ -137,6 +140,15 @@ describe('configured limits', () => {
       slow.finish();
       expect(await slow.status).toBe(200);
       expect(await waiting).toMatchObject({ status: 200, body: { value: 'success' } });
+    });
+
+    it('an ordinary single proposal is not held up by a batch in the only slot', async () => {
+      const slow = slowIngest(6);
+      await sleep(100); // in the slot
+      const single = await tight.post('/aspects?action=ingestProposal', { proposal: usage(7) });
+      expect(single).toMatchObject({ status: 200 });
+      slow.finish();
+      expect(await slow.status).toBe(200);
     });
 
     it('a batch whose client leaves while it waits for the slot gives its turn up', async () => {

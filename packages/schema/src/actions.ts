@@ -27,8 +27,13 @@ export interface RestliAction<Params extends z.ZodType = z.ZodType> {
   name: string;
   /** Validates the JSON body; a failure answers 400 naming the parameter. */
   params: Params;
-  /** Takes the operator's larger bulk body limit (MAX_INGEST_BODY_BYTES) instead of MAX_BODY_BYTES: ingestion. */
-  bulk?: boolean;
+  /**
+   * Ingestion: takes the operator's larger body limit (MAX_INGEST_BODY_BYTES) instead of MAX_BODY_BYTES, and is read
+   * in one of the MAX_CONCURRENT_INGESTS slots, which bound the memory bodies that large take. `'when-large'`: only
+   * a body over MAX_BODY_BYTES (or of unknown length) waits for a slot; ordinary ones are read at once, so that
+   * single proposals from many clients share their commits.
+   */
+  bulk?: boolean | 'when-large';
   handler(params: z.infer<Params>, context: ApiContext): unknown;
 }
 
