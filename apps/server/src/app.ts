@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { datahubConfig } from './datahub-config';
 import { createGraphiQLPage } from './graphiql';
+import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
@@ -104,6 +105,9 @@ export function createApp(options: AppOptions): RequestListener {
     },
   });
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
+  // Swagger UI over the generated OpenAPI document; like the explorer, the page itself needs no credentials.
+  const swaggerUi = createSwaggerUi({ docs: '/openapi/v3/api-docs' });
+  for (const name of swaggerUi.names) routes.set(`${SWAGGER_UI_PATH}${name}`, { methods: ['GET', 'HEAD'], route: (req, res) => swaggerUi.serve(name, req, res) });
   // Asked without credentials by DataHub's clients before they authenticate anything (entities-api §7.7).
   const config = datahubConfig();
   for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
