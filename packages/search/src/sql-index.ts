@@ -57,8 +57,9 @@ const registryName = (value: string) => findEntity(value)?.name ?? ENTITY_SPECS.
 const graphqlType = (name: string) => findEntity(name)?.graphqlType ?? name;
 
 // A word starts with a letter, digit or private-use character, which FTS5's unicode61 tokenizer always keeps, so each
-// word yields at least one token; marks may follow (they are part of the word for diacritic folding).
-const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
+// word yields at least one token; marks may follow (they are part of the word for diacritic folding), and so may `_`:
+// `table_4242` stays one word, a phrase of its tokens, rather than two prefixes of which `table` matches every table.
+const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}_]*/gu;
 
 /**
  * The words of a query as an FTS5 expression that cannot be anything but "every word, as a prefix" (`ord` finds

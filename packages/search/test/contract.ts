@@ -105,13 +105,18 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         dataset('android_apps', { description: 'Phones' }),
         dataset('budgets', { description: 'Money and invoices' }),
         dataset('cafe', { description: 'Things served at the café' }),
+        dataset('table_4242'),
+        dataset('table_42'),
+        dataset('t', { description: 'table 7, not 42' }),
       );
       const found = async (input: string) => urnsOf(await index.search({ ...all, input })).sort();
       expect(await found('AND')).toEqual([dataset('android_apps').urn, dataset('budgets').urn]);
       expect(await found('-money "invo*')).toEqual([dataset('budgets').urn]);
       expect(await found('name:money')).toEqual([]);
       expect(await found('NEAR( " ) :')).toEqual([]);
-      expect(await found(' * ')).toHaveLength(3);
+      expect(await found(' * ')).toHaveLength(6);
+      // An identifier keeps its `_`: its tokens must come in order, the last as a prefix.
+      expect(await found('table_42')).toEqual([dataset('table_42').urn, dataset('table_4242').urn].sort());
       const accented = await index.search({ ...all, input: 'CAFE' });
       expect(accented.hits.map((h) => [h.urn, h.matchedFields])).toEqual([
         [dataset('cafe').urn, [{ name: 'name', value: 'cafe' }, { name: 'description', value: 'Things served at the café' }]],
