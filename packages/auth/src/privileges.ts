@@ -15,6 +15,8 @@ export const Privilege = {
   // Entity privileges (entities-api §11); mds has no per-entity policies, so a role grants them on every entity.
   VIEW_ENTITY_PAGE: 'VIEW_ENTITY_PAGE',
   EDIT_ENTITY: 'EDIT_ENTITY',
+  EDIT_ENTITY_TAGS: 'EDIT_ENTITY_TAGS',
+  EDIT_DATASET_COL_TAGS: 'EDIT_DATASET_COL_TAGS',
   DELETE_ENTITY: 'DELETE_ENTITY',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];

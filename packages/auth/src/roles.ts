@@ -35,7 +35,15 @@ export const ROLES: readonly Role[] = [
     urn: ROLE_URNS.Editor,
     name: 'Editor',
     description: 'Can read and edit all metadata. Cannot take administrative actions.',
-    privileges: privilegeSet(Privilege.MANAGE_TAGS, Privilege.CREATE_TAGS, Privilege.VIEW_MANAGE_TAGS, Privilege.VIEW_ENTITY_PAGE, Privilege.EDIT_ENTITY),
+    privileges: privilegeSet(
+      Privilege.MANAGE_TAGS,
+      Privilege.CREATE_TAGS,
+      Privilege.VIEW_MANAGE_TAGS,
+      Privilege.VIEW_ENTITY_PAGE,
+      Privilege.EDIT_ENTITY,
+      Privilege.EDIT_ENTITY_TAGS,
+      Privilege.EDIT_DATASET_COL_TAGS,
+    ),
   },
   {
     urn: ROLE_URNS.Reader,

@@ -69,11 +69,14 @@ describe('users and roles', () => {
       new Set([
         'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS', 'MANAGE_POLICIES',
         'MANAGE_SYSTEM_OPERATIONS', 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE', 'GET_ES_TASK_STATUS_PRIVILEGE',
-        'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY',
+        'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'EDIT_ENTITY_TAGS', 'EDIT_DATASET_COL_TAGS', 'DELETE_ENTITY',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(
-      new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'VIEW_ENTITY_PAGE', 'EDIT_ENTITY']),
+      new Set([
+        'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'EDIT_ENTITY_TAGS',
+        'EDIT_DATASET_COL_TAGS',
+      ]),
     );
     expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'VIEW_ENTITY_PAGE']));
     expect(await privilegesOf(null, 'urn:li:corpuser:nora')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));

@@ -4,13 +4,15 @@ import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type 
 import type { AspectStore } from '../aspect-store';
 import { datasetObject, datasetResolvers } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
+import { tagMutationResolvers } from './tag-mutations';
 
 /**
- * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`) and the
- * `Dataset` face. Other entity types answer through the `faces` their packages give (`@mds/tags`: `TAG`), by GraphQL
- * `EntityType`. All reads of one request are batched (request-loaders.ts).
+ * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`), the
+ * `Dataset` face, and the tag mutations on entities (tag-mutations.ts). Other entity types answer through the `faces`
+ * their packages give (`@mds/tags`: `TAG`), by GraphQL `EntityType`. All reads of one request are batched
+ * (request-loaders.ts).
  */
-export function createEntityGraphql(options: { store: AspectStore; search: SearchIndex; faces?: Readonly<Record<string, EntityFace>> }): ApiModule {
+export function createEntityGraphql(options: { store: AspectStore; search: SearchIndex; faces?: Readonly<Record<string, EntityFace>>; now?: () => number }): ApiModule {
   const { store, search } = options;
   // A dataset the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
   const datasetFace: EntityFace = async (urns) => new Map(urns.map((urn) => [urn, datasetObject(urn)]));
@@ -57,6 +59,7 @@ export function createEntityGraphql(options: { store: AspectStore; search: Searc
         },
       },
       ...datasetResolvers(store, loaders),
+      ...tagMutationResolvers(store, options.now ?? Date.now),
     },
   };
 }
