@@ -17,6 +17,7 @@ export const Privilege = {
   EDIT_ENTITY: 'EDIT_ENTITY',
   EDIT_ENTITY_TAGS: 'EDIT_ENTITY_TAGS',
   EDIT_DATASET_COL_TAGS: 'EDIT_DATASET_COL_TAGS',
+  EDIT_ENTITY_OWNERS: 'EDIT_ENTITY_OWNERS',
   DELETE_ENTITY: 'DELETE_ENTITY',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];

@@ -43,6 +43,7 @@ export const ROLES: readonly Role[] = [
       Privilege.EDIT_ENTITY,
       Privilege.EDIT_ENTITY_TAGS,
       Privilege.EDIT_DATASET_COL_TAGS,
+      Privilege.EDIT_ENTITY_OWNERS,
     ),
   },
   {

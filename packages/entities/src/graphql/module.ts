@@ -4,6 +4,7 @@ import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type 
 import type { AspectStore } from '../aspect-store';
 import { datasetObject, datasetResolvers } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
+import { ownerMutationResolvers } from './owner-mutations';
 import { tagMutationResolvers } from './tag-mutations';
 
 /**
@@ -14,6 +15,7 @@ import { tagMutationResolvers } from './tag-mutations';
  */
 export function createEntityGraphql(options: { store: AspectStore; search: SearchIndex; faces?: Readonly<Record<string, EntityFace>>; now?: () => number }): ApiModule {
   const { store, search } = options;
+  const now = options.now ?? Date.now;
   // A dataset the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
   const datasetFace: EntityFace = async (urns) => new Map(urns.map((urn) => [urn, datasetObject(urn)]));
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: datasetFace };
@@ -59,7 +61,7 @@ export function createEntityGraphql(options: { store: AspectStore; search: Searc
         },
       },
       ...datasetResolvers(store, loaders),
-      ...tagMutationResolvers(store, options.now ?? Date.now),
+      Mutation: { ...tagMutationResolvers(store, now), ...ownerMutationResolvers(store, now) },
     },
   };
 }

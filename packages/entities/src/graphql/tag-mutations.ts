@@ -1,7 +1,8 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
-import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
-import { badRequest, type Actor, type Resolvers } from '@mds/schema';
-import { ItemWriteError, type AspectStore, type AspectWrite } from '../aspect-store';
+import { isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
+import type { AspectStore, AspectWrite } from '../aspect-store';
+import { entityTypeOf, pointer, writeAll } from './mutation-support';
 
 /** One resource a tag mutation edits: an entity, or a field of a dataset's schema. */
 interface ResourceRef {
@@ -13,16 +14,13 @@ interface ResourceRef {
 const RESOURCE = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_TAGS];
 const FIELD = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_TAGS];
 
-/** JSON Pointer token (RFC 6901): a field path or urn as one path segment. */
-const token = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /**
  * `addTag(s)`, `removeTag`, `batchAddTags`, `batchRemoveTags` (entities-api §10): every resource and tag checked
  * (privilege, T1-T6) before anything is written, then one write of PATCHes applied inside its transaction, so
  * concurrent edits of one aspect never lose each other. Entity tags go to `globalTags`; a field's to its entry of
  * `editableSchemaMetadata` (created if missing); ingested `schemaMetadata` is never edited.
  */
-export function tagMutationResolvers(store: AspectStore, now: () => number): Resolvers {
+export function tagMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   const checkTags = async (tagUrns: readonly string[]) => {
     for (const tagUrn of tagUrns) {
       let isTag = false;
@@ -42,14 +40,9 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Res
     const field = subResourceType === 'DATASET_FIELD' && subResource ? subResource : undefined;
     if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
     if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
-    let entityType: string | undefined;
-    try {
-      entityType = findEntity(parseUrn(urn).entityType)?.name;
-    } catch (error) {
-      if (!(error instanceof UrnError)) throw error;
-    }
-    if (!entityType || !(await store.exists(urn))) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
-    const entry = (tagUrn: string) => ({ op, path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${token(field)}/globalTags`}/tags/${token(tagUrn)}`, ...(op === 'add' ? { value: { tag: tagUrn } } : {}) });
+    const entityType = await entityTypeOf(store, urn);
+    if (!entityType) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
+    const entry = (tagUrn: string) => ({ op, path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/globalTags`}/tags/${pointer(tagUrn)}`, ...(op === 'add' ? { value: { tag: tagUrn } } : {}) });
     if (field === undefined) return { urn, entityType, aspect: 'globalTags', changeType: 'PATCH', value: tagUrns.map(entry) };
     const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
     if (!schema) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
@@ -64,21 +57,14 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Res
     await checkTags(tagUrns);
     const writes: AspectWrite[] = [];
     for (const ref of refs) writes.push(await planWrite(ref, tagUrns, op));
-    try {
-      await store.write(writes, { actor: actor.urn, time: now() });
-    } catch (error) {
-      throw error instanceof ItemWriteError ? error.error : error;
-    }
-    return true;
+    return writeAll(store, writes, { actor: actor.urn, time: now() });
   };
 
   return {
-    Mutation: {
-      addTag: (_parent, { input }, { actor }) => run(actor, [input], [input.tagUrn], 'add'),
-      addTags: (_parent, { input }, { actor }) => run(actor, [input], input.tagUrns, 'add'),
-      removeTag: (_parent, { input }, { actor }) => run(actor, [input], [input.tagUrn], 'remove'),
-      batchAddTags: (_parent, { input }, { actor }) => run(actor, input.resources, input.tagUrns, 'add'),
-      batchRemoveTags: (_parent, { input }, { actor }) => run(actor, input.resources.filter((r): r is NonNullable<typeof r> => r != null), input.tagUrns, 'remove'),
-    },
+    addTag: (_parent, { input }, { actor }) => run(actor, [input], [input.tagUrn], 'add'),
+    addTags: (_parent, { input }, { actor }) => run(actor, [input], input.tagUrns, 'add'),
+    removeTag: (_parent, { input }, { actor }) => run(actor, [input], [input.tagUrn], 'remove'),
+    batchAddTags: (_parent, { input }, { actor }) => run(actor, input.resources, input.tagUrns, 'add'),
+    batchRemoveTags: (_parent, { input }, { actor }) => run(actor, input.resources.filter((r): r is NonNullable<typeof r> => r != null), input.tagUrns, 'remove'),
   };
 }
