@@ -4,12 +4,13 @@ import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type 
 import type { AspectStore } from '../aspect-store';
 import { datasetObject, datasetResolvers } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
+import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { tagMutationResolvers } from './tag-mutations';
 
 /**
  * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`), the
- * `Dataset` face, and the tag mutations on entities (tag-mutations.ts). Other entity types answer through the `faces`
+ * `Dataset` face, and the mutations of entities' tags, owners, deprecation, domains and status (*-mutations.ts). Other entity types answer through the `faces`
  * their packages give (`@mds/tags`: `TAG`), by GraphQL `EntityType`. All reads of one request are batched
  * (request-loaders.ts).
  */
@@ -61,7 +62,7 @@ export function createEntityGraphql(options: { store: AspectStore; search: Searc
         },
       },
       ...datasetResolvers(store, loaders),
-      Mutation: { ...tagMutationResolvers(store, now), ...ownerMutationResolvers(store, now) },
+      Mutation: { ...tagMutationResolvers(store, now), ...ownerMutationResolvers(store, now), ...entityMutationResolvers(store, now) },
     },
   };
 }
