@@ -91,3 +91,30 @@ describe('batchUpdateSoftDeleted', () => {
     expect(await found()).toContain(USERS);
   });
 });
+
+describe('updateDescription', () => {
+  const DESCRIBE = `mutation ($input: DescriptionUpdateInput!) { updateDescription(input: $input) }`;
+  const describe_ = (input: Record<string, unknown>, token?: string) => mds.graphql(DESCRIBE, { input: { description: 'Words', ...input } }, token);
+
+  it('writes a dataset’s editableDatasetProperties (keeping its other fields), a field’s editableSchemaMetadata entry, a domain’s properties', async () => {
+    await upsert('dataset', ORDERS, 'editableDatasetProperties', { name: 'Orders' });
+    expect((await describe_({ resourceUrn: ORDERS })).body).toEqual({ data: { updateDescription: true } });
+    expect(await aspect(ORDERS, 'editableDatasetProperties')).toEqual({ name: 'Orders', description: 'Words' });
+    const schema = { schemaName: 'orders', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } }, fields: [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }] };
+    await upsert('dataset', ORDERS, 'schemaMetadata', schema);
+    await describe_({ resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'id', description: 'The key' });
+    expect(await aspect(ORDERS, 'editableSchemaMetadata')).toMatchObject({ editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The key' }] });
+    await describe_({ resourceUrn: MARKETING, description: 'Campaigns' });
+    expect(await aspect(MARKETING, 'domainProperties')).toEqual({ name: 'Marketing', description: 'Campaigns' });
+    const { body } = await mds.graphql(`query { dataset(urn: "${ORDERS}") { editableProperties { description name } editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description } } } }`);
+    expect(body.data.dataset).toEqual({ editableProperties: { description: 'Words', name: 'Orders' }, editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The key' }] } });
+  });
+
+  it('refuses with DataHub’s texts (D1, D2, T5, T6) and a Reader with the reference 403', async () => {
+    expect(errorOf(await describe_({ resourceUrn: ABSENT }))).toEqual({ message: `Failed to update ${ABSENT}. ${ABSENT} does not exist.`, code: 400 });
+    expect(errorOf(await describe_({ resourceUrn: 'urn:li:corpuser:datahub' }))).toEqual({ message: 'Failed to update description. Unsupported resource type urn:li:corpuser:datahub provided.', code: 400 });
+    expect(errorOf(await describe_({ resourceUrn: USERS, subResourceType: 'DATASET_FIELD', subResource: 'id' }))).toEqual({ message: `Failed to update ${USERS} & field id. ${USERS} has no schema.`, code: 400 });
+    expect(errorOf(await describe_({ resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'nope' }))).toEqual({ message: `Failed to update ${ORDERS} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
+    expect(errorOf(await describe_({ resourceUrn: ORDERS }, reader))).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+  });
+});

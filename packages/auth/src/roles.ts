@@ -44,6 +44,8 @@ export const ROLES: readonly Role[] = [
       Privilege.EDIT_ENTITY_TAGS,
       Privilege.EDIT_DATASET_COL_TAGS,
       Privilege.EDIT_ENTITY_OWNERS,
+      Privilege.EDIT_ENTITY_DOCS,
+      Privilege.EDIT_DATASET_COL_DESCRIPTION,
       Privilege.EDIT_ENTITY_DEPRECATION,
       Privilege.EDIT_ENTITY_DOMAINS,
     ),

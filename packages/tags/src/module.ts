@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from '@mds/db';
-import type { EntityFace } from '@mds/entities';
+import type { DescriptionHandler, EntityFace } from '@mds/entities';
 import type { ApiModule } from '@mds/schema';
-import { createTagResolvers, tagFace } from './graphql/resolvers';
+import { createTagResolvers, describeTag, tagFace } from './graphql/resolvers';
 import { moveLegacyTags } from './legacy';
 import { TagStore, type TagEntities, type TagStoreOptions } from './store';
 
@@ -13,13 +13,13 @@ export interface TagsModuleOptions extends TagStoreOptions {
 }
 
 /**
- * The tags module for the host, the store for direct use, and the face tags show in entity-wide queries (the host
- * hands it to @mds/entities' `createSearchModule` as `TAG`). First moves tags an older mds kept apart.
+ * The tags module for the host, the store for direct use, the face tags show in entity-wide queries and how a tag is
+ * described (the host hands both to @mds/entities' `createEntityGraphql`, as `TAG` and `tag`). First moves tags an older mds kept apart.
  */
-export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore; face: EntityFace }> {
+export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore; face: EntityFace; describe: DescriptionHandler }> {
   if (options.legacy) await moveLegacyTags(options.legacy, options.entities);
   const store = createTagStore(options.entities, options);
-  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store, face: tagFace(store) };
+  return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store, face: tagFace(store), describe: describeTag(store) };
 }
 
 /** A store over tags in `entities`, usable without GraphQL. */

@@ -1,4 +1,4 @@
-import { ItemWriteError, type AspectStore, type AspectWrite, type StoredAspect } from '@mds/entities';
+import { ItemWriteError, updateAspect, type AspectStore, type AspectWrite, type StoredAspect } from '@mds/entities';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
@@ -22,8 +22,6 @@ export interface TagEntities {
 
 /** The aspects a tag is made of (DataHub's `tag` entity). */
 const TAG_ASPECTS = ['tagKey', 'tagProperties', 'ownership', 'status'] as const;
-/** How often a change is tried again when another write moved the tag between its read and its write. */
-const MAX_ATTEMPTS = 8;
 
 type Properties = Record<string, unknown> & { name?: unknown; description?: unknown; colorHex?: unknown };
 
@@ -131,26 +129,17 @@ export class TagStore {
     return { time: this.#now(), actor };
   }
 
-  /** Merges `changes` into the latest `tagProperties`, written only if no other write moved it meanwhile. */
+  /** Merges `changes` into the latest `tagProperties`, lost to no concurrent change (updateAspect of @mds/entities). */
   async #change(urn: string, id: string, changes: { name?: string; description?: string | null; colorHex?: string }, stamp: AuditStamp): Promise<Tag> {
-    for (let attempt = 1; ; attempt++) {
-      const aspects = (await this.#store.latest([urn], TAG_ASPECTS)).get(urn);
-      const before = aspects && toTag(urn, id, aspects);
-      if (!before) throw tagNotFound(urn);
-      const current = aspects.get('tagProperties');
-      const properties: Properties = { ...(current?.value ?? { name: id }), ...changes };
+    const before = await this.get(urn);
+    if (!before) throw tagNotFound(urn);
+    const merge = (current: Properties | undefined): Properties => {
+      const properties: Properties = { ...(current ?? { name: id }), ...changes };
       if (properties.description === null) delete properties.description;
-      const version = current?.systemMetadata?.version;
-      const write = { ...tagWrite(urn, 'tagProperties', 'UPSERT', properties), headers: { 'If-Version-Match': version === undefined ? '-1' : String(version) } };
-      try {
-        const [result] = await this.#store.write([write], stamp);
-        const written = result!.outcome === 'written';
-        return { ...propertiesOf(before, properties), lastModified: written ? stamp : before.lastModified };
-      } catch (error) {
-        const moved = error instanceof ItemWriteError && error.error.message.includes('(If-Version-Match)');
-        if (!moved || attempt === MAX_ATTEMPTS) throw error instanceof ItemWriteError ? error.error : error;
-      }
-    }
+      return properties;
+    };
+    const { value, written } = await updateAspect(this.#store, { urn, entityType: 'tag', aspect: 'tagProperties' }, merge, stamp);
+    return { ...propertiesOf(before, value), lastModified: written ? stamp : before.lastModified };
   }
 }
 

@@ -231,13 +231,12 @@ describe('updateDescription', () => {
     expect(await store.get('urn:li:tag:pii')).toMatchObject({ description: 'Now this', lastModified: { time: T0 + 1_000 } });
   });
 
-  it('refuses other resources, sub-resources, unknown tags and callers without MANAGE_TAGS', async () => {
+  it('refuses sub-resources, unknown tags and callers without MANAGE_TAGS; leaves other types to their privileges', async () => {
     const { run } = await withPii();
     const describe = (input: Record<string, unknown>, context = editor) =>
       run(context, DESCRIBE, { input: { description: 'd', resourceUrn: 'urn:li:tag:pii', ...input } });
-    expect(onlyError(await describe({ resourceUrn: 'urn:li:dataset:x' }))).toEqual(
-      badRequest(`'resourceUrn' must be a tag urn of the form urn:li:tag:<id>`),
-    );
+    // Another type's resource is the entities' to describe: it needs EDIT_ENTITY or EDIT_ENTITY_DOCS.
+    expect(onlyError(await describe({ resourceUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD)' }))).toEqual(forbidden);
     expect(onlyError(await describe({ subResourceType: 'DATASET_FIELD', subResource: 'col' }))).toEqual(
       badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`),
     );

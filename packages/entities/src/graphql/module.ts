@@ -4,6 +4,7 @@ import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type 
 import type { AspectStore } from '../aspect-store';
 import { datasetObject, datasetResolvers } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
+import { descriptionResolvers, type DescriptionHandler } from './description';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { tagMutationResolvers } from './tag-mutations';
@@ -14,7 +15,14 @@ import { tagMutationResolvers } from './tag-mutations';
  * their packages give (`@mds/tags`: `TAG`), by GraphQL `EntityType`. All reads of one request are batched
  * (request-loaders.ts).
  */
-export function createEntityGraphql(options: { store: AspectStore; search: SearchIndex; faces?: Readonly<Record<string, EntityFace>>; now?: () => number }): ApiModule {
+export function createEntityGraphql(options: {
+  store: AspectStore;
+  search: SearchIndex;
+  faces?: Readonly<Record<string, EntityFace>>;
+  /** updateDescription of the types a package describes itself, by registry name (`@mds/tags`: `tag`). */
+  describers?: Readonly<Record<string, DescriptionHandler>>;
+  now?: () => number;
+}): ApiModule {
   const { store, search } = options;
   const now = options.now ?? Date.now;
   // A dataset the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
@@ -62,7 +70,12 @@ export function createEntityGraphql(options: { store: AspectStore; search: Searc
         },
       },
       ...datasetResolvers(store, loaders),
-      Mutation: { ...tagMutationResolvers(store, now), ...ownerMutationResolvers(store, now), ...entityMutationResolvers(store, now) },
+      Mutation: {
+        ...tagMutationResolvers(store, now),
+        ...ownerMutationResolvers(store, now),
+        ...entityMutationResolvers(store, now),
+        ...descriptionResolvers(store, now, options.describers ?? {}),
+      },
     },
   };
 }

@@ -24,3 +24,32 @@ export async function writeAll(store: AspectStore, writes: readonly AspectWrite[
   }
   return true;
 }
+
+/** How many times a read-modify-write is tried when other writes keep moving the aspect between its read and write. */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * A read-modify-write of one aspect that loses no concurrent edit: the write is conditional on the version read
+ * (`If-Version-Match`), and one that lost the race reads again and reapplies `modify`. Answers the value written
+ * and whether it was a new version (an identical value writes none).
+ */
+export async function updateAspect(
+  store: AspectStore,
+  target: { urn: string; entityType: string; aspect: string },
+  modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>,
+  audit: Audit,
+): Promise<{ value: Record<string, unknown>; written: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = (await store.latest([target.urn], [target.aspect])).get(target.urn)?.get(target.aspect);
+    const value = modify(current?.value);
+    const version = current?.systemMetadata?.version;
+    const headers = { 'If-Version-Match': version === undefined ? '-1' : String(version) };
+    try {
+      const [result] = await store.write([{ ...target, changeType: 'UPSERT', value, headers }], audit);
+      return { value, written: result!.outcome === 'written' };
+    } catch (error) {
+      const moved = error instanceof ItemWriteError && error.error.message.includes('(If-Version-Match)');
+      if (!moved || attempt === MAX_ATTEMPTS) throw error instanceof ItemWriteError ? error.error : error;
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
-import type { EntityFace } from '@mds/entities';
+import type { DescriptionHandler, EntityFace } from '@mds/entities';
 import { badRequest, type Resolvers } from '@mds/schema';
 import type { TagStore } from '../store';
 import { parseTagUrn } from '../urn';
@@ -42,16 +42,20 @@ export function createTagResolvers(store: TagStore): Resolvers {
         await store.setColor(urn, colorHex, actor.urn);
         return true;
       },
-      updateDescription: async (_parent, { input }, { actor }) => {
-        requirePrivilege(actor, MANAGE);
-        parseTagUrn(input.resourceUrn, 'resourceUrn');
-        if (input.subResourceType != null || input.subResource != null) {
-          throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
-        }
-        await store.setDescription(input.resourceUrn, input.description, actor.urn);
-        return true;
-      },
     },
+  };
+}
+
+/** updateDescription of a tag (@mds/entities hands tags to it): MANAGE_TAGS, and tags have no sub-resources. */
+export function describeTag(store: TagStore): DescriptionHandler {
+  return async (input, actor) => {
+    requirePrivilege(actor, MANAGE);
+    parseTagUrn(input.resourceUrn, 'resourceUrn');
+    if (input.subResourceType != null || input.subResource != null) {
+      throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
+    }
+    await store.setDescription(input.resourceUrn, input.description, actor.urn);
+    return true;
   };
 }
 

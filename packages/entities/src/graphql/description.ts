@@ -1,0 +1,78 @@
+import { Privilege, requirePrivilege } from '@mds/auth';
+import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
+import type { AspectStore } from '../aspect-store';
+import { entityTypeOf, pointer, updateAspect, writeAll } from './mutation-support';
+
+export interface DescriptionInput {
+  description: string;
+  resourceUrn: string;
+  subResourceType?: string | null;
+  subResource?: string | null;
+}
+
+/** How a package describes entities of its own type (`@mds/tags`: tags, with its own privileges and rules). */
+export type DescriptionHandler = (input: DescriptionInput, actor: Actor) => Promise<boolean>;
+
+/** The aspect whose `description` updateDescription writes, by entity type (entities-api §10). */
+const DESCRIBED_IN: Readonly<Record<string, string>> = {
+  dataset: 'editableDatasetProperties',
+  container: 'editableContainerProperties',
+  domain: 'domainProperties',
+  corpGroup: 'corpGroupEditableInfo',
+  dashboard: 'editableDashboardProperties',
+  chart: 'editableChartProperties',
+  dataFlow: 'editableDataFlowProperties',
+  dataJob: 'editableDataJobProperties',
+};
+const DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_DOCS];
+const FIELD_DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_DESCRIPTION];
+
+/**
+ * `updateDescription` of any entity type: types whose package describes them (`handlers`, by registry name) are
+ * handed over; the others write their editable description aspect, a dataset field its `editableSchemaMetadata`
+ * entry. DataHub's D1-D2 and T4-T6 texts.
+ */
+export function descriptionResolvers(store: AspectStore, now: () => number, handlers: Readonly<Record<string, DescriptionHandler>>): MutationResolvers {
+  return {
+    updateDescription: async (_parent, { input }, { actor }) => {
+      let type: string | undefined;
+      try {
+        type = findEntity(parseUrn(input.resourceUrn).entityType)?.name;
+      } catch (error) {
+        if (!(error instanceof UrnError)) throw error;
+      }
+      const handler = type && Object.hasOwn(handlers, type) ? handlers[type] : undefined;
+      if (handler) return handler(input, actor);
+      const urn = input.resourceUrn;
+      const { subResourceType, subResource } = input;
+      if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
+      if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
+      const audit = { actor: actor.urn, time: now() };
+      if (subResourceType === 'DATASET_FIELD' && subResource) {
+        requirePrivilege(actor, FIELD_DOCS);
+        if ((await entityTypeOf(store, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+        const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
+        if (!schema) throw badRequest(`Failed to update ${urn} & field ${subResource}. ${urn} has no schema.`);
+        const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
+        if (!fields.some((f) => f.fieldPath === subResource)) throw badRequest(`Failed to update ${urn} & field ${subResource}. Field ${subResource} does not exist in the datasets schema.`);
+        const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(subResource)}/description`, value: input.description }];
+        return writeAll(store, [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }], audit);
+      }
+      requirePrivilege(actor, DOCS);
+      const aspect = type ? DESCRIBED_IN[type] : undefined;
+      if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect)) throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
+      if (!(await entityTypeOf(store, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+      await updateAspect(
+        store,
+        { urn, entityType: type, aspect },
+        (current) => {
+          if (type === 'domain' && !current) throw badRequest('Properties for this Domain do not yet exist!');
+          return { ...current, description: input.description };
+        },
+        audit,
+      );
+      return true;
+    },
+  };
+}
