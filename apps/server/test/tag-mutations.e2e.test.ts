@@ -123,3 +123,25 @@ describe('concurrency', () => {
     expect(versions.length).toBe(50);
   });
 });
+
+describe('deleteTag', () => {
+  it('also takes the tag off every entity and dataset field that carries it', async () => {
+    await createTag('doomed');
+    const field = ((await mds.domains.entities.store.get(HIVE, 'schemaMetadata'))!.value.fields as { fieldPath: string }[])[0]!.fieldPath;
+    await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:doomed', resourceUrn: KAFKA } });
+    await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:doomed', resourceUrn: HIVE, subResourceType: 'DATASET_FIELD', subResource: field } });
+    const fieldTags = async () => {
+      const editable = (await mds.domains.entities.store.get(HIVE, 'editableSchemaMetadata'))!.value as { editableSchemaFieldInfo: { fieldPath: string; globalTags?: { tags: { tag: string }[] } }[] };
+      return editable.editableSchemaFieldInfo.find((f) => f.fieldPath === field)?.globalTags?.tags.map((t) => t.tag);
+    };
+    expect(await tagsOf(KAFKA)).toContain('urn:li:tag:doomed');
+    expect(await fieldTags()).toContain('urn:li:tag:doomed');
+
+    expect((await mds.graphql(`mutation { deleteTag(urn: "urn:li:tag:doomed") }`)).body).toEqual({ data: { deleteTag: true } });
+    expect(await tagsOf(KAFKA)).not.toContain('urn:li:tag:doomed');
+    expect(await fieldTags()).not.toContain('urn:li:tag:doomed');
+    expect(await fieldTags()).toContain('urn:li:tag:pii'); // other tags of the field stay
+    const tagged = await mds.clientFor(mds.rootToken).get(`/relationships?urn=${enc('urn:li:tag:doomed')}&direction=INCOMING&types=List(TaggedWith)`);
+    expect(tagged.body.relationships).toEqual([]);
+  });
+});

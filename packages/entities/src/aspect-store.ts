@@ -393,6 +393,11 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       return urns.length;
     },
 
+    /** The entities with an edge of `type` to `urn`, and the aspect of each that declares it (deleteTag's clean-up). */
+    async referencesTo(urn: string, type: string): Promise<{ urn: string; aspect: string }[]> {
+      return db.all<{ urn: string; aspect: string }>('SELECT DISTINCT source AS urn, aspect FROM entity_relationship WHERE destination = ? AND type = ? ORDER BY source, aspect', [urn, type]);
+    },
+
     /**
      * The edges from `urn` (OUTGOING) or to it (INCOMING), of `types` (all when empty), ordered by type then urn, a
      * page of them and how many there are in all.

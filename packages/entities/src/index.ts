@@ -19,6 +19,6 @@ export { fileItemProposals, pegasusSnapshot } from './file-format';
 export { createEntityGraphql } from './graphql/module';
 export { ownerEntity, toGraphQLOwnership } from './graphql/ownership';
 export type { EntityFace } from './graphql/request-loaders';
-export { updateAspect } from './graphql/mutation-support';
+export { pointer, updateAspect } from './graphql/mutation-support';
 export type { DescriptionHandler } from './graphql/description';
 export { supportsPatch } from './patch';

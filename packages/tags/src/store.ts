@@ -1,4 +1,5 @@
-import { ItemWriteError, updateAspect, type AspectStore, type AspectWrite, type StoredAspect } from '@mds/entities';
+import { findEntity, parseUrn } from '@mds/core';
+import { ItemWriteError, pointer, updateAspect, type AspectStore, type AspectWrite, type StoredAspect } from '@mds/entities';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, notFound } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,8 @@ import { parseTagUrn, tagUrn } from './urn';
 import { validateColorHex, validateDescription, validateId, validateName } from './validation';
 
 export const TAG_ALREADY_EXISTS = 'This Tag already exists!';
+/** Who a clean-up after deleteTag is stamped with: the system, as DataHub's own clean-up is. */
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 export interface TagStoreOptions {
   /** The clock for audit stamps (milliseconds since the epoch); tests pin it. */
@@ -103,10 +106,33 @@ export class TagStore {
     return this.#change(urn, id, { description: validateDescription(description) }, this.#stamp(actor));
   }
 
-  /** Removes the tag entity, every aspect and version of it (DataHub's deleteTag is a hard delete). */
+  /**
+   * Removes the tag entity, every aspect and version of it (DataHub's deleteTag is a hard delete), after taking it off
+   * every entity and dataset field that carries it (`globalTags`, `editableSchemaMetadata`; ingested
+   * `schemaMetadata` is left as its source wrote it). DataHub cleans up asynchronously; here it is done first.
+   */
   async delete(urn: string): Promise<void> {
     parseTagUrn(urn);
+    if (!(await this.#store.exists(urn))) throw tagNotFound(urn);
+    const writes: AspectWrite[] = [];
+    for (const ref of await this.#store.referencesTo(urn, 'TaggedWith')) {
+      const patch = await this.#untagging(ref.urn, ref.aspect, urn);
+      const entityType = findEntity(parseUrn(ref.urn).entityType)?.name;
+      if (patch.length && entityType) writes.push({ urn: ref.urn, entityType, aspect: ref.aspect, changeType: 'PATCH', value: patch });
+    }
+    if (writes.length) await this.#store.write(writes, this.#stamp(SYSTEM_ACTOR));
     if ((await this.#store.deleteEntity(urn)) === 0) throw tagNotFound(urn);
+  }
+
+  /** The PATCH that takes `tagUrn` off `aspect` of `urn`: the entity's tags, or those of each field carrying it. */
+  async #untagging(urn: string, aspect: string, tagUrn: string): Promise<{ op: string; path: string }[]> {
+    if (aspect === 'globalTags') return [{ op: 'remove', path: `/tags/${pointer(tagUrn)}` }];
+    if (aspect !== 'editableSchemaMetadata') return [];
+    const value = (await this.#store.get(urn, aspect))?.value;
+    const fields = Array.isArray(value?.editableSchemaFieldInfo) ? (value.editableSchemaFieldInfo as { fieldPath?: unknown; globalTags?: { tags?: { tag?: unknown }[] } }[]) : [];
+    return fields
+      .filter((field) => typeof field.fieldPath === 'string' && field.globalTags?.tags?.some((t) => t.tag === tagUrn))
+      .map((field) => ({ op: 'remove', path: `/editableSchemaFieldInfo/${pointer(field.fieldPath as string)}/globalTags/tags/${pointer(tagUrn)}` }));
   }
 
   /** One page of tags: by relevance then urn for text queries, by name (case aside) then urn when listing all. */
