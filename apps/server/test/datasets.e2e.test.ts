@@ -124,3 +124,39 @@ describe('searchAcrossEntities over datasets', () => {
     }
   });
 });
+
+describe('dashboard, chart, dataFlow, dataJob', () => {
+  it('answer DataHub’s sample dashboard, chart, flow and job from their ingested aspects', async () => {
+    const query = `{
+      dashboard(urn: "urn:li:dashboard:(looker,baz)") { urn type tool dashboardId platform { urn }
+        properties { name description customProperties { key value } created { actor } } ownership { owners { owner { ... on CorpGroup { urn } } type } } }
+      chart(urn: "urn:li:chart:(looker,baz1)") { chartId properties { name description lastModified { actor } } tags { tags { tag { urn } } } }
+      dataFlow(urn: "urn:li:dataFlow:(airflow,dag_abc,PROD)") { orchestrator flowId cluster properties { name description project } }
+      dataJob(urn: "urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)") { jobId dataFlow { urn properties { name } }
+        properties { name description } inputOutput { inputDatasets { urn name } outputDatasets { urn } } }
+      wrongType: dashboard(urn: "${HIVE}") { urn }
+    }`;
+    const { body } = await mds.graphql(query);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.dashboard).toEqual({
+      urn: 'urn:li:dashboard:(looker,baz)', type: 'DASHBOARD', tool: 'looker', dashboardId: 'baz', platform: { urn: 'urn:li:dataPlatform:looker' },
+      properties: { name: 'Baz Dashboard', description: 'Baz Dashboard', customProperties: [{ key: 'prop1', value: 'fakeprop' }, { key: 'prop2', value: 'pikachu' }], created: { actor: 'urn:li:corpuser:jdoe' } },
+      ownership: { owners: [{ owner: { urn: 'urn:li:corpGroup:bfoo' }, type: 'DATAOWNER' }] },
+    });
+    expect(body.data.chart).toEqual({ chartId: 'baz1', properties: { name: 'Baz Chart 1', description: 'Baz Chart 1', lastModified: { actor: 'urn:li:corpuser:datahub' } }, tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] } });
+    expect(body.data.dataFlow).toEqual({ orchestrator: 'airflow', flowId: 'dag_abc', cluster: 'PROD', properties: { name: 'Users', description: 'Constructs the fct_users_deleted and fct_users_created tables', project: null } });
+    expect(body.data.dataJob).toEqual({
+      jobId: 'task_123',
+      dataFlow: { urn: 'urn:li:dataFlow:(airflow,dag_abc,PROD)', properties: { name: 'Users' } },
+      properties: { name: 'User Creations', description: 'Constructs the fct_users_created from logging_events' },
+      inputOutput: { inputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)', name: 'logging_events' }], outputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)' }] },
+    });
+    expect(body.data.wrongType).toBeNull();
+  });
+
+  it('are searched with the others: a query finds the dashboard, typed as such', async () => {
+    const { body } = await mds.graphql(`{ searchAcrossEntities(input: { query: "baz" }) { searchResults { entity { urn type } } } }`);
+    const found = body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string; type: string } }) => [r.entity.type, r.entity.urn]);
+    expect(found).toEqual(expect.arrayContaining([['DASHBOARD', 'urn:li:dashboard:(looker,baz)'], ['CHART', 'urn:li:chart:(looker,baz1)']]));
+  });
+});

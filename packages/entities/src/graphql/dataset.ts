@@ -1,4 +1,4 @@
-import { isJsonObject, parseUrn } from '@mds/core';
+import { findEntity, isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
 import type { AspectStore, StoredAspect } from '../aspect-store';
 import { toGraphQLOwnership } from './ownership';
@@ -7,6 +7,8 @@ import type { RequestLoaders } from './request-loaders';
 type Json = Record<string, unknown>;
 type Loaders = (context: ApiContext) => RequestLoaders;
 
+/** The key aspect of a urn's entity type. */
+const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';
 const idOf = (urn: string) => urn.slice(urn.indexOf(':', 'urn:li:'.length) + 1);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
@@ -22,6 +24,47 @@ export function datasetObject(urn: string): ResolversTypes['Dataset'] {
     name,
     platform: { __typename: 'DataPlatform', urn: platform, type: 'DATA_PLATFORM', name: idOf(platform) } as ResolversTypes['DataPlatform'],
   } as ResolversTypes['Dataset'];
+}
+
+/** A stamp of an aspect, or DataHub's default when absent. */
+const stamp = (value: unknown) => (isJsonObject(value) && typeof value.time === 'number' ? { time: value.time, actor: text(value.actor) } : { time: 0, actor: null });
+
+/** `properties` of a dashboard, chart, flow or job from its info aspect (`title` or `name`). */
+function infoProperties(v: Json | undefined, urn: string) {
+  if (!v) return null;
+  const changes = isJsonObject(v.lastModified) ? v.lastModified : {};
+  return {
+    name: text(v.title) ?? text(v.name) ?? '',
+    description: text(v.description),
+    externalUrl: text(v.externalUrl) ?? text(v.chartUrl) ?? text(v.dashboardUrl),
+    access: text(v.access),
+    customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({ key, value: text(val), associatedUrn: urn })),
+    lastRefreshed: typeof v.lastRefreshed === 'number' ? v.lastRefreshed : null,
+    created: stamp(changes.created),
+    lastModified: stamp(changes.lastModified),
+  };
+}
+
+const editable = (v: Json | undefined) => (v ? { description: text(v.description) } : null);
+
+/** The GraphQL object of an urn of a type this package answers (its key parts; the rest resolves from aspects). */
+export function entityObject(urn: string): ResolversTypes['Entity'] | undefined {
+  const { entityType, parts } = parseUrn(urn);
+  const platform = (tool: string) => ({ __typename: 'DataPlatform', urn: tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`, type: 'DATA_PLATFORM', name: tool });
+  switch (entityType) {
+    case 'dataset':
+      return datasetObject(urn);
+    case 'dashboard':
+      return { __typename: 'Dashboard', urn, type: 'DASHBOARD', tool: parts[0], dashboardId: parts[1], platform: platform(parts[0]!) } as ResolversTypes['Entity'];
+    case 'chart':
+      return { __typename: 'Chart', urn, type: 'CHART', tool: parts[0], chartId: parts[1], platform: platform(parts[0]!) } as ResolversTypes['Entity'];
+    case 'dataFlow':
+      return { __typename: 'DataFlow', urn, type: 'DATA_FLOW', orchestrator: parts[0], flowId: parts[1], cluster: parts[2] };
+    case 'dataJob':
+      return { __typename: 'DataJob', urn, type: 'DATA_JOB', jobId: parts[1], dataFlow: entityObject(parts[0]!) } as ResolversTypes['Entity'];
+    default:
+      return undefined;
+  }
 }
 
 /** A tag urn as a `Tag` that resolves itself through the tags' face (TagAssociation.tag). */
@@ -91,6 +134,53 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
   type Parent = { urn?: string | null; name?: string | null };
   type TagParent = { tag: { urn: string } };
 
+  /** The fields every entity type with these aspects answers alike (entities-api §9.2 "same conventions"). */
+  const common = {
+    tags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    ownership: async (parent: Parent, _args: unknown, context: ApiContext) => toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
+    deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'deprecation', context);
+      if (!v) return null;
+      return { deprecated: v.deprecated === true, decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null, note: text(v.note), actor: text(v.actor) };
+    },
+    domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'domains', context);
+      const first = Array.isArray(v?.domains) ? v.domains.find((d): d is string => typeof d === 'string') : undefined;
+      return first ? { domain: { __typename: 'Domain', urn: first, type: 'DOMAIN', id: idOf(first) }, associatedUrn: urnOf(parent) } : null;
+    },
+    status: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'status', context);
+      return v ? { removed: v.removed === true } : null;
+    },
+    subTypes: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'subTypes', context);
+      return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
+    },
+    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) => glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
+    institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'institutionalMemory', context);
+      if (!v) return null;
+      const elements = list(v.elements).map((e) => ({
+        url: text(e.url) ?? '',
+        label: text(e.description) ?? '',
+        description: text(e.description) ?? '',
+        created: isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number' ? { time: e.createStamp.time, actor: text(e.createStamp.actor) } : null,
+      }));
+      return { elements };
+    },
+    exists: async (parent: Parent, _args: unknown, context: ApiContext) => (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
+    lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])].map((a) => a.systemMetadata?.lastObserved).filter((t): t is number => typeof t === 'number');
+      return observed.length ? Math.max(...observed) : null;
+    },
+    aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {
+      const stored = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])];
+      const wanted = input?.aspectNames?.length ? new Set(input.aspectNames) : undefined;
+      return stored.filter((a) => !wanted || wanted.has(a.aspect)).map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
+    },
+  };
+
   return {
     Dataset: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
@@ -129,49 +219,42 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
           })),
         };
       },
-      tags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-      globalTags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-      ownership: async (parent: Parent, _args: unknown, context: ApiContext) => toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
-      deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'deprecation', context);
-        if (!v) return null;
-        return { deprecated: v.deprecated === true, decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null, note: text(v.note), actor: text(v.actor) };
+      ...common,
+    },
+    Dashboard: {
+      ...common,
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) => infoProperties(await value(urnOf(parent), 'dashboardInfo', context), urnOf(parent)),
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDashboardProperties', context)),
+    },
+    Chart: {
+      ...common,
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
+        const v = await value(urnOf(parent), 'chartInfo', context);
+        return v ? { ...infoProperties(v, urnOf(parent)), type: text(v.type) } : null;
       },
-      domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'domains', context);
-        const first = Array.isArray(v?.domains) ? v.domains.find((d): d is string => typeof d === 'string') : undefined;
-        return first ? { domain: { __typename: 'Domain', urn: first, type: 'DOMAIN', id: idOf(first) }, associatedUrn: urnOf(parent) } : null;
+      query: async (parent: Parent, _args: unknown, context: ApiContext) => {
+        const v = await value(urnOf(parent), 'chartQuery', context);
+        return v ? { rawQuery: text(v.rawQuery) ?? '', type: text(v.type) ?? '' } : null;
       },
-      status: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'status', context);
-        return v ? { removed: v.removed === true } : null;
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableChartProperties', context)),
+    },
+    DataFlow: {
+      ...common,
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
+        const v = await value(urnOf(parent), 'dataFlowInfo', context);
+        return v ? { ...infoProperties(v, urnOf(parent)), project: text(v.project) } : null;
       },
-      subTypes: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'subTypes', context);
-        return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDataFlowProperties', context)),
+    },
+    DataJob: {
+      ...common,
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) => infoProperties(await value(urnOf(parent), 'dataJobInfo', context), urnOf(parent)),
+      inputOutput: async (parent: Parent, _args: unknown, context: ApiContext) => {
+        const v = await value(urnOf(parent), 'dataJobInputOutput', context);
+        const datasets = (field: string) => (Array.isArray(v?.[field]) ? (v[field] as unknown[]).filter((u): u is string => typeof u === 'string').map(datasetObject) : null);
+        return v ? { inputDatasets: datasets('inputDatasets'), outputDatasets: datasets('outputDatasets') } : null;
       },
-      glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) => glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
-      institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'institutionalMemory', context);
-        if (!v) return null;
-        const elements = list(v.elements).map((e) => ({
-          url: text(e.url) ?? '',
-          label: text(e.description) ?? '',
-          description: text(e.description) ?? '',
-          created: isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number' ? { time: e.createStamp.time, actor: text(e.createStamp.actor) } : null,
-        }));
-        return { elements };
-      },
-      exists: async (parent: Parent, _args: unknown, context: ApiContext) => (await loaders(context).aspects(urnOf(parent)))?.has('datasetKey') ?? false,
-      lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])].map((a) => a.systemMetadata?.lastObserved).filter((t): t is number => typeof t === 'number');
-        return observed.length ? Math.max(...observed) : null;
-      },
-      aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {
-        const stored = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])];
-        const wanted = input?.aspectNames?.length ? new Set(input.aspectNames) : undefined;
-        return stored.filter((a) => !wanted || wanted.has(a.aspect)).map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
-      },
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDataJobProperties', context)),
     },
     DataPlatform: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {

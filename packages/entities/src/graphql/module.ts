@@ -2,7 +2,7 @@ import { findEntity, pageOf, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
-import { datasetObject, datasetResolvers } from './dataset';
+import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { entityMutationResolvers } from './entity-mutations';
@@ -25,24 +25,32 @@ export function createEntityGraphql(options: {
 }): ApiModule {
   const { store, search } = options;
   const now = options.now ?? Date.now;
-  // A dataset the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
-  const datasetFace: EntityFace = async (urns) => new Map(urns.map((urn) => [urn, datasetObject(urn)]));
-  const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: datasetFace };
+  // An entity the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
+  const ownFace: EntityFace = async (urns) => new Map(urns.flatMap((urn) => { const found = entityObject(urn); return found ? [[urn, found] as const] : []; }));
+  const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: ownFace, DASHBOARD: ownFace, CHART: ownFace, DATA_FLOW: ownFace, DATA_JOB: ownFace };
   const loaders = requestLoaders(store, faces);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
     const type = findEntity(parseArgument(urn).entityType);
     if (!type) return null;
-    if (type.name === 'dataset') return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? datasetObject(urn) : null;
+    const own = entityObject(urn);
+    if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
     return (await loaders(context).entity(type.graphqlType, urn)) ?? null;
   };
+
+  /** The entity of `urn` when the urn is of `entityType` (another type's urn answers null, as DataHub's does). */
+  const ofType = async (entityType: string, urn: string, context: ApiContext) => (parseArgument(urn).entityType === entityType ? entityOf(urn, context) : null);
 
   return {
     name: 'entity-graphql',
     resolvers: {
       Query: {
-        dataset: async (_parent, { urn }, context) => (parseArgument(urn).entityType === 'dataset' ? ((await entityOf(urn, context)) as ResolversTypes['Dataset'] | null) : null),
+        dataset: (_parent, { urn }, context) => ofType('dataset', urn, context) as Promise<ResolversTypes['Dataset'] | null>,
+        dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context) as Promise<ResolversTypes['Dashboard'] | null>,
+        chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,
+        dataFlow: (_parent, { urn }, context) => ofType('dataFlow', urn, context) as Promise<ResolversTypes['DataFlow'] | null>,
+        dataJob: (_parent, { urn }, context) => ofType('dataJob', urn, context) as Promise<ResolversTypes['DataJob'] | null>,
         entity: (_parent, { urn }, context) => entityOf(urn, context),
         entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
         entityExists: (_parent, { urn }) => {
