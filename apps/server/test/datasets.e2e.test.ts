@@ -1,11 +1,9 @@
-import { pegasusSnapshot } from '@mds/entities';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BOOTSTRAP, ingestSnapshots, snapshotsOf } from './support/datahub-files';
 import { startMds, type Mds } from './support/mds';
 
 // Datasets over GraphQL (entities-api §9.1-9.2), read from what DataHub's own bootstrap file ingests
 // (packages/entities/test/fixtures/datahub/bootstrap_mce.json, source in SOURCES.md).
-const BOOTSTRAP = new URL('../../../packages/entities/test/fixtures/datahub/bootstrap_mce.json', import.meta.url);
 const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
 
@@ -29,11 +27,8 @@ let stored: Map<string, Record<string, unknown>>;
 
 beforeAll(async () => {
   mds = await startMds();
-  const items = JSON.parse(readFileSync(BOOTSTRAP, 'utf8')) as { proposedSnapshot: unknown }[];
-  const snapshots = items.filter((item) => item.proposedSnapshot).map((item) => pegasusSnapshot(item.proposedSnapshot));
-  const entities = snapshots.map((value) => ({ value }));
-  const res = await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) });
-  expect([res.status, res.body?.message]).toEqual([200, undefined]);
+  const snapshots = snapshotsOf(BOOTSTRAP);
+  await ingestSnapshots(mds);
   // The aspects of each dataset as the file gives them, by their PDL class's short name.
   stored = new Map();
   for (const snapshot of snapshots) {

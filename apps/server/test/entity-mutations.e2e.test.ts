@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlError } from './support/datahub-files';
 import { startMds, type Mds } from './support/mds';
 
 // Deprecation, domains and soft delete over GraphQL (entities-api §10), read back over Rest.li and GraphQL.
@@ -12,10 +13,6 @@ let reader: string;
 const upsert = (entityType: string, urn: string, aspectName: string, value: unknown) =>
   mds.post('/aspects?action=ingestProposal', { proposal: { entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } } });
 const aspect = async (urn: string, name: string) => (await mds.domains.entities.store.get(urn, name))?.value;
-const errorOf = (result: { body: { errors?: { message: string; extensions: Record<string, unknown> }[] } }) => {
-  const [error] = result.body.errors ?? [];
-  return error && { message: error.message, code: error.extensions.code };
-};
 
 beforeAll(async () => {
   mds = await startMds();
@@ -36,13 +33,13 @@ describe('deprecation', () => {
     expect(await aspect(ORDERS, 'deprecation')).toEqual({ deprecated: false, note: '', actor: 'urn:li:corpuser:datahub' });
     const { body } = await mds.graphql(`query { dataset(urn: "${ORDERS}") { deprecation { deprecated note actor decommissionTime } } }`);
     expect(body.data.dataset.deprecation).toEqual({ deprecated: false, note: '', actor: 'urn:li:corpuser:datahub', decommissionTime: null });
-    expect(errorOf(await set({ urn: ABSENT, deprecated: true }))).toEqual({ message: `Failed to update deprecation for Entity ${ABSENT}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(await set({ urn: ABSENT, deprecated: true }))).toEqual({ message: `Failed to update deprecation for Entity ${ABSENT}. Entity does not exist.`, code: 400 });
   });
 
   it('batchUpdateDeprecation writes every resource or none (T3)', async () => {
     const batch = (resources: string[]) =>
       mds.graphql(`mutation ($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }`, { input: { deprecated: true, note: 'old', resources: resources.map((resourceUrn) => ({ resourceUrn })) } });
-    expect(errorOf(await batch([USERS, ABSENT]))).toEqual({ message: `Failed to update resource with urn ${ABSENT}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(await batch([USERS, ABSENT]))).toEqual({ message: `Failed to update resource with urn ${ABSENT}. Entity does not exist.`, code: 400 });
     expect(await aspect(USERS, 'deprecation')).toBeUndefined();
     await batch([USERS, ORDERS]);
     expect(await aspect(USERS, 'deprecation')).toMatchObject({ deprecated: true, note: 'old' });
@@ -68,13 +65,13 @@ describe('domains', () => {
 
   it('refuses absent domains and entities with DataHub’s texts, and a Reader with the reference 403', async () => {
     const nowhere = 'urn:li:domain:nowhere';
-    expect(errorOf(await mds.graphql(`mutation { setDomain(entityUrn: "${ORDERS}", domainUrn: "${nowhere}") }`))).toEqual({ message: `Failed to add Entity ${ORDERS} to Domain ${nowhere}. Domain does not exist.`, code: 400 });
-    expect(errorOf(await mds.graphql(`mutation { setDomain(entityUrn: "${ABSENT}", domainUrn: "${MARKETING}") }`))).toEqual({ message: `Failed to add Entity ${ABSENT} to Domain ${MARKETING}. Entity does not exist.`, code: 400 });
-    expect(errorOf(await mds.graphql(`mutation { unsetDomain(entityUrn: "${ABSENT}") }`))).toEqual({ message: `Failed to unset Domain for Entity ${ABSENT}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(await mds.graphql(`mutation { setDomain(entityUrn: "${ORDERS}", domainUrn: "${nowhere}") }`))).toEqual({ message: `Failed to add Entity ${ORDERS} to Domain ${nowhere}. Domain does not exist.`, code: 400 });
+    expect(graphqlError(await mds.graphql(`mutation { setDomain(entityUrn: "${ABSENT}", domainUrn: "${MARKETING}") }`))).toEqual({ message: `Failed to add Entity ${ABSENT} to Domain ${MARKETING}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(await mds.graphql(`mutation { unsetDomain(entityUrn: "${ABSENT}") }`))).toEqual({ message: `Failed to unset Domain for Entity ${ABSENT}. Entity does not exist.`, code: 400 });
     const batch = await mds.graphql(`mutation { batchSetDomain(input: { domainUrn: "${nowhere}", resources: [{ resourceUrn: "${ORDERS}" }] }) }`);
-    expect(errorOf(batch)).toEqual({ message: `Failed to validate Domain with urn ${nowhere}. Urn does not exist.`, code: 400 });
+    expect(graphqlError(batch)).toEqual({ message: `Failed to validate Domain with urn ${nowhere}. Urn does not exist.`, code: 400 });
     const refused = await mds.graphql(`mutation { setDomain(entityUrn: "${ORDERS}", domainUrn: "${MARKETING}") }`, {}, reader);
-    expect(errorOf(refused)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+    expect(graphqlError(refused)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
   });
 });
 
@@ -82,7 +79,7 @@ describe('batchUpdateSoftDeleted', () => {
   it('sets status.removed on every urn, hiding them from search, and back; an absent urn refuses all', async () => {
     const soft = (urns: string[], deleted: boolean) => mds.graphql(`mutation ($input: BatchUpdateSoftDeletedInput!) { batchUpdateSoftDeleted(input: $input) }`, { input: { urns, deleted } });
     const found = async () => (await mds.graphql(`query { searchAcrossEntities(input: { types: [DATASET], query: "*" }) { searchResults { entity { urn } } } }`)).body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
-    expect(errorOf(await soft([USERS, ABSENT], true))).toEqual({ message: `Failed to soft delete entity with urn ${ABSENT}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(await soft([USERS, ABSENT], true))).toEqual({ message: `Failed to soft delete entity with urn ${ABSENT}. Entity does not exist.`, code: 400 });
     expect(await aspect(USERS, 'status')).toBeUndefined();
     await soft([USERS], true);
     expect(await aspect(USERS, 'status')).toEqual({ removed: true });
@@ -111,10 +108,10 @@ describe('updateDescription', () => {
   });
 
   it('refuses with DataHub’s texts (D1, D2, T5, T6) and a Reader with the reference 403', async () => {
-    expect(errorOf(await describe_({ resourceUrn: ABSENT }))).toEqual({ message: `Failed to update ${ABSENT}. ${ABSENT} does not exist.`, code: 400 });
-    expect(errorOf(await describe_({ resourceUrn: 'urn:li:corpuser:datahub' }))).toEqual({ message: 'Failed to update description. Unsupported resource type urn:li:corpuser:datahub provided.', code: 400 });
-    expect(errorOf(await describe_({ resourceUrn: USERS, subResourceType: 'DATASET_FIELD', subResource: 'id' }))).toEqual({ message: `Failed to update ${USERS} & field id. ${USERS} has no schema.`, code: 400 });
-    expect(errorOf(await describe_({ resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'nope' }))).toEqual({ message: `Failed to update ${ORDERS} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
-    expect(errorOf(await describe_({ resourceUrn: ORDERS }, reader))).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+    expect(graphqlError(await describe_({ resourceUrn: ABSENT }))).toEqual({ message: `Failed to update ${ABSENT}. ${ABSENT} does not exist.`, code: 400 });
+    expect(graphqlError(await describe_({ resourceUrn: 'urn:li:corpuser:datahub' }))).toEqual({ message: 'Failed to update description. Unsupported resource type urn:li:corpuser:datahub provided.', code: 400 });
+    expect(graphqlError(await describe_({ resourceUrn: USERS, subResourceType: 'DATASET_FIELD', subResource: 'id' }))).toEqual({ message: `Failed to update ${USERS} & field id. ${USERS} has no schema.`, code: 400 });
+    expect(graphqlError(await describe_({ resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'nope' }))).toEqual({ message: `Failed to update ${ORDERS} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
+    expect(graphqlError(await describe_({ resourceUrn: ORDERS }, reader))).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
   });
 });

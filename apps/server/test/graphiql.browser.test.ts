@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findChromium } from '../../../scripts/test-env.mjs';
+import { launchChromium } from './support/browser';
 import { startMds, type Mds } from './support/mds';
 
 // A real browser (Debian's Chromium) against the real server: what a newcomer does in their first minute.
@@ -11,11 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   mds = await startMds();
-  browser = await chromium.launch({
-    // Provisioned by the test command (scripts/test-env.mjs); found the same way here.
-    executablePath: findChromium() ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,8 @@
-import { pegasusSnapshot } from '@mds/entities';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlError, ingestSnapshots } from './support/datahub-files';
 import { startMds, type Mds } from './support/mds';
 
 // Owner mutations (entities-api §10) over DataHub's bootstrap file: users jdoe and datahub, group jdoe exist there.
-const BOOTSTRAP = new URL('../../../packages/entities/test/fixtures/datahub/bootstrap_mce.json', import.meta.url);
 const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
 const HDFS = 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)';
 const ABSENT = 'urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)';
@@ -21,17 +19,11 @@ const BATCH_REMOVE = `mutation ($input: BatchRemoveOwnersInput!) { batchRemoveOw
 let mds: Mds;
 let reader: string;
 const ownersOf = async (urn: string) => ((await mds.domains.entities.store.get(urn, 'ownership'))?.value ?? {}) as { owners?: Record<string, unknown>[]; lastModified?: unknown };
-const errorOf = (result: { body: { errors?: { message: string; extensions: Record<string, unknown> }[] } }) => {
-  const [error] = result.body.errors ?? [];
-  return error && { message: error.message, code: error.extensions.code };
-};
 
 beforeAll(async () => {
   mds = await startMds();
   reader = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
-  const items = JSON.parse(readFileSync(BOOTSTRAP, 'utf8')) as { proposedSnapshot?: unknown }[];
-  const entities = items.filter((item) => item.proposedSnapshot).map((item) => ({ value: pegasusSnapshot(item.proposedSnapshot) }));
-  expect((await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) })).status).toBe(200);
+  await ingestSnapshots(mds);
 });
 afterAll(() => mds?.close());
 
@@ -73,8 +65,8 @@ describe('addOwner, addOwners, removeOwner', () => {
       [owner({ type: null, ownershipTypeUrn: 'urn:li:ownershipType:custom' }), 'Failed to change ownership for resource(s). Custom Ownership type with urn urn:li:ownershipType:custom does not exist.'],
       [owner({ type: null }), 'Failed to change ownership for resource(s). Expected either type or ownershipTypeUrn to be specified.'],
     ];
-    for (const [variables, message] of cases) expect(errorOf(await mds.graphql(ADD, variables as Record<string, unknown>))).toEqual({ message, code: 400 });
-    expect(errorOf(await mds.graphql(ADD, owner({}), reader))).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+    for (const [variables, message] of cases) expect(graphqlError(await mds.graphql(ADD, variables as Record<string, unknown>))).toEqual({ message, code: 400 });
+    expect(graphqlError(await mds.graphql(ADD, owner({}), reader))).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
     expect((await mds.domains.entities.store.versions(KAFKA, 'ownership')).length).toBe(versions);
   });
 });
@@ -83,7 +75,7 @@ describe('batchAddOwners and batchRemoveOwners', () => {
   it('check every resource before writing any, then write them all', async () => {
     const owners = [{ ownerUrn: 'urn:li:corpuser:datahub', ownerEntityType: 'CORP_USER', type: 'DATA_STEWARD' }];
     const refused = await mds.graphql(BATCH_ADD, { input: { owners, resources: [{ resourceUrn: HDFS }, { resourceUrn: ABSENT }] } });
-    expect(errorOf(refused)?.message).toBe(`Failed to change ownership for resource ${ABSENT}. Resource does not exist.`);
+    expect(graphqlError(refused)?.message).toBe(`Failed to change ownership for resource ${ABSENT}. Resource does not exist.`);
     const stewards = async (urn: string) => (await ownersOf(urn)).owners!.filter((o) => o.owner === 'urn:li:corpuser:datahub' && o.type === 'DATA_STEWARD');
     expect(await stewards(HDFS)).toEqual([]);
     const both = [{ resourceUrn: HDFS }, { resourceUrn: KAFKA }];

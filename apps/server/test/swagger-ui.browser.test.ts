@@ -1,7 +1,7 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findChromium } from '../../../scripts/test-env.mjs';
+import { launchChromium } from './support/browser';
 import { startMds, type Mds } from './support/mds';
 
 // Swagger UI over the generated OpenAPI document, in a real browser that may reach nothing but the server (offline).
@@ -21,10 +21,7 @@ beforeAll(async () => {
     aspect: { contentType: 'application/json', value: JSON.stringify({ name: 'orders', description: 'One row per order' }) },
   };
   expect((await mds.post('/aspects?action=ingestProposal', { proposal })).status).toBe(200);
-  browser = await chromium.launch({
-    executablePath: findChromium() ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,8 @@
-import { pegasusSnapshot } from '@mds/entities';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlError, ingestSnapshots } from './support/datahub-files';
 import { startMds, type Mds } from './support/mds';
 
 // Tag mutations on entities (entities-api §10) over DataHub's bootstrap file (see datasets.e2e.test.ts).
-const BOOTSTRAP = new URL('../../../packages/entities/test/fixtures/datahub/bootstrap_mce.json', import.meta.url);
 const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
 const ABSENT = 'urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)';
@@ -24,17 +22,11 @@ const tagsOf = async (urn: string) => {
   return (body?.aspect?.['com.linkedin.common.GlobalTags']?.tags ?? []).map((t: { tag: string }) => t.tag);
 };
 const versionsOf = async (urn: string, aspect: string) => (await mds.domains.entities.store.versions(urn, aspect)).map((v) => v.version);
-const errorOf = (result: { body: { errors?: { message: string; extensions: Record<string, unknown> }[] } }) => {
-  const [error] = result.body.errors ?? [];
-  return error && { message: error.message, code: error.extensions.code };
-};
 
 beforeAll(async () => {
   mds = await startMds();
   reader = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
-  const items = JSON.parse(readFileSync(BOOTSTRAP, 'utf8')) as { proposedSnapshot?: unknown }[];
-  const entities = items.filter((item) => item.proposedSnapshot).map((item) => ({ value: pegasusSnapshot(item.proposedSnapshot) }));
-  expect((await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) })).status).toBe(200);
+  await ingestSnapshots(mds);
   for (const id of ['pii', 'gold', 'raw']) await createTag(id);
 });
 afterAll(() => mds?.close());
@@ -66,13 +58,13 @@ describe('addTag, addTags, removeTag on an entity', () => {
       [{ tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResourceType: 'DATASET_FIELD' }, `Failed to update resource with urn ${KAFKA}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
       [{ tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResource: 'id' }, `Failed to updates resource with urn ${KAFKA}. SubResource (id) provided without a subResourceType.`],
     ];
-    for (const [input, message] of cases) expect(errorOf(await mds.graphql(ADD, { input }))).toEqual({ message, code: 400 });
+    for (const [input, message] of cases) expect(graphqlError(await mds.graphql(ADD, { input }))).toEqual({ message, code: 400 });
     expect(await versionsOf(KAFKA, 'globalTags')).toEqual(versions);
   });
 
   it('a Reader is refused with the reference 403 text, and nothing is written', async () => {
     const result = await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA } }, reader);
-    expect(errorOf(result)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+    expect(graphqlError(result)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
     expect(await tagsOf(KAFKA)).not.toContain('urn:li:tag:pii');
   });
 });
@@ -89,8 +81,8 @@ describe('tags on a dataset field', () => {
     const onField = (urn: string, subResource: string) => ({ input: { tagUrn: 'urn:li:tag:pii', resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource } });
     const noSchema = 'urn:li:dataset:(urn:li:dataPlatform:kafka,no_schema,PROD)';
     await mds.post('/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: noSchema, changeType: 'UPSERT', aspectName: 'status', aspect: { contentType: 'application/json', value: '{"removed":false}' } } });
-    expect(errorOf(await mds.graphql(ADD, onField(noSchema, 'id')))).toEqual({ message: `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`, code: 400 });
-    expect(errorOf(await mds.graphql(ADD, onField(HIVE, 'nope')))).toEqual({ message: `Failed to update ${HIVE} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
+    expect(graphqlError(await mds.graphql(ADD, onField(noSchema, 'id')))).toEqual({ message: `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`, code: 400 });
+    expect(graphqlError(await mds.graphql(ADD, onField(HIVE, 'nope')))).toEqual({ message: `Failed to update ${HIVE} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
   });
 });
 
@@ -98,7 +90,7 @@ describe('batchAddTags and batchRemoveTags', () => {
   it('check every resource before writing any: one absent resource and nothing is written', async () => {
     const before = await tagsOf(KAFKA);
     const refused = await mds.graphql(BATCH_ADD, { input: { tagUrns: ['urn:li:tag:gold'], resources: [{ resourceUrn: KAFKA }, { resourceUrn: ABSENT }] } });
-    expect(errorOf(refused)).toEqual({ message: `Failed to update resource with urn ${ABSENT}. Entity does not exist.`, code: 400 });
+    expect(graphqlError(refused)).toEqual({ message: `Failed to update resource with urn ${ABSENT}. Entity does not exist.`, code: 400 });
     expect(await tagsOf(KAFKA)).toEqual(before);
     const both = [{ resourceUrn: KAFKA }, { resourceUrn: HIVE }];
     expect((await mds.graphql(BATCH_ADD, { input: { tagUrns: ['urn:li:tag:gold'], resources: both } })).body.data.batchAddTags).toBe(true);
