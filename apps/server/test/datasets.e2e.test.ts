@@ -155,3 +155,41 @@ describe('dashboard, chart, dataFlow, dataJob', () => {
     expect(found).toEqual(expect.arrayContaining([['DASHBOARD', 'urn:li:dashboard:(looker,baz)'], ['CHART', 'urn:li:chart:(looker,baz1)']]));
   });
 });
+
+describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
+  const SEARCH = `query ($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
+    total searchResults { entity { urn } } facets { field displayName aggregations { value count entity { urn ... on Tag { properties { name } } } } }
+  } }`;
+  const search = async (input: Record<string, unknown>) => (await mds.graphql(SEARCH, { input: { query: '*', types: ['DATASET'], count: 50, ...input } })).body;
+
+  it('filters with orFilters, conditions and negation, and counts facets over every match', async () => {
+    const hive = await search({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] });
+    const urns = hive.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    expect(urns.length).toBeGreaterThan(2);
+    expect(urns.every((urn: string) => urn.startsWith('urn:li:dataset:(urn:li:dataPlatform:hive,'))).toBe(true);
+    const notHive = await search({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] });
+    expect(notHive.data.searchAcrossEntities.total + hive.data.searchAcrossEntities.total).toBe((await search({})).data.searchAcrossEntities.total);
+    const startsWith = await search({ filters: [{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:kafka'], condition: 'START_WITH' }] });
+    expect(startsWith.data.searchAcrossEntities.searchResults).toEqual([{ entity: { urn: KAFKA } }]);
+    // Facets: platforms counted over the whole match set, tags naming their entity.
+    const facets = Object.fromEntries(hive.data.searchAcrossEntities.facets.map((f: { field: string }) => [f.field, f]));
+    expect(facets.platform).toMatchObject({ displayName: 'Platform', aggregations: [{ value: 'urn:li:dataPlatform:hive', count: urns.length }] });
+    expect(facets.tags.aggregations).toContainEqual({ value: 'urn:li:tag:Legacy', count: 1, entity: { urn: 'urn:li:tag:Legacy', properties: { name: 'Legacy' } } });
+  });
+
+  it('honours skipAggregates, maxAggValues, includeSoftDeleted and sort; an unsupported condition is a 400', async () => {
+    expect((await search({ searchFlags: { skipAggregates: true } })).data.searchAcrossEntities.facets).toEqual([]);
+    const capped = await search({ types: [], searchFlags: { maxAggValues: 1 } });
+    expect(capped.data.searchAcrossEntities.facets.find((f: { field: string }) => f.field === 'platform').aggregations).toHaveLength(1);
+    const sorted = await search({ sortInput: { sortCriteria: [{ field: 'urn', sortOrder: 'DESCENDING' }] } });
+    const urns = sorted.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    expect(urns).toEqual([...urns].sort().reverse());
+    await mds.graphql(`mutation { batchUpdateSoftDeleted(input: { urns: ["${KAFKA}"], deleted: true }) }`);
+    const kafka = [{ field: 'urn', values: [KAFKA] }];
+    expect((await search({ filters: kafka })).data.searchAcrossEntities.total).toBe(0);
+    expect((await search({ filters: kafka, searchFlags: { includeSoftDeleted: true } })).data.searchAcrossEntities.total).toBe(1);
+    await mds.graphql(`mutation { batchUpdateSoftDeleted(input: { urns: ["${KAFKA}"], deleted: false }) }`);
+    const refused = await search({ orFilters: [{ and: [{ field: 'platform', values: ['x'], condition: 'ANCESTORS_INCL' }] }] });
+    expect(refused.errors[0]).toMatchObject({ message: 'Unsupported filter condition ANCESTORS_INCL', extensions: { code: 400 } });
+  });
+});

@@ -304,17 +304,15 @@ describe('searchAcrossEntities', () => {
     });
   });
 
-  it('refuses bad paging and non-empty filters with a 400', async () => {
+  it('refuses bad paging, unknown filter fields and unsupported conditions with a 400', async () => {
     const { run } = await catalogue();
     const refused = async (input: Record<string, unknown>) => onlyError(await run(reader, SEARCH, { input: { query: '*', ...input } }));
     expect(await refused({ count: 1_001 })).toEqual(badRequest(`'count' must be an integer from 0 to 1000`));
     expect(await refused({ count: 1_001, types: ['CORP_USER'] })).toEqual(badRequest(`'count' must be an integer from 0 to 1000`));
     expect(await refused({ start: -1 })).toEqual(badRequest(`'start' must be an integer of at least 0`));
-    expect(await refused({ filters: [{ field: 'name', values: ['x'] }] })).toEqual(
-      badRequest(`'filters' are not supported when searching tags: pass none`),
-    );
-    expect(await refused({ orFilters: [{ and: [{ field: 'name', values: ['x'] }] }] })).toEqual(
-      badRequest(`'orFilters' are not supported when searching tags: pass none`),
+    expect((await refused({ filters: [{ field: 'colour', values: ['x'] }] })).message).toMatch(/^Unknown filter field colour; known: /);
+    expect(await refused({ orFilters: [{ and: [{ field: 'name', values: ['x'], condition: 'DESCENDANTS_INCL' }] }] })).toEqual(
+      badRequest('Unsupported filter condition DESCENDANTS_INCL'),
     );
     const empty = await run(reader, SEARCH, { input: { query: '*', filters: [], orFilters: [{ and: [] }] } });
     expect(empty.data!.searchAcrossEntities.total).toBe(3);

@@ -1,6 +1,6 @@
 import { findEntity, pageOf, parseUrn, UrnError } from '@mds/core';
-import type { SearchIndex } from '@mds/search';
-import { badRequest, type ApiContext, type ApiModule, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
+import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
+import { badRequest, type ApiContext, type ApiModule, type FacetFilterInput, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
@@ -58,23 +58,47 @@ export function createEntityGraphql(options: {
           return store.exists(urn);
         },
         searchAcrossEntities: async (_parent, { input }, context) => {
-          rejectFilters(input);
           const page = pageOf(input.start, input.count);
           if ('violation' in page) throw badRequest(page.violation);
           const types = input.types?.length ? input.types.filter((type) => Object.hasOwn(faces, type)) : Object.keys(faces);
-          if (types.length === 0) return { start: page.start, count: 0, total: 0, searchResults: [] };
+          if (types.length === 0) return { start: page.start, count: 0, total: 0, searchResults: [], facets: [] };
           const listing = input.query.trim() === '' || input.query.trim() === '*';
-          const found = await search.search({
-            entityTypes: types,
-            input: input.query,
-            start: page.start,
-            count: page.count,
-            facets: [],
-            sort: listing ? { field: 'name', order: 'ASCENDING' } : undefined,
-          });
+          const flags = input.searchFlags ?? {};
+          let found;
+          try {
+            found = await search.search({
+              entityTypes: types,
+              input: input.query,
+              filters: filterGroups(input),
+              start: page.start,
+              count: page.count,
+              includeSoftDeleted: flags.includeSoftDeleted ?? false,
+              facets: flags.skipAggregates ? [] : undefined,
+              maxFacetValues: flags.maxAggValues ?? undefined,
+              sort: sortOf(input.sortInput?.sortCriteria ?? []) ?? (listing ? { field: 'name', order: 'ASCENDING' } : undefined),
+            });
+          } catch (error) {
+            // An unknown field or an unsupported condition: the caller's 400, in the index's words.
+            if (error instanceof SearchQueryError) throw badRequest(error.message);
+            throw error;
+          }
           const answered = await Promise.all(found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)));
           const searchResults = found.hits.flatMap((hit, i) => (answered[i] ? [{ entity: answered[i], matchedFields: hit.matchedFields }] : []));
-          return { start: page.start, count: searchResults.length, total: found.total, searchResults };
+          const facets = found.facets.map((facet) => ({ field: facet.field, displayName: facet.displayName, aggregations: facet.values.map(({ value, count }) => ({ value, count })) }));
+          return { start: page.start, count: searchResults.length, total: found.total, searchResults, facets };
+        },
+      },
+      AggregationMetadata: {
+        // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
+        entity: async (parent, _args, context) => {
+          const value = parent.value ?? '';
+          let type: string | undefined;
+          try {
+            type = value.startsWith('urn:li:') ? findEntity(parseUrn(value).entityType)?.graphqlType : undefined;
+          } catch (error) {
+            if (!(error instanceof UrnError)) throw error;
+          }
+          return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },
       ...datasetResolvers(store, loaders),
@@ -98,10 +122,24 @@ function parseArgument(urn: string) {
   }
 }
 
-/** Filters are not applied yet: one would be silently ignored, so a non-empty one is refused instead. */
-function rejectFilters(input: SearchAcrossEntitiesInput) {
-  if (input.filters?.length) throw badRequest(`'filters' are not supported when searching tags: pass none`);
-  if (input.orFilters?.some((group) => group.and?.length)) {
-    throw badRequest(`'orFilters' are not supported when searching tags: pass none`);
-  }
+/** `orFilters`, or else the deprecated `filters` as one and-group (entities-api §9.3). */
+function filterGroups(input: SearchAcrossEntitiesInput): Criterion[][] {
+  const criterion = (f: FacetFilterInput): Criterion => ({
+    field: f.field,
+    values: f.values ?? undefined,
+    value: f.value ?? undefined,
+    condition: f.condition ?? undefined,
+    negated: f.negated ?? false,
+  });
+  const ored = (input.orFilters ?? []).map((group) => (group.and ?? []).map(criterion)).filter((group) => group.length > 0);
+  if (ored.length) return ored;
+  return input.filters?.length ? [input.filters.map(criterion)] : [];
+}
+
+/** The first sort criterion; the index sorts by name or urn only. */
+function sortOf(criteria: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[]): SearchQuery['sort'] {
+  const [first] = criteria;
+  if (!first) return undefined;
+  if (first.field !== 'name' && first.field !== 'urn') throw badRequest(`Cannot sort by ${first.field}: sort by name or urn`);
+  return { field: first.field, order: first.sortOrder };
 }
