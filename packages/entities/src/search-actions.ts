@@ -35,11 +35,13 @@ function entityName(name: string): string {
   return entity.name;
 }
 
-function sortOf(criteria: z.infer<typeof sortCriterion> | undefined): SearchQuery['sort'] {
-  if (!criteria) return undefined;
-  if (criteria.field !== 'name' && criteria.field !== 'urn') throw badRequest(`Cannot sort by ${criteria.field}: sort by name or urn`);
-  return { field: criteria.field, order: criteria.order ?? 'ASCENDING' };
+/** A sort the index can give (by name or urn), or the 400 naming the field it cannot; Rest.li and GraphQL alike. */
+export function indexSort(field: string, order: 'ASCENDING' | 'DESCENDING' = 'ASCENDING'): NonNullable<SearchQuery['sort']> {
+  if (field !== 'name' && field !== 'urn') throw badRequest(`Cannot sort by ${field}: sort by name or urn`);
+  return { field, order };
 }
+
+const sortOf = (criteria: z.infer<typeof sortCriterion> | undefined): SearchQuery['sort'] => criteria && indexSort(criteria.field, criteria.order);
 
 /** The index's SearchQueryError (unknown field, unsupported condition) is the caller's 400. */
 async function asked<T>(run: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import { findEntity, isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
 import type { AspectStore, StoredAspect } from '../aspect-store';
-import { toGraphQLOwnership } from './ownership';
+import { idOf, toGraphQLOwnership } from './ownership';
 import type { RequestLoaders } from './request-loaders';
 
 type Json = Record<string, unknown>;
@@ -9,7 +9,6 @@ type Loaders = (context: ApiContext) => RequestLoaders;
 
 /** The key aspect of a urn's entity type. */
 const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';
-const idOf = (urn: string) => urn.slice(urn.indexOf(':', 'urn:li:'.length) + 1);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 

@@ -1,8 +1,8 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
-import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { findEntity, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
-import { entityTypeOf, pointer, updateAspect, writeAll } from './mutation-support';
+import { entityTypeOf, fieldOf, pointer, requireSchemaField, updateAspect, writeAll } from './mutation-support';
 
 export interface DescriptionInput {
   description: string;
@@ -45,18 +45,13 @@ export function descriptionResolvers(store: AspectStore, now: () => number, hand
       const handler = type && Object.hasOwn(handlers, type) ? handlers[type] : undefined;
       if (handler) return handler(input, actor);
       const urn = input.resourceUrn;
-      const { subResourceType, subResource } = input;
-      if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
-      if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
+      const field = fieldOf(urn, input);
       const audit = { actor: actor.urn, time: now() };
-      if (subResourceType === 'DATASET_FIELD' && subResource) {
+      if (field !== undefined) {
         requirePrivilege(actor, FIELD_DOCS);
         if ((await entityTypeOf(store, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
-        const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
-        if (!schema) throw badRequest(`Failed to update ${urn} & field ${subResource}. ${urn} has no schema.`);
-        const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
-        if (!fields.some((f) => f.fieldPath === subResource)) throw badRequest(`Failed to update ${urn} & field ${subResource}. Field ${subResource} does not exist in the datasets schema.`);
-        const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(subResource)}/description`, value: input.description }];
+        await requireSchemaField(store, urn, field);
+        const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
         return writeAll(store, [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }], audit);
       }
       requirePrivilege(actor, DOCS);

@@ -2,6 +2,7 @@ import { findEntity, pageOf, parseUrn, UrnError } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
 import { badRequest, type ApiContext, type ApiModule, type FacetFilterInput, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
+import { indexSort } from '../search-actions';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
@@ -26,7 +27,14 @@ export function createEntityGraphql(options: {
   const { store, search } = options;
   const now = options.now ?? Date.now;
   // An entity the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
-  const ownFace: EntityFace = async (urns) => new Map(urns.flatMap((urn) => { const found = entityObject(urn); return found ? [[urn, found] as const] : []; }));
+  const ownFace: EntityFace = async (urns) => {
+    const answered = new Map<string, ResolversTypes['Entity']>();
+    for (const urn of urns) {
+      const found = entityObject(urn);
+      if (found) answered.set(urn, found);
+    }
+    return answered;
+  };
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: ownFace, DASHBOARD: ownFace, CHART: ownFace, DATA_FLOW: ownFace, DATA_JOB: ownFace };
   const loaders = requestLoaders(store, faces);
 
@@ -136,10 +144,8 @@ function filterGroups(input: SearchAcrossEntitiesInput): Criterion[][] {
   return input.filters?.length ? [input.filters.map(criterion)] : [];
 }
 
-/** The first sort criterion; the index sorts by name or urn only. */
+/** The first sort criterion, as the index can sort. */
 function sortOf(criteria: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[]): SearchQuery['sort'] {
   const [first] = criteria;
-  if (!first) return undefined;
-  if (first.field !== 'name' && first.field !== 'urn') throw badRequest(`Cannot sort by ${first.field}: sort by name or urn`);
-  return { field: first.field, order: first.sortOrder };
+  return first && indexSort(first.field, first.sortOrder);
 }

@@ -1,4 +1,5 @@
-import { findEntity, parseUrn, UrnError } from '@mds/core';
+import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { badRequest } from '@mds/schema';
 import { ItemWriteError, type AspectStore, type AspectWrite, type Audit } from '../aspect-store';
 
 /** A JSON Pointer token (RFC 6901): a field path or urn as one path segment of a PATCH. */
@@ -52,4 +53,23 @@ export async function updateAspect(
       if (!moved || attempt === MAX_ATTEMPTS) throw error instanceof ItemWriteError ? error.error : error;
     }
   }
+}
+
+/**
+ * The dataset field a mutation's `subResourceType`/`subResource` name, undefined for the entity itself; one without
+ * the other is DataHub's T4 (its second text's typo included).
+ */
+export function fieldOf(urn: string, ref: { subResourceType?: string | null; subResource?: string | null }): string | undefined {
+  const { subResourceType, subResource } = ref;
+  if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
+  if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
+  return subResourceType === 'DATASET_FIELD' && subResource ? subResource : undefined;
+}
+
+/** A field mutations may edit: one of the dataset's ingested schema (DataHub's T5, T6). */
+export async function requireSchemaField(store: AspectStore, urn: string, fieldPath: string): Promise<void> {
+  const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
+  if (!schema) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
+  const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
+  if (!fields.some((f) => f.fieldPath === fieldPath)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
 }

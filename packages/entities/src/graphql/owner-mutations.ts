@@ -2,6 +2,7 @@ import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
 import { entityTypeOf, pointer, writeAll } from './mutation-support';
+import { systemTypeUrn } from './ownership';
 
 interface OwnerInput {
   ownerUrn: string;
@@ -12,8 +13,6 @@ interface OwnerInput {
 
 const OWNERS = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_OWNERS];
 const FAILED = 'Failed to change ownership for resource(s).';
-/** DataHub's system ownership type for each legacy `type` (OwnershipTypeUtils). */
-const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
 /** The owner entries are keyed by owner and ownership type urn, as an add replaces the entry of the same pair. */
 const KEYS = { owners: ['owner', 'typeUrn'] };
 

@@ -4,11 +4,12 @@ import type { OwnershipType, ResolversTypes } from '@mds/schema';
 /** DataHub's OwnershipType values, the deprecated ones included (older ingestion still writes DATAOWNER). */
 const OWNERSHIP_TYPES = new Set(['TECHNICAL_OWNER', 'BUSINESS_OWNER', 'DATA_STEWARD', 'NONE', 'CUSTOM', 'DATAOWNER', 'PRODUCER', 'DEVELOPER', 'CONSUMER', 'DELEGATE', 'STAKEHOLDER']);
 /** DataHub's system ownership type urn for each legacy `type` (OwnershipTypeUtils). */
-const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
+export const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
 /** DataHub's default when an aspect says nothing (AuditStamp's PDL default). */
 export const UNKNOWN_STAMP = { time: 0, actor: 'urn:li:corpuser:unknown' } as const;
 
-const idOf = (urn: string) => urn.slice(urn.indexOf(':', 'urn:li:'.length) + 1);
+/** The id of a single-part urn (`jdoe` of `urn:li:corpuser:jdoe`). */
+export const idOf = (urn: string) => urn.slice(urn.indexOf(':', 'urn:li:'.length) + 1);
 
 /** A user or group urn as the `OwnerType` union answers it; other urns are no owner GraphQL can show. */
 export function ownerEntity(urn: string): ResolversTypes['OwnerType'] | undefined {

@@ -1,8 +1,8 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
-import { isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { parseUrn, UrnError } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, pointer, writeAll } from './mutation-support';
+import { entityTypeOf, fieldOf, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 /** One resource a tag mutation edits: an entity, or a field of a dataset's schema. */
 interface ResourceRef {
@@ -36,18 +36,13 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Mut
 
   /** The resource's write for `tagUrns`, after its checks; `op` adds or removes each tag. */
   const planWrite = async (ref: ResourceRef, tagUrns: readonly string[], op: 'add' | 'remove'): Promise<AspectWrite> => {
-    const { resourceUrn: urn, subResourceType, subResource } = ref;
-    const field = subResourceType === 'DATASET_FIELD' && subResource ? subResource : undefined;
-    if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
-    if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
+    const urn = ref.resourceUrn;
+    const field = fieldOf(urn, ref);
     const entityType = await entityTypeOf(store, urn);
     if (!entityType) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
     const entry = (tagUrn: string) => ({ op, path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/globalTags`}/tags/${pointer(tagUrn)}`, ...(op === 'add' ? { value: { tag: tagUrn } } : {}) });
     if (field === undefined) return { urn, entityType, aspect: 'globalTags', changeType: 'PATCH', value: tagUrns.map(entry) };
-    const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
-    if (!schema) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
-    const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
-    if (!fields.some((f) => f.fieldPath === field)) throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
+    await requireSchemaField(store, urn, field);
     return { urn, entityType, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: tagUrns.map(entry) };
   };
 
