@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMdsClient, MdsError, timeseriesProposal } from '../src/index';
+import { createMdsClient, createOpenApiClient, MdsError, timeseriesProposal, type OpenApiClient, type OpenApiSchema } from '../src/index';
 
 /** What the fake server saw of one request. */
 interface Seen {
@@ -190,5 +190,40 @@ describe('errors', () => {
     reply({ status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' }, { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
     expect(await caught(client().operations.getIndexSizes())).toMatchObject({ status: 502, code: 502, type: 'SERVER_ERROR', message: '<html>Bad Gateway</html>' });
     expect(await caught(client().me())).toMatchObject({ status: 502, code: 502, type: 'SERVER_ERROR' });
+  });
+});
+
+describe('the OpenAPI client (types generated from the document mds serves)', () => {
+  const openapi = () => createOpenApiClient({ baseUrl: url, token: 'tok-123' });
+  const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db/a,PROD)';
+
+  it('fills path parameters percent-encoded, repeats array parameters, sends the bearer token', async () => {
+    const tags: OpenApiSchema<'GlobalTags'> = { tags: [{ tag: 'urn:li:tag:pii' }] };
+    reply({ body: { urn: URN, globalTags: { value: tags } } });
+    const { data } = await openapi().GET('/openapi/v3/entity/dataset/{urn}', { params: { path: { urn: URN }, query: { aspects: ['globalTags', 'status'] } } });
+    expect(data?.globalTags?.value.tags[0]?.tag).toBe('urn:li:tag:pii');
+    expect(last().url).toBe(`/openapi/v3/entity/dataset/${encodeURIComponent(URN)}?aspects=globalTags&aspects=status`);
+    expect(last().headers.authorization).toBe('Bearer tok-123');
+  });
+
+  it('sends a typed body as JSON and hands an error answer back as `error`', async () => {
+    reply({ status: 422, body: { error: 'Cannot perform CREATE since the aspect already exists.' } });
+    const { data, error, response } = await openapi().POST('/openapi/v3/entity/dataset/{urn}/status', {
+      params: { path: { urn: URN }, query: { createIfNotExists: true } },
+      body: { value: { removed: false } },
+    });
+    expect([data, error, response.status]).toEqual([undefined, { error: 'Cannot perform CREATE since the aspect already exists.' }, 422]);
+    expect(last()).toMatchObject({ method: 'POST', body: { value: { removed: false } } });
+    expect(last().headers['content-type']).toBe('application/json');
+  });
+
+  // The typecheck is the assertion here: each @ts-expect-error line fails `tsc` if it compiles.
+  it('refuses, at compile time, a value of the wrong shape or an aspect path the entity type lacks', () => {
+    const statusBody = (body: OpenApiSchema<'StatusRequest'>) => body.value.removed;
+    // @ts-expect-error `removed` is a boolean
+    expect(statusBody({ value: { removed: 'yes' } })).toBe('yes');
+    // @ts-expect-error corpuser has no datasetProperties aspect
+    const wrongPath: Parameters<OpenApiClient['GET']>[0] = '/openapi/v3/entity/corpuser/{urn}/datasetProperties';
+    expect(wrongPath).toContain('corpuser');
   });
 });

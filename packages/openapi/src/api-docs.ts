@@ -1,20 +1,14 @@
-import { ENTITY_SPECS, aspectSpec, type EntitySpec } from '@mds/core';
+import { ASPECT_SHAPES, ENTITY_SPECS, aspectSpec, type EntitySpec } from '@mds/core';
 import { supportsPatch } from '@mds/entities';
 import { stringify } from 'yaml';
-import { ASPECT_SHAPES } from '@mds/core';
+import { answer, bool, ERRORS, errorResponses, jsonContent, query, ref, upperFirst } from './api-docs-parts';
+import { V1_SCHEMAS, v1Paths } from './api-docs-v1';
 import { shapeSchema, type JsonSchema } from './json-schema';
 import { ENTITY_PATH } from './reads';
 import type { OpenApiRoute } from './route';
 
 export const API_DOCS_PATH = '/openapi/v3/api-docs';
 
-const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
-
-/** Query parameters, by name, as DataHub's controller declares them. */
-const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', required: false, schema, description });
-const bool = (name: string, fallback: boolean, description: string) => query(name, { type: 'boolean', default: fallback }, description);
 const URN = { name: 'urn', in: 'path', required: true, schema: { type: 'string' }, description: 'The entity URN, percent-encoded' };
 const SYSTEM_METADATA = bool('systemMetadata', false, 'Include systemMetadata and auditStamp with each aspect');
 const ASYNC = (fallback: boolean) => bool('async', fallback, 'Answer 202 (mds still writes before answering)');
@@ -23,11 +17,6 @@ const aspectsParameter = (entity: EntitySpec) => ({
   style: 'form',
   explode: true,
 });
-
-/** Error answers, shared by every operation: DataHub OpenAPI's `{"error": "<message>"}`. */
-const ERRORS = { 400: 'Bad request: a bad URN, parameter or body', 401: 'No or bad credentials', 403: 'The caller lacks the privilege', 404: 'Unknown entity type, entity or aspect', 422: 'The aspect value fails validation, or a conditional write fails' };
-const errorResponses = (...codes: (keyof typeof ERRORS)[]) => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/responses/Error${code}` }]));
-const answer = (description: string, schema?: JsonSchema) => ({ description, ...(schema ? { content: jsonContent(schema) } : {}) });
 
 const aspectItem = (valueSchema: JsonSchema) => ({
   type: 'object',
@@ -214,11 +203,12 @@ export function buildApiDocument() {
           responses: { 200: answer('A page of entities', ref('ScrollResult')), ...errorResponses(400, 401) },
         },
       },
+      ...v1Paths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       responses: Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, answer(description, ref('Error'))])),
-      schemas: { ...COMMON_SCHEMAS, ...aspectComponents(), ...Object.assign({}, ...ENTITY_SPECS.map(entityComponents)) },
+      schemas: { ...COMMON_SCHEMAS, ...V1_SCHEMAS, ...aspectComponents(), ...Object.assign({}, ...ENTITY_SPECS.map(entityComponents)) },
     },
   };
 }

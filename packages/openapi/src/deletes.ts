@@ -7,10 +7,16 @@ import { aspectNamed, aspectsAsked, entityNamed, flag, list, unknownAspect, urnO
 import type { OpenApiRoute } from './route';
 
 /** Deletes need DELETE_ENTITY (entities-api §11), refused with DataHub's OpenAPI text. */
-const canDelete = (actor: Actor) => requirePrivilege(actor, [Privilege.DELETE_ENTITY], `${actor.urn} is unauthorized to DELETE entities.`);
+export const canDelete = (actor: Actor) => requirePrivilege(actor, [Privilege.DELETE_ENTITY], `${actor.urn} is unauthorized to DELETE entities.`);
 
 /** DataHub answers a delete with an empty 200, whether or not there was anything to delete. */
 const deleted = { status: 200 };
+
+/** Hard delete: every row of the urn and its time-series points. */
+export async function hardDelete(stores: Stores, urn: string, entity: EntitySpec) {
+  await stores.store.deleteEntity(urn);
+  await stores.timeseries?.deleteEntity({ urn, entityType: entity.name });
+}
 
 /** DELETE of entities and aspects (entities-api §8, §3.5). */
 export function deleteRoutes(stores: Stores): OpenApiRoute[] {
@@ -19,11 +25,7 @@ export function deleteRoutes(stores: Stores): OpenApiRoute[] {
     await stores.store.deleteAspects(urn, aspects.filter((aspect) => !isTimeseries(aspect)));
     for (const aspect of aspects.filter(isTimeseries)) await deletePoints(urn, entity, aspect);
   };
-  /** Hard delete: every row of the urn and its time-series points. */
-  const deleteEntity = async (urn: string, entity: EntitySpec) => {
-    await stores.store.deleteEntity(urn);
-    await stores.timeseries?.deleteEntity({ urn, entityType: entity.name });
-  };
+  const deleteEntity = (urn: string, entity: EntitySpec) => hardDelete(stores, urn, entity);
   const deletePoints = (urn: string, entity: EntitySpec, aspect: string, at?: number) =>
     stores.timeseries?.deleteEntity({ urn, entityType: entity.name, aspectName: aspect, startTimeMillis: at, endTimeMillis: at });
 

@@ -4,6 +4,7 @@ import { apiDocsRoutes } from './api-docs';
 import { deleteRoutes } from './deletes';
 import { readRoutes } from './reads';
 import { toJsonRoute } from './route';
+import { v1Routes } from './v1';
 import { writeRoutes } from './writes';
 
 /**
@@ -14,6 +15,6 @@ import { writeRoutes } from './writes';
 export function createOpenApi(options: { entities: Pick<Entities, 'store' | 'search' | 'ingestion'>; timeseries?: TimeseriesIngestPort }): ApiModule {
   const { store, search, ingestion } = options.entities;
   const stores = { store, timeseries: options.timeseries };
-  const routes = [...readRoutes(stores, search), ...writeRoutes(stores, ingestion), ...deleteRoutes(stores), ...apiDocsRoutes()].map(toJsonRoute);
+  const routes = [...readRoutes(stores, search), ...writeRoutes(stores, ingestion), ...deleteRoutes(stores), ...v1Routes(stores, ingestion), ...apiDocsRoutes()].map(toJsonRoute);
   return { name: 'openapi', routes };
 }

@@ -8,15 +8,26 @@ export function entityNamed(name: string): EntitySpec {
   return entity;
 }
 
-/** A URN of a path or a body, of `entity`'s type: DataHub's `Invalid urn!` 400, with the reason. */
-export function urnOf(text: string, entity: EntitySpec): string {
-  let type: string;
+function urnType(text: string): string {
   try {
-    type = parseUrn(text).entityType;
+    return parseUrn(text).entityType;
   } catch (error) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn! ${error.message}`);
     throw error;
   }
+}
+
+/** The registry entity of any URN (`Invalid urn!` 400 when it is not one, or of no entity type mds knows). */
+export function entityOfUrn(text: string): EntitySpec {
+  const type = urnType(text);
+  const entity = findEntity(type);
+  if (!entity) throw badRequest(`Invalid urn! ${text}: unknown entity type ${type}`);
+  return entity;
+}
+
+/** A URN of a path or a body, of `entity`'s type: DataHub's `Invalid urn!` 400, with the reason. */
+export function urnOf(text: string, entity: EntitySpec): string {
+  const type = urnType(text);
   if (type !== entity.name) throw badRequest(`Invalid urn! ${text} is not a ${entity.name} urn (its entity type is ${type})`);
   return text;
 }

@@ -7,7 +7,7 @@ import { aspectNamed, arrayBody, batchItem, entityNamed, flag, objectBody, unkno
 import type { OpenApiRoute } from './route';
 
 /** One aspect to write, as the body gave it. */
-interface AspectWrite {
+export interface AspectWrite {
   urn: string;
   entity: EntitySpec;
   aspect: string;
@@ -21,7 +21,7 @@ interface AspectWrite {
 }
 
 /** `{value, systemMetadata?, headers?}` of a body, checked enough that ingestion's own errors are about the values. */
-function aspectWrite(urn: string, entity: EntitySpec, name: string, raw: unknown, changeType: ChangeType, index?: number): AspectWrite {
+export function aspectWrite(urn: string, entity: EntitySpec, name: string, raw: unknown, changeType: ChangeType, index?: number): AspectWrite {
   const aspect = aspectNamed(entity, name);
   if (!aspect) throw unprocessable(unknownAspect(entity, name));
   const where = `${urn} ${aspect}`;
@@ -62,7 +62,7 @@ function proposal(write: AspectWrite): PlacedProposal {
  * Writes through ingestion (its checks, EDIT_ENTITY on every urn, all or nothing), then answers each entity with the
  * aspects written as now stored; a time-series point as sent.
  */
-async function ingest(stores: Stores, ingestion: Ingestion, actor: Actor, writes: readonly AspectWrite[], batch: boolean, withSystemMetadata: boolean) {
+export async function ingest(stores: Stores, ingestion: Ingestion, actor: Actor, writes: readonly AspectWrite[], batch: boolean, withSystemMetadata: boolean) {
   await ingestion.ingest(writes.map(proposal), actor, batch);
   const versioned = writes.filter((w) => !isTimeseries(w.aspect));
   const stored = await stores.store.latest([...new Set(versioned.map((w) => w.urn))], [...new Set(versioned.map((w) => w.aspect))]);

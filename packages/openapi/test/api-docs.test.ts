@@ -39,4 +39,11 @@ describe('the generated OpenAPI document', () => {
     expect(paths['/openapi/v3/entity/dataset/{urn}/subTypes'].patch).toBeUndefined();
     expect(paths['/openapi/v3/entity/scroll'].post.operationId).toBe('scrollEntities');
   });
+
+  it('describes the v1 calls of DataHub\'s usage guide and the time-series operation in the same document', () => {
+    expect(Object.keys(paths['/openapi/entities/v1/'])).toEqual(['post', 'delete']);
+    expect(paths['/openapi/entities/v1/latest'].get.parameters.map((p: any) => p.name)).toEqual(['urns', 'aspectNames']);
+    expect(paths['/openapi/relationships/v1/'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelatedEntities' });
+    expect(paths['/openapi/operations/elasticSearch/getIndexSizes'].get.operationId).toBe('getIndexSizes');
+  });
 });
