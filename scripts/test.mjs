@@ -1,19 +1,18 @@
 // The README's test command (`pnpm test`): provisions the machine (scripts/test-env.mjs), then typechecks, lints and
 // tests every package through turbo, and closes with one line totalling every package's vitest report.
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { provisionTestEnv } from './test-env.mjs';
+import { runProvisioned } from './test-env.mjs';
 import { packageDirs, summarize } from './summarize-tests.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
-const env = { ...process.env, ...provisionTestEnv() };
 // Reports of an earlier run must not be counted in this one.
 for (const dir of packageDirs()) rmSync(join(dir, 'test-output/vitest.json'), { force: true });
 
-// `pnpm test` puts the workspace's node_modules/.bin on PATH, turbo's included.
-const turbo = spawnSync('turbo', ['run', 'typecheck', 'lint', 'test', '--continue', ...process.argv.slice(2)], { stdio: 'inherit', env });
+// `pnpm test` puts the workspace's node_modules/.bin on PATH, turbo's included. What the provisioning started (the
+// throwaway PostgreSQL server) is stopped when turbo ends, whether it passed, failed or was interrupted.
+const status = await runProvisioned('turbo', ['run', 'typecheck', 'lint', 'test', '--continue', ...process.argv.slice(2)]);
 const tests = summarize();
-process.exit(turbo.status === 0 && tests.ok ? 0 : 1);
+process.exit(status === 0 && tests.ok ? 0 : 1);
