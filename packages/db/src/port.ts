@@ -17,7 +17,9 @@ export interface SqlDatabase extends SqlExecutor {
    * Runs `work` atomically: committed when it resolves, undone when it rejects (the rejection is passed on). Only
    * after the commit is durable does the promise resolve. Statements outside a transaction never see its uncommitted
    * rows. `tx` is valid only until `work` settles. An adapter may run `work` more than once (undoing all but the last
-   * run), so it must have no effect outside the database.
+   * run), so it must have no effect outside the database. After a statement fails, `work` must not go on (on
+   * PostgreSQL the transaction is then unusable, and it rejects even if `work` caught the error): a conflict that is
+   * expected is written `ON CONFLICT`, which every dialect skips alone.
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -26,4 +26,14 @@ export function openTemp(file = tempDbFile()): SqliteDatabase {
   const db = openDatabase(file);
   dbs.push(db);
   return db;
+}
+
+/** A drizzle-kit style migrations folder with the given migrations. */
+export function migrationsFolder(migrations: { when: number; sql: string }[]): string {
+  const folder = tempDir('mds-migrations-');
+  mkdirSync(join(folder, 'meta'));
+  const entries = migrations.map((m, idx) => ({ idx, version: '6', when: m.when, tag: `000${idx}_m`, breakpoints: true }));
+  writeFileSync(join(folder, 'meta/_journal.json'), JSON.stringify({ version: '7', dialect: 'sqlite', entries }));
+  migrations.forEach((m, idx) => writeFileSync(join(folder, `000${idx}_m.sql`), m.sql));
+  return folder;
 }

@@ -8,13 +8,16 @@ afterEach(async () => {
   for (const db of opened.splice(0)) await db.close();
 });
 
-const open = async () => {
-  const db = openSqliteDatabase(tempDbFile());
+const files = new WeakMap<SqlDatabase, string>();
+const openFile = (file: string) => {
+  const db = openSqliteDatabase(file);
   opened.push(db);
+  files.set(db, file);
   return db;
 };
+const open = async () => openFile(tempDbFile());
 
-describeSqlDatabaseContract('SQLite', open);
+describeSqlDatabaseContract('SQLite', { open, openAgain: async (db) => openFile(files.get(db)!) });
 
 describe('SQLite group commit', () => {
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,137 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { DatabaseTooNewError, migrationsTable, newestKnownMigration } from './migrations';
+import { numberPlaceholders } from './placeholders';
+import type { SqlDatabase, SqlExecutor } from './port';
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` (TLS through its `sslmode`, or PGSSLMODE). */
+  url: string;
+  /** Connections of this process's pool; a transaction holds one until it commits. */
+  poolSize?: number;
+  /** How long to wait for a connection before a statement fails (the server down or the pool exhausted). */
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+/** Attempts of a transaction that keeps meeting serialization failures before its last failure is passed on. */
+const MAX_ATTEMPTS = 30;
+/** SQLSTATEs of a transaction PostgreSQL undid because of a concurrent one: running it again may succeed. */
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+const isConflict = (error: unknown) => RETRYABLE.has((error as { code?: string } | undefined)?.code ?? '');
+/** One lock for every package's migrations: replicas starting together apply them one at a time. */
+const MIGRATION_LOCK = 'mds:migrations';
+
+// bigint (count(*), sum(), bigint columns) as a number, as SQLite gives it: every value mds stores fits in 2^53.
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * The storage port on PostgreSQL: one pool per process (a replica), statements outside a transaction on any pooled
+ * connection, a transaction on one connection at SERIALIZABLE isolation. SERIALIZABLE gives every caller what
+ * SQLite's single writer gives it (a read-then-write is never overtaken, two creations of one key never both
+ * succeed) without locking statements of its own; PostgreSQL instead undoes one of two transactions that would
+ * not have been serial, and that one is run again here, as the port allows.
+ *
+ * No commit stamp: another replica's commit cannot be seen cheaply, so nothing read through it is cached.
+ */
+export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    types,
+  });
+  // A pooled connection the server dropped while idle (a restart, pg_terminate_backend) is discarded by the pool,
+  // and the next statement opens a new one: nothing to do but keep the process alive.
+  pool.on('error', () => {});
+  const texts = new Map<string, string>();
+  const numbered = (sql: string) => {
+    let text = texts.get(sql);
+    if (text === undefined) texts.set(sql, (text = numberPlaceholders(sql)));
+    return text;
+  };
+  /** Statements on the pool or on one connection; `failed` hears of every statement that fails. */
+  const executor = (on: pg.Pool | pg.PoolClient, failed: (error: unknown) => void = () => {}): SqlExecutor => {
+    const query = async (sql: string, params?: readonly unknown[]) => {
+      try {
+        return await on.query(numbered(sql), params as unknown[]);
+      } catch (error) {
+        failed(error);
+        throw error;
+      }
+    };
+    return {
+      dialect: 'postgres',
+      all: async <Row>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows as Row[],
+      get: async <Row>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows[0] as Row | undefined,
+      run: async (sql: string, params?: readonly unknown[]) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+    };
+  };
+
+  /** One run of `work`; `retryable` when PostgreSQL undid it for a concurrent transaction, whatever `work` threw. */
+  async function attempt<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown; retryable: boolean }> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    // After a failed statement PostgreSQL ignores every other one of the transaction, and COMMIT rolls it back
+    // without an error: a transaction whose work caught such a failure must not be reported committed.
+    let failed: { error: unknown } | undefined;
+    const tx = executor(client, (error) => (failed ??= { error }));
+    try {
+      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      const value = await work(tx);
+      if (failed) throw failed.error;
+      await client.query('COMMIT');
+      return { ok: true, value };
+    } catch (error) {
+      // A connection that cannot even roll back (the server went away) is not given back to the pool.
+      await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+      return { ok: false, error, retryable: [error, failed?.error].some(isConflict) };
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  return {
+    ...executor(pool),
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      for (let attempts = 1; ; attempts++) {
+        const outcome = await attempt(work);
+        if (outcome.ok) return outcome.value;
+        if (!outcome.retryable || attempts >= MAX_ATTEMPTS) throw outcome.error;
+        // Apart by a random pause that grows, so transactions that collided do not collide again.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempts, 100)));
+      }
+    },
+    async migrate({ owner, folder }) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+        try {
+          const table = migrationsTable(owner);
+          const { rows } = await client.query<{ schema: string; applied: string | null }>(
+            'SELECT current_schema() AS schema, to_regclass(quote_ident(current_schema()) || $1) AS applied',
+            [`.${table}`],
+          );
+          const { schema, applied } = rows[0]!;
+          if (applied) {
+            const newest = (await client.query<{ newest: number | null }>(`SELECT max(created_at) AS newest FROM "${schema}"."${table}"`)).rows[0]!.newest;
+            if ((newest ?? 0) > newestKnownMigration(folder)) {
+              throw new DatabaseTooNewError(`database ${client.database}`, owner, 'point DATABASE_URL at another database');
+            }
+          }
+          await migrate(drizzle({ client }), { migrationsFolder: folder, migrationsTable: table, migrationsSchema: schema });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
