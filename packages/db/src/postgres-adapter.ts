@@ -16,7 +16,7 @@ export interface PostgresOptions {
 
 export const DEFAULT_POOL_SIZE = 10;
 /** Attempts of a transaction that keeps meeting serialization failures before its last failure is passed on. */
-const MAX_ATTEMPTS = 30;
+const MAX_ATTEMPTS = 20;
 /** SQLSTATEs of a transaction PostgreSQL undid because of a concurrent one: running it again may succeed. */
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const isConflict = (error: unknown) => RETRYABLE.has((error as { code?: string } | undefined)?.code ?? '');
@@ -73,6 +73,16 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
     };
   };
 
+  // Transactions run again one at a time: 50 writers of one row would otherwise collide again and again, each
+  // round committing one of them; in the lane they no longer collide with one another, only with newcomers and
+  // other replicas (whose lanes a random pause keeps apart).
+  let retryLane: Promise<unknown> = Promise.resolve();
+  const inRetryLane = <R>(run: () => Promise<R>): Promise<R> => {
+    const result = retryLane.then(run);
+    retryLane = result.catch(() => {});
+    return result;
+  };
+
   /** One run of `work`; `retryable` when PostgreSQL undid it for a concurrent transaction, whatever `work` threw. */
   async function attempt<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown; retryable: boolean }> {
     const client = await pool.connect();
@@ -99,13 +109,13 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
   return {
     ...executor(pool),
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      for (let attempts = 1; ; attempts++) {
-        const outcome = await attempt(work);
-        if (outcome.ok) return outcome.value;
+      let outcome = await attempt(work);
+      for (let attempts = 1; !outcome.ok; attempts++) {
         if (!outcome.retryable || attempts >= MAX_ATTEMPTS) throw outcome.error;
-        // Apart by a random pause that grows, so transactions that collided do not collide again.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempts, 100)));
+        if (attempts > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempts, 50)));
+        outcome = await inRetryLane(() => attempt(work));
       }
+      return outcome.value;
     },
     async migrate({ owner, folder }) {
       const client = await pool.connect();

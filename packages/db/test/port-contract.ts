@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseTooNewError, type SqlDatabase } from '../src/index';
+import { DatabaseTooNewError } from '../src/index';
+import type { TestSqlDatabases } from '../src/testing';
 import { migrationsFolder } from './helpers';
 
-export interface ContractDatabases {
-  /** A fresh, empty database; the suite creates its own tables. */
-  open(): Promise<SqlDatabase>;
-  /** Another handle on the database `db` is open on, as a second replica (another process) would have. */
-  openAgain(db: SqlDatabase): Promise<SqlDatabase>;
-}
-
-/** What every adapter of the storage port promises. */
-export function describeSqlDatabaseContract(name: string, { open, openAgain }: ContractDatabases) {
+/** What every adapter of the storage port promises, on fresh databases where the suite creates its own tables. */
+export function describeSqlDatabaseContract(name: string, { open, openAgain }: Pick<TestSqlDatabases, 'open' | 'openAgain'>) {
   describe(`storage port contract: ${name}`, () => {
     const withTable = async () => {
       const db = await open();
@@ -80,7 +74,7 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: C
       const db = await withTable();
       await db.run('INSERT INTO items (id, label) VALUES (1, ?)', ['0']);
       await Promise.all(
-        Array.from({ length: 20 }, () =>
+        Array.from({ length: 50 }, () =>
           db.transaction(async (tx) => {
             const row = await tx.get<{ label: string }>('SELECT label FROM items WHERE id = 1');
             await new Promise((resolve) => setImmediate(resolve));
@@ -88,7 +82,7 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: C
           }),
         ),
       );
-      expect(await db.get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '20' });
+      expect(await db.get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '50' });
     });
 
     it('skips the conflicting rows of INSERT … ON CONFLICT DO NOTHING alone and counts the rows that landed', async () => {
@@ -113,7 +107,7 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: C
         const handles = await twoHandles();
         await handles[0].run('INSERT INTO items (id, label) VALUES (1, ?)', ['0']);
         await Promise.all(
-          Array.from({ length: 16 }, (_, i) =>
+          Array.from({ length: 40 }, (_, i) =>
             // No pause inside: two SQLite handles in one process would wait for each other's lock on one event loop.
             handles[i % 2]!.transaction(async (tx) => {
               const row = await tx.get<{ label: string }>('SELECT label FROM items WHERE id = 1');
@@ -121,7 +115,7 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: C
             }),
           ),
         );
-        expect(await handles[1].get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '16' });
+        expect(await handles[1].get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '40' });
       });
 
       it('let exactly one of concurrent check-then-create transactions create, the others seeing its row', async () => {

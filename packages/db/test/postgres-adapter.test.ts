@@ -1,25 +1,20 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openPostgresDatabase, type SqlDatabase } from '../src/index';
-import { testDatabases } from '../src/testing';
+import { postgresTestDatabases } from '../src/testing';
 import { describeSqlDatabaseContract } from './port-contract';
 
-const databases = testDatabases();
-const opened: SqlDatabase[] = [];
-const urls = new WeakMap<SqlDatabase, string>();
+const databases = postgresTestDatabases();
+const smallPools = postgresTestDatabases({ poolSize: 4 });
 afterEach(async () => {
-  for (const db of opened.splice(0)) await db.close();
+  await databases.closeOpened();
+  await smallPools.closeOpened();
 });
-afterAll(() => databases.dropAll());
+afterAll(async () => {
+  await databases.dispose();
+  await smallPools.dispose();
+});
+const { open } = databases;
 
-const openUrl = (url: string, poolSize?: number) => {
-  const db = openPostgresDatabase({ url, poolSize });
-  opened.push(db);
-  urls.set(db, url);
-  return db;
-};
-const open = async () => openUrl(await databases.create());
-
-describeSqlDatabaseContract('PostgreSQL', { open, openAgain: async (db) => openUrl(urls.get(db)!) });
+describeSqlDatabaseContract('PostgreSQL', databases);
 
 describe('PostgreSQL adapter', () => {
   it('rejects a transaction whose work caught a failed statement, committing nothing of it', async () => {
@@ -50,7 +45,7 @@ describe('PostgreSQL adapter', () => {
   });
 
   it('runs transactions concurrently on its pool, each on a connection of its own', async () => {
-    const db = openUrl(await databases.create(), 4);
+    const db = await smallPools.open();
     await db.run('CREATE TABLE t (id INTEGER PRIMARY KEY)');
     // Four transactions that each wait for all four to have started: only possible if they run side by side.
     let started = 0;

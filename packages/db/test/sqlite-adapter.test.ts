@@ -1,23 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteDatabase, type SqlDatabase } from '../src/index';
-import { tempDbFile } from './helpers';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { sqliteTestDatabases } from '../src/testing';
 import { describeSqlDatabaseContract } from './port-contract';
 
-const opened: SqlDatabase[] = [];
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.close();
-});
+const databases = sqliteTestDatabases();
+afterEach(databases.closeOpened);
+afterAll(databases.dispose);
+const { open } = databases;
 
-const files = new WeakMap<SqlDatabase, string>();
-const openFile = (file: string) => {
-  const db = openSqliteDatabase(file);
-  opened.push(db);
-  files.set(db, file);
-  return db;
-};
-const open = async () => openFile(tempDbFile());
-
-describeSqlDatabaseContract('SQLite', { open, openAgain: async (db) => openFile(files.get(db)!) });
+describeSqlDatabaseContract('SQLite', databases);
 
 describe('SQLite group commit', () => {
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -63,9 +53,8 @@ describe('SQLite group commit', () => {
 
 describe('SQLite commit stamp', () => {
   it('moves when another connection to the file (another process) commits, so caches over it are never stale', async () => {
-    const file = tempDbFile();
-    const [mine, theirs] = [openSqliteDatabase(file), openSqliteDatabase(file)];
-    opened.push(mine, theirs);
+    const mine = await open();
+    const theirs = await databases.openAgain(mine);
     await mine.run('CREATE TABLE t (id INTEGER PRIMARY KEY)');
     const before = mine.commitStamp!();
     await theirs.run('INSERT INTO t (id) VALUES (1)');

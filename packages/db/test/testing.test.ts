@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases, testPostgresUrl } from '../src/testing';
+import { testDatabases, testPostgresUrl } from '../src/testing';
 
 const databases = testDatabases();
 afterAll(() => databases.dropAll());
@@ -23,9 +23,8 @@ describe('PostgreSQL test databases', () => {
     await query(a, 'CREATE TABLE mine (id integer)');
     expect(await query(b, "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).toEqual([{ n: 0 }]);
 
-    const own = await createTestDatabase();
-    const name = new URL(own.url).pathname.slice(1);
-    await own.drop();
+    const name = new URL(a).pathname.slice(1);
+    await databases.drop(a);
     expect(await query(testPostgresUrl(), `SELECT count(*)::int AS n FROM pg_database WHERE datname = '${name}'`)).toEqual([{ n: 0 }]);
   });
 
