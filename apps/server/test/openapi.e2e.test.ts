@@ -1,3 +1,4 @@
+import { createOpenApiClient } from '@mds/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMds, type Mds } from './support/mds';
 
@@ -317,7 +318,7 @@ describe('batchGet, list and scroll', () => {
   });
 });
 
-describe('the same aspects over OpenAPI and Rest.li', () => {
+describe('the same aspects over OpenAPI, Rest.li and GraphQL', () => {
   const SHARED = dataset('db.shared');
   const properties = { description: 'orders of customers', customProperties: { owner: 'sales' }, name: 'shared' };
 
@@ -344,6 +345,39 @@ describe('the same aspects over OpenAPI and Rest.li', () => {
     expect(openapi.value).toEqual(owners);
     expect(openapi.systemMetadata).toMatchObject({ runId: 'restli-run', lastObserved: 1_700_000_000_000 });
     expect(openapi.systemMetadata).toEqual((await get(`/entitiesV2/${enc(SHARED)}?aspects=List(ownership)`)).body.aspects.ownership.systemMetadata);
+  });
+  it('an aspect written over OpenAPI (the typed client) reads back equal over GraphQL dataset(urn)', async () => {
+    const api = createOpenApiClient({ baseUrl: mds.url, token: mds.rootToken });
+    const urn = dataset('db.graphql_reads');
+    const written = await api.POST('/openapi/v3/entity/dataset/{urn}/datasetProperties', {
+      params: { path: { urn }, query: { createIfNotExists: false } },
+      body: { value: { name: 'graphql_reads', description: 'read by GraphQL', customProperties: { team: 'sales', tier: 'gold' } } },
+    });
+    expect(written.response.status).toBe(200);
+    await api.POST('/openapi/v3/entity/dataset/{urn}/globalTags', { params: { path: { urn } }, body: { value: tags('pii', 'gold') } });
+    const stored = (await api.GET('/openapi/v3/entity/dataset/{urn}', { params: { path: { urn }, query: { aspects: ['datasetProperties', 'globalTags'] } } })).data!;
+    const { body } = await mds.graphql('query($urn: String!) { dataset(urn: $urn) { properties { name description customProperties { key value } } tags { tags { tag { urn } } } } }', { urn });
+    const { properties, tags: graphqlTags } = body.data.dataset;
+    const value = stored.datasetProperties!.value;
+    expect({ name: properties.name, description: properties.description, customProperties: Object.fromEntries(properties.customProperties.map((e: any) => [e.key, e.value])) }).toEqual({
+      name: value.name,
+      description: value.description,
+      customProperties: value.customProperties,
+    });
+    expect(graphqlTags.tags.map((t: any) => t.tag.urn)).toEqual(stored.globalTags!.value.tags.map((t) => t.tag));
+  });
+
+  it('an aspect written over GraphQL (updateDescription) reads back equal over OpenAPI, GET /aspects and /entitiesV2', async () => {
+    const api = createOpenApiClient({ baseUrl: mds.url, token: mds.rootToken });
+    const urn = dataset('db.graphql_writes');
+    await api.POST('/openapi/v3/entity/dataset/{urn}/status', { params: { path: { urn } }, body: { value: { removed: false } } });
+    const { body } = await mds.graphql('mutation($input: DescriptionUpdateInput!) { updateDescription(input: $input) }', { input: { resourceUrn: urn, description: 'written by GraphQL' } });
+    expect(body).toEqual({ data: { updateDescription: true } });
+    const openapi = (await api.GET('/openapi/v3/entity/dataset/{urn}/editableDatasetProperties', { params: { path: { urn }, query: { systemMetadata: true } } })).data!;
+    expect(openapi.value.description).toBe('written by GraphQL');
+    expect((await get(`/aspects/${enc(urn)}?aspect=editableDatasetProperties&version=0`)).body.aspect).toEqual({ 'com.linkedin.dataset.EditableDatasetProperties': openapi.value });
+    const v2 = (await get(`/entitiesV2/${enc(urn)}?aspects=List(editableDatasetProperties)`)).body.aspects.editableDatasetProperties;
+    expect({ value: v2.value, systemMetadata: v2.systemMetadata }).toEqual({ value: openapi.value, systemMetadata: openapi.systemMetadata });
   });
 });
 
