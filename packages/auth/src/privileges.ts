@@ -22,11 +22,37 @@ export const Privilege = {
   EDIT_DATASET_COL_DESCRIPTION: 'EDIT_DATASET_COL_DESCRIPTION',
   EDIT_ENTITY_DEPRECATION: 'EDIT_DEPRECATION_PRIVILEGE',
   EDIT_ENTITY_DOMAINS: 'EDIT_DOMAINS_PRIVILEGE',
+  EDIT_ENTITY_DOC_LINKS: 'EDIT_ENTITY_DOC_LINKS',
+  EDIT_ENTITY_STATUS: 'EDIT_ENTITY_STATUS',
+  VIEW_DATASET_PROFILE: 'VIEW_DATASET_PROFILE',
+  VIEW_DATASET_USAGE: 'VIEW_DATASET_USAGE',
   DELETE_ENTITY: 'DELETE_ENTITY',
+  MANAGE_DOMAINS: 'MANAGE_DOMAINS',
+  CREATE_DOMAINS: 'CREATE_DOMAINS',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 
 export const ALL_PRIVILEGES: ReadonlySet<Privilege> = new Set(Object.values(Privilege));
+
+/**
+ * What the owner of an entity may do to it whatever the role (DataHub's default "Asset Owners - Metadata Policy",
+ * `resourceOwners: true`): every entity edit but deletion.
+ */
+export const RESOURCE_OWNER_PRIVILEGES: ReadonlySet<Privilege> = new Set([
+  Privilege.VIEW_ENTITY_PAGE,
+  Privilege.EDIT_ENTITY,
+  Privilege.EDIT_ENTITY_TAGS,
+  Privilege.EDIT_DATASET_COL_TAGS,
+  Privilege.EDIT_ENTITY_OWNERS,
+  Privilege.EDIT_ENTITY_DOCS,
+  Privilege.EDIT_DATASET_COL_DESCRIPTION,
+  Privilege.EDIT_ENTITY_DOC_LINKS,
+  Privilege.EDIT_ENTITY_STATUS,
+  Privilege.EDIT_ENTITY_DEPRECATION,
+  Privilege.EDIT_ENTITY_DOMAINS,
+  Privilege.VIEW_DATASET_PROFILE,
+  Privilege.VIEW_DATASET_USAGE,
+]);
 
 export function hasAnyPrivilege(actor: Actor, anyOf: readonly Privilege[]): boolean {
   return anyOf.some((p) => actor.privileges.has(p));

@@ -48,13 +48,18 @@ export const ROLES: readonly Role[] = [
       Privilege.EDIT_DATASET_COL_DESCRIPTION,
       Privilege.EDIT_ENTITY_DEPRECATION,
       Privilege.EDIT_ENTITY_DOMAINS,
+      Privilege.EDIT_ENTITY_DOC_LINKS,
+      Privilege.EDIT_ENTITY_STATUS,
+      Privilege.VIEW_DATASET_PROFILE,
+      Privilege.VIEW_DATASET_USAGE,
+      Privilege.MANAGE_DOMAINS,
     ),
   },
   {
     urn: ROLE_URNS.Reader,
     name: 'Reader',
     description: 'Can read all metadata. Cannot edit anything by default, or take administrative actions.',
-    privileges: privilegeSet(Privilege.VIEW_ENTITY_PAGE),
+    privileges: privilegeSet(Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE, Privilege.VIEW_DATASET_USAGE),
   },
 ];
 

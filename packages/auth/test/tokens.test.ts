@@ -126,7 +126,7 @@ describe('verification', () => {
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
     const actor = await auth.authenticate(bearer(accessToken));
     expect(actor?.urn).toBe(BOB);
-    expect([...actor!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS, Privilege.VIEW_ENTITY_PAGE]);
+    expect([...actor!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS, Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE, Privilege.VIEW_DATASET_USAGE]);
     expect(await auth.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
   });
 

@@ -1,4 +1,4 @@
-import { pegasusSnapshot } from '@mds/entities';
+import { fileItemProposals, pegasusSnapshot } from '@mds/entities';
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Mds } from './mds';
@@ -17,6 +17,27 @@ export async function ingestSnapshots(mds: Mds, file: URL = BOOTSTRAP) {
   const entities = snapshotsOf(file).map((value) => ({ value }));
   const res = await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) });
   expect([res.status, res.body?.message]).toEqual([200, undefined]);
+}
+
+/** DataHub's ingestion files (SOURCES.md beside them), by name. */
+export const goldenFile = (name: string) => new URL(`../../../../packages/entities/test/fixtures/datahub/${name}`, import.meta.url);
+
+/**
+ * Ingests a DataHub file as its CLI sends it: MCEs through `/entities?action=batchIngest`, MCPs through
+ * `/aspects?action=ingestProposalBatch`; every item must be accepted.
+ */
+export async function ingestGolden(mds: Mds, name: string) {
+  const items = JSON.parse(readFileSync(goldenFile(name), 'utf8')) as { proposedSnapshot?: unknown }[];
+  const entities = items.filter((item) => item.proposedSnapshot).map((item) => ({ value: pegasusSnapshot(item.proposedSnapshot) }));
+  if (entities.length) {
+    const res = await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) });
+    expect([res.status, res.body?.message]).toEqual([200, undefined]);
+  }
+  const proposals = items.flatMap((item, i) => (item.proposedSnapshot ? [] : fileItemProposals(item, `${name}[${i}]`).map((p) => p.proposal)));
+  if (proposals.length) {
+    const res = await mds.post('/aspects?action=ingestProposalBatch', { proposals });
+    expect([res.status, res.body?.message]).toEqual([200, undefined]);
+  }
 }
 
 /** The one GraphQL error of an answer, as message and code (undefined when there is none). */

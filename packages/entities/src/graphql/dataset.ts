@@ -1,16 +1,8 @@
-import { findEntity, isJsonObject, parseUrn } from '@mds/core';
+import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
 import type { AspectStore, StoredAspect } from '../aspect-store';
-import { idOf, toGraphQLOwnership } from './ownership';
-import type { RequestLoaders } from './request-loaders';
-
-type Json = Record<string, unknown>;
-type Loaders = (context: ApiContext) => RequestLoaders;
-
-/** The key aspect of a urn's entity type. */
-const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';
-const text = (value: unknown) => (typeof value === 'string' ? value : null);
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+import { commonFields, globalTags, glossaryTerms, list, text, urnOf, type Json, type Loaders, type Parent } from './common-fields';
+import { idOf } from './ownership';
 
 /** The GraphQL `Dataset` of a dataset urn: what the urn says; every other field is read from its aspects. */
 export function datasetObject(urn: string): ResolversTypes['Dataset'] {
@@ -61,26 +53,23 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
       return { __typename: 'DataFlow', urn, type: 'DATA_FLOW', orchestrator: parts[0], flowId: parts[1], cluster: parts[2] };
     case 'dataJob':
       return { __typename: 'DataJob', urn, type: 'DATA_JOB', jobId: parts[1], dataFlow: entityObject(parts[0]!) } as ResolversTypes['Entity'];
+    case 'container':
+      return { __typename: 'Container', urn, type: 'CONTAINER' };
+    case 'corpuser':
+      return { __typename: 'CorpUser', urn, type: 'CORP_USER', username: parts[0]! };
+    case 'corpGroup':
+      return { __typename: 'CorpGroup', urn, type: 'CORP_GROUP', name: parts[0]! };
+    case 'domain':
+      return { __typename: 'Domain', urn, type: 'DOMAIN', id: parts[0]! };
+    case 'dataPlatform':
+      return { __typename: 'DataPlatform', urn, type: 'DATA_PLATFORM', name: parts[0]! };
     default:
       return undefined;
   }
 }
 
-/** A tag urn as a `Tag` that resolves itself through the tags' face (TagAssociation.tag). */
-const tagRef = (urn: string) => ({ __typename: 'Tag' as const, urn, type: 'TAG' as const, name: idOf(urn) });
 
-function globalTags(value: unknown, associatedUrn: string) {
-  if (!isJsonObject(value)) return null;
-  return { tags: list(value.tags).flatMap((t) => (typeof t.tag === 'string' ? [{ tag: tagRef(t.tag), associatedUrn }] : [])) };
-}
 
-function glossaryTerms(value: unknown, associatedUrn: string) {
-  if (!isJsonObject(value)) return null;
-  const terms = list(value.terms).flatMap((t) =>
-    typeof t.urn === 'string' ? [{ term: { __typename: 'GlossaryTerm' as const, urn: t.urn, type: 'GLOSSARY_TERM' as const, name: idOf(t.urn) }, associatedUrn }] : [],
-  );
-  return { terms };
-}
 
 /** `{"com.linkedin.schema.StringType": {}}` → STRING (DataHub's SchemaFieldDataType; a record is a STRUCT). */
 function fieldType(value: unknown) {
@@ -129,56 +118,9 @@ export function datasetResolvers(store: AspectStore, loaders: Loaders): Resolver
 function resolverMap(store: AspectStore, loaders: Loaders) {
   const aspect = async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name);
   const value = async (urn: string, name: string, context: ApiContext) => (await aspect(urn, name, context))?.value;
-  const urnOf = (parent: { urn?: string | null }) => parent.urn!;
-  type Parent = { urn?: string | null; name?: string | null };
   type TagParent = { tag: { urn: string } };
 
-  /** The fields every entity type with these aspects answers alike (entities-api §9.2 "same conventions"). */
-  const common = {
-    tags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    ownership: async (parent: Parent, _args: unknown, context: ApiContext) => toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
-    deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'deprecation', context);
-      if (!v) return null;
-      return { deprecated: v.deprecated === true, decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null, note: text(v.note), actor: text(v.actor) };
-    },
-    domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'domains', context);
-      const first = Array.isArray(v?.domains) ? v.domains.find((d): d is string => typeof d === 'string') : undefined;
-      return first ? { domain: { __typename: 'Domain', urn: first, type: 'DOMAIN', id: idOf(first) }, associatedUrn: urnOf(parent) } : null;
-    },
-    status: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'status', context);
-      return v ? { removed: v.removed === true } : null;
-    },
-    subTypes: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'subTypes', context);
-      return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
-    },
-    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) => glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
-    institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'institutionalMemory', context);
-      if (!v) return null;
-      const elements = list(v.elements).map((e) => ({
-        url: text(e.url) ?? '',
-        label: text(e.description) ?? '',
-        description: text(e.description) ?? '',
-        created: isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number' ? { time: e.createStamp.time, actor: text(e.createStamp.actor) } : null,
-      }));
-      return { elements };
-    },
-    exists: async (parent: Parent, _args: unknown, context: ApiContext) => (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
-    lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])].map((a) => a.systemMetadata?.lastObserved).filter((t): t is number => typeof t === 'number');
-      return observed.length ? Math.max(...observed) : null;
-    },
-    aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {
-      const stored = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])];
-      const wanted = input?.aspectNames?.length ? new Set(input.aspectNames) : undefined;
-      return stored.filter((a) => !wanted || wanted.has(a.aspect)).map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
-    },
-  };
+  const common = commonFields(loaders);
 
   return {
     Dataset: {

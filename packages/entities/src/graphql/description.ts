@@ -1,8 +1,8 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
+import { Privilege } from '@mds/auth';
 import { findEntity, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
-import { entityTypeOf, fieldOf, pointer, requireSchemaField, updateAspect, writeAll } from './mutation-support';
+import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, updateAspect, writeAll } from './mutation-support';
 
 export interface DescriptionInput {
   description: string;
@@ -48,13 +48,13 @@ export function descriptionResolvers(store: AspectStore, now: () => number, hand
       const field = fieldOf(urn, input);
       const audit = { actor: actor.urn, time: now() };
       if (field !== undefined) {
-        requirePrivilege(actor, FIELD_DOCS);
+        await requireEntityPrivilege(store, actor, urn, FIELD_DOCS);
         if ((await entityTypeOf(store, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
         await requireSchemaField(store, urn, field);
         const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
         return writeAll(store, [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }], audit);
       }
-      requirePrivilege(actor, DOCS);
+      await requireEntityPrivilege(store, actor, urn, DOCS);
       const aspect = type ? DESCRIBED_IN[type] : undefined;
       if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect)) throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
       if (!(await entityTypeOf(store, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);

@@ -1,7 +1,7 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
+import { Privilege } from '@mds/auth';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, writeAll } from './mutation-support';
+import { entityTypeOf, requireEntityPrivilege, writeAll } from './mutation-support';
 
 const DEPRECATION = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_DEPRECATION];
 const DOMAINS = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_DOMAINS];
@@ -17,7 +17,7 @@ const urnsOf = (refs: Refs) => refs.flatMap((r) => (r ? [r.resourceUrn] : []));
 export function entityMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   /** The writes of `value` as `aspect` on each urn, after the privilege and existence checks. */
   const plan = async (actor: Actor, privileges: readonly Privilege[], urns: readonly string[], aspect: string, value: unknown, absent: (urn: string) => string) => {
-    urns.forEach(() => requirePrivilege(actor, privileges));
+    for (const urn of urns) await requireEntityPrivilege(store, actor, urn, privileges);
     const writes: AspectWrite[] = [];
     for (const urn of urns) {
       const entityType = await entityTypeOf(store, urn);
@@ -47,7 +47,7 @@ export function entityMutationResolvers(store: AspectStore, now: () => number): 
     batchUpdateDeprecation: async (_parent, { input }, { actor }) =>
       write(actor, await plan(actor, DEPRECATION, urnsOf(input.resources), 'deprecation', deprecation(actor, input), resourceAbsent)),
     setDomain: async (_parent, { entityUrn, domainUrn }, { actor }) => {
-      requirePrivilege(actor, DOMAINS);
+      await requireEntityPrivilege(store, actor, entityUrn, DOMAINS);
       await checkDomain(domainUrn, `Failed to add Entity ${entityUrn} to Domain ${domainUrn}. Domain does not exist.`);
       const absent = () => `Failed to add Entity ${entityUrn} to Domain ${domainUrn}. Entity does not exist.`;
       return write(actor, await plan(actor, DOMAINS, [entityUrn], 'domains', { domains: [domainUrn] }, absent));
@@ -59,7 +59,7 @@ export function entityMutationResolvers(store: AspectStore, now: () => number): 
     },
     batchSetDomain: async (_parent, { input }, { actor }) => {
       const urns = urnsOf(input.resources);
-      urns.forEach(() => requirePrivilege(actor, DOMAINS));
+      for (const urn of urns) await requireEntityPrivilege(store, actor, urn, DOMAINS);
       if (input.domainUrn) await checkDomain(input.domainUrn, `Failed to validate Domain with urn ${input.domainUrn}. Urn does not exist.`);
       return write(actor, await plan(actor, DOMAINS, urns, 'domains', { domains: input.domainUrn ? [input.domainUrn] : [] }, resourceAbsent));
     },

@@ -1,14 +1,20 @@
-import { findEntity, pageOf, parseUrn, UrnError } from '@mds/core';
-import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
-import { badRequest, type ApiContext, type ApiModule, type FacetFilterInput, type ResolversTypes, type SearchAcrossEntitiesInput } from '@mds/schema';
+import { findEntity, parseUrn, UrnError } from '@mds/core';
+import type { SearchIndex } from '@mds/search';
+import { badRequest, type ApiContext, type ApiModule, type Resolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
-import { indexSort } from '../search-actions';
+import { catalogResolvers } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
+
+/** The entity types this package answers itself, from their urns and aspects. */
+const OWN_TYPES = ['DATASET', 'DASHBOARD', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'CONTAINER', 'CORP_USER', 'CORP_GROUP', 'DOMAIN', 'DATA_PLATFORM'];
+/** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
+const UNSEARCHED = new Set(['DATA_PLATFORM']);
 
 /**
  * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`), the
@@ -35,8 +41,9 @@ export function createEntityGraphql(options: {
     }
     return answered;
   };
-  const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, DATASET: ownFace, DASHBOARD: ownFace, CHART: ownFace, DATA_FLOW: ownFace, DATA_JOB: ownFace };
+  const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, ...Object.fromEntries(OWN_TYPES.map((type) => [type, ownFace])) };
   const loaders = requestLoaders(store, faces);
+  const searchEntities = createEntitySearch(search, Object.keys(faces).filter((type) => !UNSEARCHED.has(type)), loaders);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
@@ -59,42 +66,18 @@ export function createEntityGraphql(options: {
         chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,
         dataFlow: (_parent, { urn }, context) => ofType('dataFlow', urn, context) as Promise<ResolversTypes['DataFlow'] | null>,
         dataJob: (_parent, { urn }, context) => ofType('dataJob', urn, context) as Promise<ResolversTypes['DataJob'] | null>,
+        container: (_parent, { urn }, context) => ofType('container', urn, context) as Promise<ResolversTypes['Container'] | null>,
+        corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context) as Promise<ResolversTypes['CorpUser'] | null>,
+        corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context) as Promise<ResolversTypes['CorpGroup'] | null>,
+        domain: (_parent, { urn }, context) => ofType('domain', urn, context) as Promise<ResolversTypes['Domain'] | null>,
+        dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context) as Promise<ResolversTypes['DataPlatform'] | null>,
         entity: (_parent, { urn }, context) => entityOf(urn, context),
         entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
         entityExists: (_parent, { urn }) => {
           parseArgument(urn);
           return store.exists(urn);
         },
-        searchAcrossEntities: async (_parent, { input }, context) => {
-          const page = pageOf(input.start, input.count);
-          if ('violation' in page) throw badRequest(page.violation);
-          const types = input.types?.length ? input.types.filter((type) => Object.hasOwn(faces, type)) : Object.keys(faces);
-          if (types.length === 0) return { start: page.start, count: 0, total: 0, searchResults: [], facets: [] };
-          const listing = input.query.trim() === '' || input.query.trim() === '*';
-          const flags = input.searchFlags ?? {};
-          let found;
-          try {
-            found = await search.search({
-              entityTypes: types,
-              input: input.query,
-              filters: filterGroups(input),
-              start: page.start,
-              count: page.count,
-              includeSoftDeleted: flags.includeSoftDeleted ?? false,
-              facets: flags.skipAggregates ? [] : undefined,
-              maxFacetValues: flags.maxAggValues ?? undefined,
-              sort: sortOf(input.sortInput?.sortCriteria ?? []) ?? (listing ? { field: 'name', order: 'ASCENDING' } : undefined),
-            });
-          } catch (error) {
-            // An unknown field or an unsupported condition: the caller's 400, in the index's words.
-            if (error instanceof SearchQueryError) throw badRequest(error.message);
-            throw error;
-          }
-          const answered = await Promise.all(found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)));
-          const searchResults = found.hits.flatMap((hit, i) => (answered[i] ? [{ entity: answered[i], matchedFields: hit.matchedFields }] : []));
-          const facets = found.facets.map((facet) => ({ field: facet.field, displayName: facet.displayName, aggregations: facet.values.map(({ value, count }) => ({ value, count })) }));
-          return { start: page.start, count: searchResults.length, total: found.total, searchResults, facets };
-        },
+        searchAcrossEntities: (_parent, { input }, context) => searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
       },
       AggregationMetadata: {
         // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
@@ -109,7 +92,7 @@ export function createEntityGraphql(options: {
           return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },
-      ...datasetResolvers(store, loaders),
+      ...mergeByType(datasetResolvers(store, loaders), catalogResolvers(store, loaders, searchEntities)),
       Mutation: {
         ...tagMutationResolvers(store, now),
         ...ownerMutationResolvers(store, now),
@@ -130,22 +113,9 @@ function parseArgument(urn: string) {
   }
 }
 
-/** `orFilters`, or else the deprecated `filters` as one and-group (entities-api §9.3). */
-function filterGroups(input: SearchAcrossEntitiesInput): Criterion[][] {
-  const criterion = (f: FacetFilterInput): Criterion => ({
-    field: f.field,
-    values: f.values ?? undefined,
-    value: f.value ?? undefined,
-    condition: f.condition ?? undefined,
-    negated: f.negated ?? false,
-  });
-  const ored = (input.orFilters ?? []).map((group) => (group.and ?? []).map(criterion)).filter((group) => group.length > 0);
-  if (ored.length) return ored;
-  return input.filters?.length ? [input.filters.map(criterion)] : [];
-}
-
-/** The first sort criterion, as the index can sort. */
-function sortOf(criteria: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[]): SearchQuery['sort'] {
-  const [first] = criteria;
-  return first && indexSort(first.field, first.sortOrder);
+/** Resolver maps merged type by type (two maps may each give some fields of one type). */
+function mergeByType(...maps: Resolvers[]): Resolvers {
+  const merged: Record<string, object> = {};
+  for (const map of maps) for (const [type, fields] of Object.entries(map)) merged[type] = { ...merged[type], ...fields };
+  return merged;
 }

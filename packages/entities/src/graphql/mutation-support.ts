@@ -1,5 +1,6 @@
+import { hasAnyPrivilege, requirePrivilege, RESOURCE_OWNER_PRIVILEGES, type Privilege } from '@mds/auth';
 import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
-import { badRequest } from '@mds/schema';
+import { badRequest, type Actor } from '@mds/schema';
 import { ItemWriteError, type AspectStore, type AspectWrite, type Audit } from '../aspect-store';
 
 /** A JSON Pointer token (RFC 6901): a field path or urn as one path segment of a PATCH. */
@@ -72,4 +73,27 @@ export async function requireSchemaField(store: AspectStore, urn: string, fieldP
   if (!schema) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
   const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
   if (!fields.some((f) => f.fieldPath === fieldPath)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
+}
+
+/**
+ * The reference 403 unless the caller's role grants one of `anyOf`, or the caller owns `urn` and owners may do it
+ * (DataHub's default "Asset Owners - Metadata Policy": an owner edits what it owns, whatever its role). Ownership
+ * through a group is not modelled: mds keeps no group memberships.
+ */
+export async function requireEntityPrivilege(store: AspectStore, actor: Actor, urn: string, anyOf: readonly Privilege[]): Promise<void> {
+  if (hasAnyPrivilege(actor, anyOf)) return;
+  if (anyOf.some((p) => RESOURCE_OWNER_PRIVILEGES.has(p)) && (await isOwner(store, actor.urn, urn))) return;
+  requirePrivilege(actor, anyOf);
+}
+
+async function isOwner(store: AspectStore, actorUrn: string, urn: string): Promise<boolean> {
+  let ownership;
+  try {
+    ownership = (await store.latest([urn], ['ownership'])).get(urn)?.get('ownership')?.value;
+  } catch (error) {
+    // A malformed urn has no owner; the mutation's own check names the problem.
+    if (error instanceof UrnError) return false;
+    throw error;
+  }
+  return Array.isArray(ownership?.owners) && ownership.owners.some((o) => isJsonObject(o) && o.owner === actorUrn);
 }

@@ -1,7 +1,7 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
+import { Privilege } from '@mds/auth';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, pointer, writeAll } from './mutation-support';
+import { entityTypeOf, pointer, requireEntityPrivilege, writeAll } from './mutation-support';
 import { systemTypeUrn } from './ownership';
 
 interface OwnerInput {
@@ -40,7 +40,7 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
   };
 
   const add = async (actor: Actor, urns: readonly string[], owners: readonly OwnerInput[], typeUrnForAll?: string | null) => {
-    urns.forEach(() => requirePrivilege(actor, OWNERS));
+    for (const urn of urns) await requireEntityPrivilege(store, actor, urn, OWNERS);
     const entries = owners.map((o) => ({ ...o, ownershipTypeUrn: o.ownershipTypeUrn ?? typeUrnForAll }));
     for (const owner of entries) await checkOwner(owner);
     const time = now();
@@ -58,7 +58,7 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
   };
 
   const remove = async (actor: Actor, urns: readonly string[], ownerUrns: readonly string[], ownershipTypeUrn?: string | null) => {
-    urns.forEach(() => requirePrivilege(actor, OWNERS));
+    for (const urn of urns) await requireEntityPrivilege(store, actor, urn, OWNERS);
     const time = now();
     const ops = [
       // Without an ownership type, every entry of the owner goes.

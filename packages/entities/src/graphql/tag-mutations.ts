@@ -1,8 +1,8 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
+import { Privilege } from '@mds/auth';
 import { parseUrn, UrnError } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, fieldOf, pointer, requireSchemaField, writeAll } from './mutation-support';
+import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, writeAll } from './mutation-support';
 
 /** One resource a tag mutation edits: an entity, or a field of a dataset's schema. */
 interface ResourceRef {
@@ -48,7 +48,7 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Mut
 
   // As DataHub: the caller's privileges on every resource first, then the tags, then each resource.
   const run = async (actor: Actor, refs: readonly ResourceRef[], tagUrns: readonly string[], op: 'add' | 'remove') => {
-    for (const ref of refs) requirePrivilege(actor, ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE);
+    for (const ref of refs) await requireEntityPrivilege(store, actor, ref.resourceUrn, ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE);
     await checkTags(tagUrns);
     const writes: AspectWrite[] = [];
     for (const ref of refs) writes.push(await planWrite(ref, tagUrns, op));

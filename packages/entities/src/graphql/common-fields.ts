@@ -1,0 +1,87 @@
+import { findEntity, isJsonObject, parseUrn } from '@mds/core';
+import type { ApiContext } from '@mds/schema';
+import { idOf, toGraphQLOwnership } from './ownership';
+import type { RequestLoaders } from './request-loaders';
+
+export type Json = Record<string, unknown>;
+export type Loaders = (context: ApiContext) => RequestLoaders;
+/** What a field resolver of an entity type needs of its parent: the entity's urn. */
+export type Parent = { urn?: string | null; name?: string | null };
+
+/** The key aspect of a urn's entity type. */
+const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';
+export const text = (value: unknown) => (typeof value === 'string' ? value : null);
+export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+export const urnOf = (parent: Parent) => parent.urn!;
+
+/** The latest value of one aspect of an entity, through the request's batched reads. */
+export const aspectValue = (loaders: Loaders) => async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name)?.value;
+
+/** A tag urn as a `Tag` that resolves itself through the tags' face (TagAssociation.tag). */
+const tagRef = (urn: string) => ({ __typename: 'Tag' as const, urn, type: 'TAG' as const, name: idOf(urn) });
+
+export function globalTags(value: unknown, associatedUrn: string) {
+  if (!isJsonObject(value)) return null;
+  return { tags: list(value.tags).flatMap((t) => (typeof t.tag === 'string' ? [{ tag: tagRef(t.tag), associatedUrn }] : [])) };
+}
+
+export function glossaryTerms(value: unknown, associatedUrn: string) {
+  if (!isJsonObject(value)) return null;
+  const terms = list(value.terms).flatMap((t) =>
+    typeof t.urn === 'string' ? [{ term: { __typename: 'GlossaryTerm' as const, urn: t.urn, type: 'GLOSSARY_TERM' as const, name: idOf(t.urn) }, associatedUrn }] : [],
+  );
+  return { terms };
+}
+
+/**
+ * The fields every entity type with these aspects answers alike (entities-api §9.2 "same conventions"); a type
+ * takes the ones its SDL declares.
+ */
+export function commonFields(loaders: Loaders) {
+  const value = aspectValue(loaders);
+  return {
+    tags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    ownership: async (parent: Parent, _args: unknown, context: ApiContext) => toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
+    deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'deprecation', context);
+      if (!v) return null;
+      return { deprecated: v.deprecated === true, decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null, note: text(v.note), actor: text(v.actor) };
+    },
+    domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'domains', context);
+      const first = Array.isArray(v?.domains) ? v.domains.find((d): d is string => typeof d === 'string') : undefined;
+      return first ? { domain: { __typename: 'Domain', urn: first, type: 'DOMAIN', id: idOf(first) }, associatedUrn: urnOf(parent) } : null;
+    },
+    status: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'status', context);
+      return v ? { removed: v.removed === true } : null;
+    },
+    subTypes: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'subTypes', context);
+      return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
+    },
+    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) => glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
+    institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const v = await value(urnOf(parent), 'institutionalMemory', context);
+      if (!v) return null;
+      const elements = list(v.elements).map((e) => ({
+        url: text(e.url) ?? '',
+        label: text(e.description) ?? '',
+        description: text(e.description) ?? '',
+        created: isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number' ? { time: e.createStamp.time, actor: text(e.createStamp.actor) } : null,
+      }));
+      return { elements };
+    },
+    exists: async (parent: Parent, _args: unknown, context: ApiContext) => (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
+    lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {
+      const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])].map((a) => a.systemMetadata?.lastObserved).filter((t): t is number => typeof t === 'number');
+      return observed.length ? Math.max(...observed) : null;
+    },
+    aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {
+      const stored = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])];
+      const wanted = input?.aspectNames?.length ? new Set(input.aspectNames) : undefined;
+      return stored.filter((a) => !wanted || wanted.has(a.aspect)).map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
+    },
+  };
+}
