@@ -63,7 +63,10 @@ export class ItemWriteError extends Error {
   }
 }
 
-const MIGRATIONS = { sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)) } as const;
+const MIGRATIONS = {
+  sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)),
+  postgres: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
+} as const;
 const DEFAULT_RUN_ID = 'no-run-id-provided';
 /** systemMetadata fields only the server writes (entities-api §3.3): a client's are dropped. */
 const SERVER_OWNED = ['version', 'aspectCreated', 'aspectModified'];
@@ -280,7 +283,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
   }
 
   return {
-    migrate: () => db.migrate({ owner: 'entities', folder: MIGRATIONS[db.dialect as keyof typeof MIGRATIONS] }),
+    migrate: () => db.migrate({ owner: 'entities', folder: MIGRATIONS[db.dialect] }),
 
     /** Applies every item in order, in one transaction: all are written, or none (ItemWriteError names the first failure). */
     write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {

@@ -1,0 +1,12 @@
+-- Text compares and sorts bytewise (COLLATE "C"), as on SQLite, whatever the locale of the database.
+CREATE TABLE "metadata_aspect_v2" (
+	"urn" varchar(500) COLLATE "C" NOT NULL,
+	"aspect" varchar(200) COLLATE "C" NOT NULL,
+	"version" bigint NOT NULL,
+	"metadata" text NOT NULL,
+	"systemmetadata" text,
+	"createdon" bigint NOT NULL,
+	"createdby" varchar(255) NOT NULL,
+	"createdfor" varchar(255),
+	PRIMARY KEY ("urn", "aspect", "version")
+);
