@@ -1,5 +1,6 @@
 // Bundles the server and CLI into dist/mds.mjs: one file that starts in a fraction of the time tsx needs to load
 // the TypeScript sources. Tests keep running from source; `pnpm start` and the benchmark run this bundle.
+import { buildConsole } from '@mds/console/build';
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -44,3 +45,6 @@ await build({
   plugins: [keepSourceLocation],
   logLevel: 'warning',
 });
+
+// The operations console's page and assets (packages/console/dist), served by the bundle from where they are built.
+await buildConsole({ log: true });

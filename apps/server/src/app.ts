@@ -3,6 +3,7 @@ import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, badRequest, t
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { datahubConfig } from './datahub-config';
+import { createConsole } from './console';
 import { createGraphiQLPage } from './graphiql';
 import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
@@ -108,6 +109,9 @@ export function createApp(options: AppOptions): RequestListener {
   // Swagger UI over the generated OpenAPI document; like the explorer, the page itself needs no credentials.
   const swaggerUi = createSwaggerUi({ docs: '/openapi/v3/api-docs' });
   for (const name of swaggerUi.names) routes.set(`${SWAGGER_UI_PATH}${name}`, { methods: ['GET', 'HEAD'], route: (req, res) => swaggerUi.serve(name, req, res) });
+  // The operations console (@mds/console): a static page, no credentials; its data comes from the API with the user's token.
+  const operationsConsole = createConsole();
+  for (const [path, name] of Object.entries(operationsConsole.paths)) routes.set(path, { methods: ['GET', 'HEAD'], route: (req, res) => operationsConsole.serve(name, req, res) });
   // Asked without credentials by DataHub's clients before they authenticate anything (entities-api §7.7).
   const config = datahubConfig();
   for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
