@@ -68,14 +68,9 @@ const STORY = [
  * answers it, is deleting its line.
  */
 const AWAITING: Record<string, string> = {
-  'descriptions-update-dataset': 'Cannot query field "updateDataset" on type "Mutation". Did you mean "updateTag"?',
-  'domains-create-domain': 'Cannot query field "createDomain" on type "Mutation". Did you mean "setDomain", "createTag", or "unsetDomain"?',
-  'domains-create-nested-domain': 'Cannot query field "createDomain" on type "Mutation". Did you mean "setDomain", "createTag", or "unsetDomain"?',
-  'domains-feature-create-domain': 'Cannot query field "createDomain" on type "Mutation". Did you mean "setDomain", "createTag", or "unsetDomain"?',
   // DataHub finds a flow's jobs through an IsPartOf edge whose declaration is unverified (DataJobKey.pdl has none).
   'airflow-data-flow-child-jobs': 'relationships answers total 0: mds derives no IsPartOf edge from a job to its flow',
   'getting-started-search': 'Cannot query field "search" on type "Query".',
-  'getting-started-update-dashboard': 'Cannot query field "updateDashboard" on type "Mutation".',
   // DataHub filters on any indexed field; mds refuses the ones it does not index (400 BAD_REQUEST).
   'search-feature-field-tags-filter': 'Unknown filter field fieldTags; known: platform, origin, _entityType, entityType, urn, name, description, tags, ...',
   'best-practices-search-page-1': 'Unknown filter field title; known: platform, origin, _entityType, entityType, urn, name, description, tags, ...',

@@ -6,10 +6,12 @@ import { catalogResolvers } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
+import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
+import { updateMutationResolvers } from './update-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = ['DATASET', 'DASHBOARD', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'CONTAINER', 'CORP_USER', 'CORP_GROUP', 'DOMAIN', 'DATA_PLATFORM'];
@@ -44,6 +46,7 @@ export function createEntityGraphql(options: {
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, ...Object.fromEntries(OWN_TYPES.map((type) => [type, ownFace])) };
   const loaders = requestLoaders(store, faces);
   const searchEntities = createEntitySearch(search, Object.keys(faces).filter((type) => !UNSEARCHED.has(type)), loaders);
+  const domains = domainResolvers(store, search, now);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
@@ -61,6 +64,7 @@ export function createEntityGraphql(options: {
     name: 'entity-graphql',
     resolvers: {
       Query: {
+        ...domains.Query,
         dataset: (_parent, { urn }, context) => ofType('dataset', urn, context) as Promise<ResolversTypes['Dataset'] | null>,
         dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context) as Promise<ResolversTypes['Dashboard'] | null>,
         chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,
@@ -98,6 +102,8 @@ export function createEntityGraphql(options: {
         ...ownerMutationResolvers(store, now),
         ...entityMutationResolvers(store, now),
         ...descriptionResolvers(store, now, options.describers ?? {}),
+        ...domains.Mutation,
+        ...updateMutationResolvers(store, now),
       },
     },
   };

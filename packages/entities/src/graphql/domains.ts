@@ -1,0 +1,117 @@
+import { Privilege, requirePrivilege } from '@mds/auth';
+import { MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
+import type { SearchIndex } from '@mds/search';
+import { badRequest, conflict, notFound, type QueryResolvers, type MutationResolvers, type ResolversTypes } from '@mds/schema';
+import { randomUUID } from 'node:crypto';
+import { ItemWriteError, type AspectStore } from '../aspect-store';
+import { entityObject } from './dataset';
+import { updateAspect } from './mutation-support';
+import { systemTypeUrn } from './ownership';
+
+const CREATE = [Privilege.CREATE_DOMAINS, Privilege.MANAGE_DOMAINS];
+const DELETE = [Privilege.MANAGE_DOMAINS, Privilege.DELETE_ENTITY];
+
+interface StoredDomain {
+  urn: string;
+  name: string;
+  parent: string | null;
+  created: number;
+}
+
+/**
+ * Domains (entities-api §9.4, §10): `listDomains`, `createDomain`, `deleteDomain`. A domain's place in the tree is
+ * its `domainProperties.parentDomain`; the domains of a server are few, so the tree is read whole from the index
+ * and the store when a call needs it.
+ */
+export function domainResolvers(store: AspectStore, search: SearchIndex, now: () => number): { Query: QueryResolvers; Mutation: MutationResolvers } {
+  /** The domains matching `query`, with what their properties say of their name, parent and creation. */
+  const domains = async (query = '*'): Promise<StoredDomain[]> => {
+    const found = await search.search({ entityTypes: ['domain'], input: query, filters: [], start: 0, count: MAX_PAGE_SIZE, facets: [] });
+    const urns = found.hits.map((hit) => hit.urn);
+    const stored = await store.latest(urns, ['domainProperties']);
+    return urns.map((urn) => {
+      const v = stored.get(urn)?.get('domainProperties')?.value ?? {};
+      const created = typeof v.created === 'object' && v.created !== null && 'time' in v.created ? Number(v.created.time) : 0;
+      return { urn, name: typeof v.name === 'string' ? v.name : '', parent: typeof v.parentDomain === 'string' ? v.parentDomain : null, created };
+    });
+  };
+  const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await store.exists(urn));
+
+  return {
+    Query: {
+      listDomains: async (_parent, { input }) => {
+        const page = pageOf(input.start, input.count ?? 20);
+        if ('violation' in page) throw badRequest(page.violation);
+        const parent = input.parentDomain ?? null;
+        const listed = (await domains(input.query?.trim() || '*')).filter((d) => d.parent === parent);
+        // Newest first; the urn keeps the order of domains created in the same millisecond stable.
+        listed.sort((a, b) => b.created - a.created || (a.urn < b.urn ? -1 : 1));
+        const shown = listed.slice(page.start, page.start + page.count).map((d) => entityObject(d.urn) as ResolversTypes['Domain']);
+        return { start: page.start, count: shown.length, total: listed.length, domains: shown };
+      },
+    },
+    Mutation: {
+      createDomain: async (_parent, { input }, { actor }) => {
+        requirePrivilege(actor, CREATE);
+        const id = input.id ?? randomUUID();
+        const urn = `urn:li:domain:${id}`;
+        if (parseDomainUrn(urn) !== id) throw badRequest(`Invalid domain id: ${JSON.stringify(id)}`);
+        if (input.name.trim() === '') throw badRequest("'name' must not be blank");
+        if (await store.exists(urn)) throw badRequest('This Domain already exists!');
+        const parent = input.parentDomain ?? null;
+        if (parent !== null && !(await isDomain(parent))) throw badRequest('Parent Domain does not exist!');
+        // The name is unique among its siblings, whatever its case (M3).
+        const siblings = (await domains()).filter((d) => d.parent === parent);
+        if (siblings.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) throw conflict(`"${input.name}" already exists in this domain. Please pick a unique name.`);
+
+        const stamp = { time: now(), actor: actor.urn };
+        const properties = {
+          name: input.name,
+          ...(input.description == null ? {} : { description: input.description }),
+          created: stamp,
+          ...(parent === null ? {} : { parentDomain: parent }),
+        };
+        const ownership = { owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }], lastModified: stamp };
+        try {
+          // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
+          await store.write(
+            [
+              { urn, entityType: 'domain', aspect: 'domainProperties', changeType: 'CREATE_ENTITY', value: properties },
+              { urn, entityType: 'domain', aspect: 'ownership', changeType: 'UPSERT', value: ownership },
+            ],
+            stamp,
+          );
+        } catch (error) {
+          if (!(error instanceof ItemWriteError)) throw error;
+          throw error.index === 0 && error.error.status === 422 ? badRequest('This Domain already exists!') : error.error;
+        }
+        return urn;
+      },
+      deleteDomain: async (_parent, { urn }, { actor }) => {
+        requirePrivilege(actor, DELETE);
+        if (parseDomainUrn(urn) === undefined) throw badRequest(`Invalid urn: ${urn}`);
+        if (!(await store.exists(urn))) throw notFound(`Domain ${urn} does not exist.`);
+        if ((await domains()).some((d) => d.parent === urn)) throw badRequest(`Cannot delete domain ${urn} which has child domains`);
+        const audit = { actor: actor.urn, time: now() };
+        // Entities in the domain leave it first, so none is left pointing at a domain that is gone.
+        for (const { urn: member } of await store.referencesTo(urn, 'AssociatedWith')) {
+          const entityType = parseUrn(member).entityType;
+          await updateAspect(store, { urn: member, entityType, aspect: 'domains' }, (current) => ({ ...current, domains: (Array.isArray(current?.domains) ? current.domains : []).filter((d) => d !== urn) }), audit);
+        }
+        await store.deleteEntity(urn);
+        return true;
+      },
+    },
+  };
+}
+
+/** The id of a domain urn, or undefined when `urn` is not one. */
+function parseDomainUrn(urn: string): string | undefined {
+  try {
+    const parsed = parseUrn(urn);
+    return parsed.entityType === 'domain' && parsed.parts.length === 1 ? parsed.parts[0] : undefined;
+  } catch (error) {
+    if (error instanceof UrnError) return undefined;
+    throw error;
+  }
+}

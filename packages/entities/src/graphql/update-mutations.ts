@@ -1,0 +1,103 @@
+import { Privilege } from '@mds/auth';
+import { parseUrn } from '@mds/core';
+import { badRequest, type Actor, type GlobalTagsUpdate, type MutationResolvers, type OwnershipUpdate, type ResolversTypes } from '@mds/schema';
+import type { AspectStore, AspectWrite, Audit } from '../aspect-store';
+import { entityObject } from './dataset';
+import { entityTypeOf, requireEntityPrivilege, writeAll } from './mutation-support';
+import { systemTypeUrn } from './ownership';
+
+type Aspect = Record<string, unknown>;
+/** One part of an update input: the aspect it replaces, what allows it besides EDIT_ENTITY, and its new value. */
+interface Part<Input> {
+  aspect: string;
+  /** Each of these is needed (with EDIT_ENTITY any one of them is enough). */
+  privileges: readonly Privilege[];
+  value: (input: Input, audit: Audit) => Aspect;
+}
+
+const ownership: Part<OwnershipUpdate> = {
+  aspect: 'ownership',
+  privileges: [Privilege.EDIT_ENTITY_OWNERS],
+  value: (input, audit) => ({
+    owners: input.owners.map(({ owner, type, ownershipTypeUrn }) => ({
+      owner,
+      type: type ?? 'NONE',
+      typeUrn: ownershipTypeUrn ?? systemTypeUrn(type ?? 'NONE'),
+      // DataHub's OwnerUpdateMapper marks owners set this way as set by a service.
+      source: { type: 'SERVICE' },
+    })),
+    lastModified: audit,
+  }),
+};
+const tagsOf = (input: GlobalTagsUpdate) => ({ tags: (input.tags ?? []).map(({ tag }) => ({ tag: tag.urn })) });
+const tags: Part<GlobalTagsUpdate> = { aspect: 'globalTags', privileges: [Privilege.EDIT_ENTITY_TAGS], value: tagsOf };
+const description = (aspect: string): Part<{ description: string; name?: string | null }> => ({
+  aspect,
+  privileges: [Privilege.EDIT_ENTITY_DOCS],
+  value: ({ description, name }, audit) => ({ description, ...(name == null ? {} : { name }), created: audit, lastModified: audit }),
+});
+
+const DATASET_PARTS = {
+  ownership,
+  tags,
+  globalTags: tags,
+  editableProperties: description('editableDatasetProperties'),
+  deprecation: {
+    aspect: 'deprecation',
+    privileges: [Privilege.EDIT_ENTITY_STATUS],
+    value: (input: { deprecated: boolean; decommissionTime?: number | null; note: string }, audit: Audit) => ({
+      deprecated: input.deprecated,
+      note: input.note,
+      actor: audit.actor,
+      ...(input.decommissionTime == null ? {} : { decommissionTime: input.decommissionTime }),
+    }),
+  },
+  institutionalMemory: {
+    aspect: 'institutionalMemory',
+    privileges: [Privilege.EDIT_ENTITY_DOC_LINKS],
+    value: (input: { elements: { url: string; description?: string | null; author: string; createdAt?: number | null }[] }, audit: Audit) => ({
+      elements: input.elements.map((e) => ({ url: e.url, description: e.description ?? '', createStamp: { time: e.createdAt ?? audit.time, actor: e.author } })),
+    }),
+  },
+  editableSchemaMetadata: {
+    aspect: 'editableSchemaMetadata',
+    privileges: [Privilege.EDIT_DATASET_COL_TAGS, Privilege.EDIT_DATASET_COL_DESCRIPTION],
+    value: (input: { editableSchemaFieldInfo: { fieldPath: string; description?: string | null; globalTags?: GlobalTagsUpdate | null }[] }, audit: Audit) => ({
+      editableSchemaFieldInfo: input.editableSchemaFieldInfo.map((f) => ({
+        fieldPath: f.fieldPath,
+        ...(f.description == null ? {} : { description: f.description }),
+        ...(f.globalTags ? { globalTags: tagsOf(f.globalTags) } : {}),
+      })),
+      created: audit,
+      lastModified: audit,
+    }),
+  },
+} satisfies Record<string, Part<never>>;
+const DASHBOARD_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDashboardProperties') };
+const CHART_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableChartProperties') };
+
+/**
+ * `updateDataset`, `updateDashboard`, `updateChart` (entities-api §10): each part of the input replaces one aspect
+ * whole, all parts in one write, after the privilege of every part and the entity's existence (D3) are checked.
+ */
+export function updateMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
+  const update = async <Input extends object>(actor: Actor, urn: string, entityType: string, parts: Readonly<Record<string, Part<never>>>, input: Input) => {
+    const given = Object.entries(input).filter(([name, value]) => value != null && Object.hasOwn(parts, name)) as [string, never][];
+    for (const [name] of given) for (const privilege of parts[name]!.privileges) await requireEntityPrivilege(store, actor, urn, [Privilege.EDIT_ENTITY, privilege]);
+    if ((await entityTypeOf(store, urn)) !== entityType || parseUrn(urn).entityType !== entityType) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+    const audit = { actor: actor.urn, time: now() };
+    // `tags` wins over its deprecated alias `globalTags` when both are given: one write per aspect.
+    const writes = new Map<string, AspectWrite>();
+    for (const [name, value] of given.sort(([a], [b]) => Number(a === 'tags') - Number(b === 'tags'))) {
+      const part = parts[name]!;
+      writes.set(part.aspect, { urn, entityType, aspect: part.aspect, changeType: 'UPSERT', value: part.value(value, audit) });
+    }
+    if (writes.size) await writeAll(store, [...writes.values()], audit);
+    return entityObject(urn);
+  };
+  return {
+    updateDataset: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'dataset', DATASET_PARTS, input)) as ResolversTypes['Dataset'],
+    updateDashboard: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input)) as ResolversTypes['Dashboard'],
+    updateChart: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'chart', CHART_PARTS, input)) as ResolversTypes['Chart'],
+  };
+}
