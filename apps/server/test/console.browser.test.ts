@@ -96,11 +96,13 @@ it('refuses an invalid token with the server’s own message, and stays on sign-
 
 it('signs an Admin in and shows the same index sizes as getIndexSizes, as a chart and a table', { timeout: 60_000 }, async () => {
   const { page, elsewhere, problems } = await openConsole();
+  // Printed, not asserted (issue 22's budget: interactive in under a second on loopback). The module script renders
+  // the sign-in form before DOMContentLoaded ends, so that moment is when the page becomes usable.
+  const interactive = await page.evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd));
   const started = Date.now();
   await signIn(page, mds.rootToken);
   await page.locator('table.figures tbody tr').first().waitFor();
-  // Printed, not asserted: from the click on "Sign in" to the figures on screen, on loopback.
-  console.log(`console: sign-in to index table in ${Date.now() - started} ms; ${await page.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]!.duration))} ms page load`);
+  console.log(`console: first load interactive ${interactive} ms after navigation; sign-in to the index table ${Date.now() - started} ms (loopback)`);
 
   expect(await page.getByTestId('who').innerText()).toBe('datahub · Admin');
   const sizes = await apiIndexSizes();
@@ -239,9 +241,13 @@ it('gives a catalog overview: counts per type and platform, the latest ingested,
   expect(await countsIn('Entities per type')).toEqual(facet('_entityType'));
   expect(await countsIn('Entities per platform')).toEqual(facet('platform'));
   expect(facet('platform').length).toBeGreaterThan(1);
-  const recent = page.getByRole('table', { name: /^Most recently ingested/ });
-  expect(await recent.locator('tbody th').first().getAttribute('title')).toBe(FRESH);
-  await page.screenshot({ path: `${OUTPUT}console-catalog.png`, fullPage: true });
+  // The entity ingested last comes first, then the others as the server orders them.
+  const recent = page.getByRole('table', { name: 'Most recently ingested' });
+  await recent.waitFor();
+  const shown = await recent.locator('tbody th').evaluateAll((cells) => cells.map((c) => (c as HTMLElement).title));
+  const latest = await mds.clientFor(mds.rootToken).get('/mds/v1/recent-entities?count=10');
+  expect(shown[0]).toBe(FRESH);
+  expect(shown).toEqual(latest.body.entities.map((e: { urn: string }) => e.urn));
 
   await page.getByRole('searchbox', { name: 'Search entities' }).fill('SampleKafkaDataset');
   await page.getByRole('button', { name: 'Search' }).click();
@@ -253,5 +259,6 @@ it('gives a catalog overview: counts per type and platform, the latest ingested,
   await expect.poll(async () => JSON.parse(await page.getByTestId('entity-answer').innerText())).toEqual(openapi.body);
   await results.getByRole('button', { name: 'GraphQL' }).first().click();
   await expect.poll(async () => JSON.parse(await page.getByTestId('entity-answer').innerText()).entity?.urn).toBe('urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)');
+  await page.screenshot({ path: `${OUTPUT}console-catalog.png`, fullPage: true });
   expect([elsewhere, problems]).toEqual([[], []]);
 });

@@ -3,6 +3,7 @@ import { createSqlSearchIndex, type SearchIndex } from '@mds/search';
 import type { ApiModule } from '@mds/schema';
 import { createAspectStore, type AspectStore } from './aspect-store';
 import { createIngestion, type Ingestion, type TimeseriesIngestPort } from './ingestion';
+import { recentEntitiesRoute } from './recent-entities';
 import { restliEndpoints } from './restli';
 import { searchActions } from './search-actions';
 import { seedEmptyStore } from './seed';
@@ -24,5 +25,5 @@ export async function createEntities(options: { db: SqlDatabase; timeseries?: Ti
   await seedEmptyStore(store, options.now ?? Date.now);
   const ingestion = createIngestion({ store, timeseries: options.timeseries, now: options.now });
   const { actions, reads } = restliEndpoints(store, ingestion, options.timeseries);
-  return { module: { name: 'entities', actions: [...actions, ...searchActions(search)], reads, close: () => options.db.close() }, store, search, ingestion };
+  return { module: { name: 'entities', actions: [...actions, ...searchActions(search)], reads, routes: [recentEntitiesRoute(options.db)], close: () => options.db.close() }, store, search, ingestion };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { overview, RECENT_WINDOW, searchEntities, type EntityRow, type Facet } from './catalog-api';
+import { facetCounts, recentEntities, searchEntities, type EntityRow, type Facet } from './catalog-api';
 import { EntityView, type View } from './EntityView';
 import { ErrorText } from './ErrorText';
 import { count, utcSecond } from './format';
@@ -7,23 +7,31 @@ import { count, utcSecond } from './format';
 const RECENT = 10;
 const SEARCH_COUNT = 25;
 
-type Overview = Awaited<ReturnType<typeof overview>>;
+type Counts = Awaited<ReturnType<typeof facetCounts>>;
+/** A listed entity and the time its table shows. */
+type Listed = EntityRow & { time: number | undefined };
 
 /** Counts per entity type and platform, the most recently ingested entities, and a search over all of them. */
 export function Catalog() {
-  const [summary, setSummary] = useState<Overview>();
-  const [error, setError] = useState<unknown>();
+  const [counts, setCounts] = useState<Counts>();
+  const [countsError, setCountsError] = useState<unknown>();
+  const [recent, setRecent] = useState<Listed[]>();
+  const [recentError, setRecentError] = useState<unknown>();
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<{ query: string; total: number; rows: EntityRow[] }>();
+  const [found, setFound] = useState<{ query: string; total: number; rows: Listed[] }>();
   const [searchError, setSearchError] = useState<unknown>();
   const [view, setView] = useState<View>();
 
-  useEffect(() => void overview(RECENT).then(setSummary, setError), []);
+  useEffect(() => {
+    facetCounts().then(setCounts, setCountsError);
+    recentEntities(RECENT).then((rows) => setRecent(rows.map((r) => ({ ...r, time: r.lastWritten }))), setRecentError);
+  }, []);
 
   const search = async () => {
     setSearchError(undefined);
     try {
-      setFound({ query, ...(await searchEntities(query, SEARCH_COUNT)) });
+      const { total, rows } = await searchEntities(query, SEARCH_COUNT);
+      setFound({ query, total, rows: rows.map((r) => ({ ...r, time: r.lastIngested })) });
     } catch (failure) {
       setSearchError(failure);
     }
@@ -32,21 +40,18 @@ export function Catalog() {
   return (
     <section aria-labelledby="catalog-title">
       <h1 id="catalog-title">Catalog</h1>
-      <ErrorText error={error} />
-      {summary && (
+      <ErrorText error={countsError} />
+      {counts && (
         <>
-          <p>{count(summary.total)} entities.</p>
+          <p>{count(counts.total)} entities.</p>
           <div class="columns">
-            <CountTable caption="Entities per type" heading="Type" facets={summary.byType} />
-            <CountTable caption="Entities per platform" heading="Platform" facets={summary.byPlatform} />
+            <CountTable caption="Entities per type" heading="Type" facets={counts.byType} />
+            <CountTable caption="Entities per platform" heading="Platform" facets={counts.byPlatform} />
           </div>
-          <EntityTable
-            caption={`Most recently ingested${summary.looked >= RECENT_WINDOW ? ` (among the first ${count(RECENT_WINDOW)} entities by name)` : ''}`}
-            rows={summary.recent}
-            onView={setView}
-          />
         </>
       )}
+      <ErrorText error={recentError} />
+      {recent && <EntityTable caption="Most recently ingested" timeHeading="Last written" rows={recent} onView={setView} />}
       <form
         role="search"
         class="search"
@@ -61,7 +66,7 @@ export function Catalog() {
         <button type="submit">Search</button>
       </form>
       <ErrorText error={searchError} />
-      {found && <EntityTable caption={`Search results for “${found.query}”: ${count(found.total)}`} rows={found.rows} onView={setView} />}
+      {found && <EntityTable caption={`Search results for “${found.query}”: ${count(found.total)}`} timeHeading="Last ingested" rows={found.rows} onView={setView} />}
       {view && <EntityView view={view} onClose={() => setView(undefined)} />}
     </section>
   );
@@ -96,7 +101,7 @@ function CountTable(props: { caption: string; heading: string; facets: Facet[] }
   );
 }
 
-function EntityTable(props: { caption: string; rows: EntityRow[]; onView: (view: View) => void }) {
+function EntityTable(props: { caption: string; timeHeading: string; rows: Listed[]; onView: (view: View) => void }) {
   return (
     <table class="figures entities">
       <caption>{props.caption}</caption>
@@ -105,7 +110,7 @@ function EntityTable(props: { caption: string; rows: EntityRow[]; onView: (view:
           <th scope="col">Name</th>
           <th scope="col">Type</th>
           <th scope="col">Platform</th>
-          <th scope="col">Last ingested</th>
+          <th scope="col">{props.timeHeading}</th>
           <th scope="col">Views</th>
         </tr>
       </thead>
@@ -115,9 +120,9 @@ function EntityTable(props: { caption: string; rows: EntityRow[]; onView: (view:
             <th scope="row" title={row.urn}>
               {row.name}
             </th>
-            <td>{row.type}</td>
+            <td>{row.type || '–'}</td>
             <td>{row.platform ?? '–'}</td>
-            <td>{row.lastIngested === undefined ? '–' : utcSecond(row.lastIngested)}</td>
+            <td>{row.time === undefined ? '–' : utcSecond(row.time)}</td>
             <td>
               <button type="button" class="link" onClick={() => props.onView({ urn: row.urn, kind: 'graphql' })}>
                 GraphQL

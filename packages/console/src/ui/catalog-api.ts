@@ -1,4 +1,4 @@
-import { graphql } from './api';
+import { graphql, request } from './api';
 
 /** An entity as the catalog lists it. */
 export interface EntityRow {
@@ -21,12 +21,15 @@ const ROW_FIELDS = `urn type
   ... on Dashboard { properties { name } platform { name } lastIngested }
   ... on Chart { properties { name } platform { name } lastIngested }
   ... on DataFlow { properties { name } lastIngested }
-  ... on DataJob { properties { name } lastIngested }`;
+  ... on DataJob { properties { name } lastIngested }
+  ... on Tag { properties { name } }
+  ... on CorpUser { username }`;
 
 interface RawEntity {
   urn: string;
   type: string;
   name?: string;
+  username?: string;
   properties?: { name?: string } | null;
   platform?: { name: string } | null;
   lastIngested?: number | null;
@@ -35,39 +38,41 @@ interface RawEntity {
 const toRow = (e: RawEntity): EntityRow => ({
   urn: e.urn,
   type: e.type,
-  name: e.name ?? e.properties?.name ?? e.urn,
+  name: e.name ?? e.properties?.name ?? e.username ?? e.urn,
   platform: e.platform?.name,
   lastIngested: e.lastIngested ?? undefined,
 });
 
-/** How many entities `overview` looks at for the most recently ingested (search sorts by name or urn only). */
-export const RECENT_WINDOW = 1000;
-
-const OVERVIEW = `query consoleOverview($count: Int!) {
-  searchAcrossEntities(input: { query: "*", count: $count }) {
+const FACETS = `query consoleFacets {
+  searchAcrossEntities(input: { query: "*", count: 0 }) {
     total
     facets { field aggregations { value count entity { urn ... on DataPlatform { name } } } }
-    searchResults { entity { ${ROW_FIELDS} } }
   }
 }`;
 
-/** Counts per entity type and platform (search facets over everything), and the most recently ingested entities. */
-export async function overview(recent: number) {
-  type Answer = {
-    searchAcrossEntities: {
-      total: number;
-      facets: { field: string; aggregations: { value: string; count: number; entity: { name?: string } | null }[] }[];
-      searchResults: { entity: RawEntity }[];
-    };
-  };
-  const { searchAcrossEntities: found } = await graphql<Answer>(OVERVIEW, { count: RECENT_WINDOW });
+/** Counts per entity type and platform: search facets over every entity. */
+export async function facetCounts() {
+  type Answer = { searchAcrossEntities: { total: number; facets: { field: string; aggregations: { value: string; count: number; entity: { name?: string } | null }[] }[] } };
+  const { searchAcrossEntities: found } = await graphql<Answer>(FACETS);
   const facet = (field: string): Facet[] =>
     (found.facets.find((f) => f.field === field)?.aggregations ?? [])
       .filter((a) => a.count > 0)
       .map((a) => ({ value: a.value, label: a.entity?.name ?? a.value, count: a.count }));
-  const rows = found.searchResults.map((r) => toRow(r.entity)).filter((r) => r.lastIngested !== undefined);
-  rows.sort((a, b) => b.lastIngested! - a.lastIngested! || a.urn.localeCompare(b.urn));
-  return { total: found.total, byType: facet('_entityType'), byPlatform: facet('platform'), recent: rows.slice(0, recent), looked: found.searchResults.length };
+  return { total: found.total, byType: facet('_entityType'), byPlatform: facet('platform') };
+}
+
+const ENTITIES = `query consoleEntities($urns: [String!]!) { entities(urns: $urns) { ${ROW_FIELDS} } }`;
+
+/**
+ * The entities written most recently, newest first: mds's `GET /mds/v1/recent-entities` (search cannot sort by time),
+ * then their names and platforms from GraphQL `entities`. `lastWritten` is when their latest aspect was written.
+ */
+export async function recentEntities(count: number): Promise<(EntityRow & { lastWritten: number })[]> {
+  const { entities: recent } = (await request('GET', `/mds/v1/recent-entities?count=${count}`)) as { entities: { urn: string; lastWritten: number }[] };
+  if (recent.length === 0) return [];
+  const { entities } = await graphql<{ entities: (RawEntity | null)[] }>(ENTITIES, { urns: recent.map((r) => r.urn) });
+  const byUrn = new Map(entities.filter((e) => e !== null).map((e) => [e.urn, toRow(e)]));
+  return recent.map(({ urn, lastWritten }) => ({ ...(byUrn.get(urn) ?? { urn, type: '', name: urn, platform: undefined, lastIngested: undefined }), lastWritten }));
 }
 
 const SEARCH = `query consoleSearch($query: String!, $count: Int!) {
