@@ -198,6 +198,14 @@ describe('writes', () => {
     expect(await call('POST', entityPath(CUSTOMERS, 'status'), { removed: true }, mds.rootToken, 'text/plain')).toMatchObject({ status: 415 });
   });
 
+  it('a bad parameter is refused before anything is written (found by the fuzzing: async=e2q used to write, then answer 400)', async () => {
+    const NEW = dataset('db.bad_async');
+    expect(await call('POST', `${entityPath(NEW, 'status')}?async=e2q`, { value: { removed: false } })).toMatchObject({ status: 400, body: { error: "Parameter 'async' must be true or false, got: e2q" } });
+    expect(await call('POST', `${V3}/dataset?async=maybe`, [{ urn: NEW, status: { value: { removed: false } } }])).toMatchObject({ status: 400 });
+    expect(await call('PATCH', `${entityPath(NEW, 'globalTags')}?async=1`, { patch: [{ op: 'add', path: '/tags/urn:li:tag:x', value: { tag: 'urn:li:tag:x' } }] })).toMatchObject({ status: 400 });
+    expect((await get(entityPath(NEW))).status).toBe(404);
+  });
+
   it('a Reader may read but not write or delete (403, §6.5 and DataHub’s texts), and nothing is written', async () => {
     const NEW = dataset('db.reader_try');
     expect((await get(entityPath(CUSTOMERS), reader)).status).toBe(200);

@@ -77,8 +77,11 @@ export async function ingest(stores: Stores, ingestion: Ingestion, actor: Actor,
   return [...objects.values()];
 }
 
-/** `async=true` answers 202 (mds has still written everything when it answers), `false` 200. */
-const answered = (query: URLSearchParams, asyncDefault: boolean, body: unknown) => ({ status: flag(query, 'async', asyncDefault) ? 202 : 200, body });
+/**
+ * The status of a write's answer: `async=true` 202 (mds has still written everything when it answers), `false` 200.
+ * Read before writing, so that a bad value is refused with nothing written.
+ */
+const writeStatus = (query: URLSearchParams, asyncDefault: boolean) => (flag(query, 'async', asyncDefault) ? 202 : 200);
 
 /** POST and PATCH of entities and aspects (entities-api §8). */
 export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[] {
@@ -97,8 +100,9 @@ export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[
     path: `${ENTITY_PATH}/{entityName}`,
     bulk: true,
     async respond({ actor }, { params, query, body }) {
+      const status = writeStatus(query, true);
       const writes = batchWrites(params.entityName!, body, changeType);
-      return answered(query, true, await ingest(stores, ingestion, actor, writes, true, flag(query, 'systemMetadata', false)));
+      return { status, body: await ingest(stores, ingestion, actor, writes, true, flag(query, 'systemMetadata', false)) };
     },
   });
   /** The single aspect of a `/{entityName}/{urn}/{aspect}` path with its body. */
@@ -117,9 +121,10 @@ export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[
       async respond({ actor }, { params, query, body }) {
         // DataHub's defaults: CREATE (an existing aspect is refused), CREATE_ENTITY when asked, UPSERT when neither.
         const changeType = flag(query, 'createIfEntityNotExists', false) ? 'CREATE_ENTITY' : flag(query, 'createIfNotExists', true) ? 'CREATE' : 'UPSERT';
+        const status = writeStatus(query, false);
         const write = pathWrite(params, objectBody(body, '{"value": {...}, "systemMetadata"?: {...}}'), changeType);
         const [object] = await ingest(stores, ingestion, actor, [write], false, flag(query, 'systemMetadata', false));
-        return answered(query, false, object);
+        return { status, body: object };
       },
     },
     {
@@ -127,9 +132,10 @@ export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[
       path: `${ENTITY_PATH}/{entityName}/{urn}/{aspect}`,
       async respond({ actor }, { params, query, body }) {
         if (!Array.isArray(body) && !isJsonObject(body)) throw badRequest('The request body must be a JSON object {"patch": [...], "arrayPrimaryKeys"?: {...}} or an array of operations');
+        const status = writeStatus(query, false);
         const write = pathWrite(params, { value: body }, 'PATCH');
         const [object] = await ingest(stores, ingestion, actor, [write], false, flag(query, 'systemMetadata', false));
-        return answered(query, false, object);
+        return { status, body: object };
       },
     },
   ];
