@@ -2,6 +2,7 @@ import { findEntity, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type ApiModule, type Resolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
+import { browseResolvers } from './browse';
 import { catalogResolvers } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
@@ -45,7 +46,8 @@ export function createEntityGraphql(options: {
   };
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, ...Object.fromEntries(OWN_TYPES.map((type) => [type, ownFace])) };
   const loaders = requestLoaders(store, faces);
-  const searchEntities = createEntitySearch(search, Object.keys(faces).filter((type) => !UNSEARCHED.has(type)), loaders);
+  const searchable = Object.keys(faces).filter((type) => !UNSEARCHED.has(type));
+  const searchEntities = createEntitySearch(search, searchable, loaders);
   const domains = domainResolvers(store, search, now);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
@@ -65,6 +67,7 @@ export function createEntityGraphql(options: {
     resolvers: {
       Query: {
         ...domains.Query,
+        ...browseResolvers(store, search, searchable, searchEntities, loaders),
         dataset: (_parent, { urn }, context) => ofType('dataset', urn, context) as Promise<ResolversTypes['Dataset'] | null>,
         dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context) as Promise<ResolversTypes['Dashboard'] | null>,
         chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,

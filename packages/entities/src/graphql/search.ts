@@ -61,7 +61,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
 export type EntitySearcher = ReturnType<typeof createEntitySearch>;
 
 /** `orFilters`, or else the deprecated `filters` as one and-group (entities-api §9.3). */
-function filterGroups(request: EntitySearch): Criterion[][] {
+export function filterGroups(request: Pick<EntitySearch, 'filters' | 'orFilters'>): Criterion[][] {
   const criterion = (f: FacetFilterInput): Criterion => ({
     field: f.field,
     values: f.values ?? undefined,
