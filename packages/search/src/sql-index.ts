@@ -1,6 +1,7 @@
 import { ENTITY_SPECS, findEntity } from '@mds/core';
 import type { SqlDatabase, SqlExecutor } from '@mds/db';
 import { fileURLToPath } from 'node:url';
+import { queryWords, SEARCH_DIALECTS, type SearchDialect } from './dialects';
 import type { SearchDocument } from './document';
 import {
   FACET_FIELDS,
@@ -13,7 +14,10 @@ import {
   type SearchResult,
 } from './port';
 
-const MIGRATIONS = { sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)) } as const;
+const MIGRATIONS = {
+  sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)),
+  postgres: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
+} as const;
 
 /** Filter fields held as columns of `search_document`, and those held as rows of `search_term`. */
 const COLUMNS: Readonly<Record<string, string>> = {
@@ -49,33 +53,11 @@ const FACET_NAMES: Readonly<Record<FacetField, string>> = {
 };
 
 /** `DATASET` or `dataset` → `dataset`; unknown names stay as given (they match nothing). */
-/** BM25 over the FTS columns: a word in the name weighs over one in the description, which weighs over the rest. */
-const RANK = 'bm25(search_text, 10.0, 3.0, 1.0)';
-const MARK = 'char(1)';
-
 const registryName = (value: string) => findEntity(value)?.name ?? ENTITY_SPECS.find((e) => e.graphqlType === value)?.name ?? value;
 const graphqlType = (name: string) => findEntity(name)?.graphqlType ?? name;
 
-// A word starts with a letter, digit or private-use character, which FTS5's unicode61 tokenizer always keeps, so each
-// word yields at least one token; marks may follow (they are part of the word for diacritic folding), and so may `_`:
-// `table_4242` stays one word, a phrase of its tokens, rather than two prefixes of which `table` matches every table.
-const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}_]*/gu;
-
-/**
- * The words of a query as an FTS5 expression that cannot be anything but "every word, as a prefix" (`ord` finds
- * `orders`): punctuation is dropped and each word quoted, so `"`, `*`, `:`, `NEAR(`, `AND`/`OR` are never syntax.
- * `all` for blank or `*`; `none` for text without a word, which matches nothing.
- */
-function ftsExpression(input: string): { fts: string } | 'all' | 'none' {
-  const trimmed = input.trim();
-  if (trimmed === '' || trimmed === '*') return 'all';
-  const words = trimmed.toLowerCase().match(WORD);
-  if (!words) return 'none';
-  return { fts: words.map((word) => `"${word}"*`).join(' ') };
-}
-
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
-function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } {
+function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
   const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.map(registryName) : [...raw];
@@ -90,11 +72,11 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
       case 'IEQUAL':
         return anyOf(`lower(${target}) = lower(?)`, (v) => [v]);
       case 'CONTAIN':
-        return anyOf(`instr(${target}, ?) > 0`, (v) => [v]);
+        return anyOf(dialect.contains(target, '?'), (v) => [v]);
       case 'START_WITH':
         return anyOf(`substr(${target}, 1, length(?)) = ?`, (v) => [v, v]);
       case 'END_WITH':
-        return anyOf(`substr(${target}, -length(?)) = ?`, (v) => [v, v]);
+        return anyOf(`substr(${target}, length(${target}) - length(?) + 1) = ?`, (v) => [v, v]);
       case 'GREATER_THAN':
         return anyOf(`${target} > ?`, (v) => [v]);
       case 'GREATER_THAN_OR_EQUAL_TO':
@@ -127,27 +109,29 @@ function criterionSql(criterion: Criterion): { sql: string; params: unknown[] } 
 }
 
 /**
- * The search index on the storage port, SQLite dialect: documents in `search_document`, their multi-valued fields
+ * The search index on the storage port, on either dialect: documents in `search_document`, their multi-valued fields
  * (tags, owners, ...) as rows of `search_term` for exact filters and facets (each distinct value numbered once in
- * `search_value`, so facets group integers), their text in an FTS5 table ranked by
- * BM25 (name over description over the rest). `put` and `remove` run in the caller's transaction, so the index
- * commits with the aspect write that changed it.
+ * `search_value`, so facets group integers), their text ranked name over description over the rest (SQLite: FTS5
+ * and BM25; PostgreSQL: a weighted tsvector, ts_rank: see dialects.ts). `put` and `remove` run in the caller's
+ * transaction, so the index commits with the aspect write that changed it.
  *
- * No write here opens a statement journal (no RETURNING; multi-row inserts are OR IGNORE, so none can abort half
- * done): at each journal FTS5 writes its pending index out, a segment per document, which made indexing 2× dearer.
+ * On SQLite no write here opens a statement journal (no RETURNING; multi-row inserts are OR IGNORE, so none can abort
+ * half done): at each journal FTS5 writes its pending index out, a segment per document, which made indexing 2× dearer.
  */
 export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
+  const dialect = SEARCH_DIALECTS[db.dialect];
   /** The WHERE clause of a query's match set over `search_document d` (and `search_text` when there is text). */
   function matchSet(query: SearchQuery) {
     const where: string[] = [];
     const params: unknown[] = [];
-    const text = ftsExpression(query.input);
-    const fts = typeof text === 'object' ? text.fts : null;
-    if (fts) {
-      where.push('search_text MATCH ?');
-      params.push(fts);
+    const words = queryWords(query.input);
+    const ranked = typeof words === 'object' ? words : null;
+    if (ranked) {
+      const matches = dialect.matches(ranked);
+      where.push(matches.sql);
+      params.push(...matches.params);
     }
-    if (text === 'none') where.push('0');
+    if (words === 'none') where.push('1 = 0');
     // A filter on `removed` says itself which entities it wants: soft-deleted ones are then not hidden.
     const filtersRemoved = (query.filters ?? []).some((group) => group.some((c) => c.field === 'removed'));
     if (!query.includeSoftDeleted && !filtersRemoved) where.push('d.removed = 0');
@@ -158,14 +142,14 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const groups = (query.filters ?? []).filter((group) => group.length > 0);
     if (groups.length) {
       const ored = groups.map((group) => {
-        const anded = group.map(criterionSql);
+        const anded = group.map((criterion) => criterionSql(dialect, criterion));
         params.push(...anded.flatMap((c) => c.params));
         return `(${anded.map((c) => c.sql).join(' AND ')})`;
       });
       where.push(`(${ored.join(' OR ')})`);
     }
-    const from = fts ? 'search_text JOIN search_document d ON d.id = search_text.rowid' : 'search_document d';
-    return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked: fts !== null };
+    const from = ranked ? dialect.textFrom : 'search_document d';
+    return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked };
   }
 
   /**
@@ -199,10 +183,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const termFields = fields.filter((f) => Object.hasOwn(TERMS, f));
     if (termFields.length && total > 0) {
       const byTerm = new Map(termFields.map((f) => [TERMS[f]!, f]));
-      // From each matching document to its terms (CROSS JOIN keeps that order), grouped by the values' numbers.
+      // From each matching document to its terms (in that order), grouped by the values' numbers.
       const rows = await db.all<{ field: string; value: string; count: number }>(
         `SELECT v.field, v.value, c.count FROM (
-           SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m CROSS JOIN search_term t ON t.id = m.id GROUP BY t.vid
+           SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m ${dialect.joinInOrder} search_term t ON t.id = m.id GROUP BY t.vid
          ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${termFields.map(() => '?').join(', ')})`,
         [...match.params, ...termFields.map((f) => TERMS[f])],
       );
@@ -212,7 +196,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   }
 
   return {
-    migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect as keyof typeof MIGRATIONS] }),
+    migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect] }),
 
     async put(tx: SqlExecutor, doc: SearchDocument, options: { fresh?: boolean } = {}) {
       const found = options.fresh ? undefined : await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [doc.urn]);
@@ -222,36 +206,19 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         id = Number(found.id);
         await tx.run('UPDATE search_document SET entity_type = ?, removed = ?, name = ?, description = ?, platform = ?, origin = ?, browse_paths = ? WHERE id = ?', [...columns, id]);
         await tx.run('DELETE FROM search_term WHERE id = ?', [id]);
-        await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
+        await dialect.replaceText(tx, id, doc);
       } else {
-        // The next id of the AUTOINCREMENT sequence, read under the write lock the caller's transaction holds (not
-        // RETURNING: see above). Never an id used before, so rows a lost document left behind cannot collide.
-        const last = await tx.get<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'search_document'`);
-        id = Number(last?.seq ?? 0) + 1;
-        await tx.run(
-          'INSERT INTO search_document (id, urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [id, doc.urn, ...columns],
-        );
+        id = await dialect.insertDocument(tx, doc, columns);
       }
-      await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
-      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value]));
-      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
-        const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
-        const pairs = chunk.map(() => '(?, ?)').join(', ');
-        await tx.run(`INSERT OR IGNORE INTO search_value (field, value) VALUES ${pairs}`, chunk.flat());
-        // Joined through the unique (field, value) index; `(field, value) IN (VALUES …)` scanned the table instead.
-        await tx.run(
-          `INSERT OR IGNORE INTO search_term (id, vid) SELECT ?, v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON v.field = wanted.column1 AND v.value = wanted.column2`,
-          [id, ...chunk.flat()],
-        );
-      }
+      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const));
+      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) await dialect.insertTerms(tx, id, terms.slice(i, i + TERM_ROWS_PER_STATEMENT));
     },
 
     async remove(tx: SqlExecutor, urn: string) {
       const found = await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [urn]);
       if (!found) return;
       await tx.run('DELETE FROM search_term WHERE id = ?', [found.id]);
-      await tx.run('DELETE FROM search_text WHERE rowid = ?', [found.id]);
+      await dialect.removeText(tx, found.id);
       await tx.run('DELETE FROM search_document WHERE id = ?', [found.id]);
     },
 
@@ -259,26 +226,19 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const match = matchSet(query);
       // Unranked, by urn as DataHub does (its score ties); by name, case aside; urn always breaks ties so pages never overlap.
       const direction = query.sort?.order === 'DESCENDING' ? 'DESC' : 'ASC';
-      const order = query.sort
-        ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn`
-        : match.ranked
-          ? `${RANK}, d.urn`
-          : 'd.urn';
-      // highlight() marks matched tokens: a field whose highlighted text differs from its own text is a matched field.
-      const hitColumns = match.ranked ? `, highlight(search_text, 0, ${MARK}, '') AS nameHit, highlight(search_text, 1, ${MARK}, '') AS descriptionHit` : '';
+      const rank = match.ranked && !query.sort ? dialect.rank(match.ranked) : undefined;
+      const order = query.sort ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn` : rank ? `${rank.sql}, d.urn` : 'd.urn';
+      const hitColumns = match.ranked ? dialect.hitColumns : '';
       const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string; nameHit?: string; descriptionHit?: string }>(
         `SELECT d.urn, d.entity_type, d.name, d.description${hitColumns} FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
-        [...match.params, query.count, query.start],
+        [...match.params, ...(rank?.params ?? []), query.count, query.start],
       );
       const fields = query.facets ?? FACET_FIELDS;
       const { total, counts } = await countFacets(match, fields);
       const hits = rows.map((row) => ({
         urn: row.urn,
         entityType: row.entity_type,
-        matchedFields: [
-          ...(row.nameHit !== undefined && row.nameHit !== row.name ? [{ name: 'name', value: row.name }] : []),
-          ...(row.descriptionHit !== undefined && row.descriptionHit !== row.description ? [{ name: 'description', value: row.description }] : []),
-        ],
+        matchedFields: match.ranked ? dialect.matchedFields(row, match.ranked) : [],
       }));
       const facets = fields.map((field) => {
         const counted = [...counts.get(field)!].map(([value, count]) => ({ value, count }));
@@ -302,13 +262,13 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     },
 
     async autocomplete(entityType, query, limit) {
-      const text = ftsExpression(query);
-      const rows = typeof text === 'object'
-        ? await db.all<{ urn: string; name: string }>(
-            `SELECT d.urn, d.name FROM search_text JOIN search_document d ON d.id = search_text.rowid WHERE search_text MATCH ? AND d.entity_type = ? AND d.removed = 0 ORDER BY ${RANK}, d.name LIMIT ?`,
-            [`name : (${text.fts})`, registryName(entityType), limit],
-          )
-        : [];
+      const words = queryWords(query);
+      if (typeof words !== 'object') return { query, suggestions: [], entities: [] };
+      const [matches, rank] = [dialect.matches(words, true), dialect.rank(words)];
+      const rows = await db.all<{ urn: string; name: string }>(
+        `SELECT d.urn, d.name FROM ${dialect.textFrom} WHERE ${matches.sql} AND d.entity_type = ? AND d.removed = 0 ORDER BY ${rank.sql}, d.name LIMIT ?`,
+        [...matches.params, registryName(entityType), ...rank.params, limit],
+      );
       return { query, suggestions: [...new Set(rows.map((r) => r.name))], entities: rows.map((r) => ({ urn: r.urn })) };
     },
 
