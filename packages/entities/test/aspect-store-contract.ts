@@ -1,4 +1,5 @@
 import type { TestSqlDatabases } from '@mds/db/testing';
+import { createSqlSearchIndex } from '@mds/search';
 import { describe, expect, it } from 'vitest';
 import { ItemWriteError, createAspectStore, type AspectStore, type AspectWrite } from '../src/index';
 
@@ -274,6 +275,18 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         }
         expect(await replicas[1].versions(DATASET, 'globalTags')).toHaveLength(1);
       });
+    });
+
+    it('commits an entity’s search document with its aspects, and deletes it with them', async () => {
+      const db = await databases.open();
+      const search = createSqlSearchIndex(db);
+      const store = createAspectStore(db, { search });
+      await Promise.all([store.migrate(), search.migrate()]);
+      await store.write([upsert({ name: 'Orders', description: 'Every order, by day' }, { aspect: 'datasetProperties' }), upsert(tags('pii'))], at(1000));
+      const found = await search.search({ input: 'ord', start: 0, count: 10, filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] });
+      expect(found.hits.map((h) => [h.urn, h.matchedFields.map((f) => f.name)])).toEqual([[DATASET, ['name', 'description']]]);
+      await store.deleteEntity(DATASET);
+      expect((await search.search({ input: '*', start: 0, count: 10 })).total).toBe(0);
     });
 
     describe('relationships', () => {

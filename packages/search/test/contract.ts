@@ -75,6 +75,13 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect((await index.search({ ...all, filters: [[{ field: 'tags', values: ['urn:li:tag:t11999'] }]] })).total).toBe(1);
     });
 
+    it('keeps a value of many kilobytes (a long custom property) and filters on it', async () => {
+      // Numbers that do not compress: a B-tree entry holds ~2.7 kB at most, even compressed.
+      const long = `ids=${Array.from({ length: 4000 }, (_, i) => ((i * 7919) % 100_003).toString(36)).join(',')}`;
+      const index = await seeded(dataset('long', { customProperties: [long] }), dataset('other', { customProperties: [long] }));
+      expect((await index.search({ ...all, filters: [[{ field: 'customProperties', values: [long] }]] })).total).toBe(2);
+    });
+
     it('puts, replaces and removes documents', async () => {
       const { db, index } = await fresh();
       await db.transaction((tx) => index.put(tx, dataset('orders', { description: 'first' })));
