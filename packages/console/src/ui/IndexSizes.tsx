@@ -10,16 +10,19 @@ type Loaded = { sizes: IndexSize[]; rows: ReadonlyMap<string, number>; at: numbe
 export function IndexSizes(props: { countRows: boolean }) {
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState(true); // asking from the first render: it asks on mount
 
+  // Sizes show as soon as they come; row counts (one dry run per index) fill in after them.
   const refresh = async () => {
     setBusy(true);
     setError(undefined);
     try {
       const sizes = await getIndexSizes();
-      const rows = new Map<string, number>();
-      if (props.countRows) await Promise.all(sizes.map(async (s) => rows.set(s.indexName, await rowCount(s))));
-      setLoaded({ sizes, rows, at: Date.now() });
+      const at = Date.now();
+      setLoaded({ sizes, rows: new Map(), at });
+      if (!props.countRows) return;
+      const counted = await Promise.all(sizes.map(async (s) => [s.indexName, await rowCount(s)] as const));
+      setLoaded({ sizes, rows: new Map(counted), at });
     } catch (failure) {
       setError(failure);
     } finally {
@@ -62,7 +65,7 @@ export function IndexSizes(props: { countRows: boolean }) {
                   <td>{s.aspectName}</td>
                   <td class="num">{humanMb(s.sizeMb)}</td>
                   <td class="num">{s.sizeMb}</td>
-                  <td class="num">{loaded.rows.has(s.indexName) ? count(loaded.rows.get(s.indexName)!) : '–'}</td>
+                  <td class="num">{loaded.rows.has(s.indexName) ? count(loaded.rows.get(s.indexName)!) : props.countRows && busy ? '…' : '–'}</td>
                 </tr>
               ))}
             </tbody>
