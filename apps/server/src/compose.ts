@@ -37,7 +37,13 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     const tags = await createTagsModule({ entities, legacy: db });
     const openapi = createOpenApi({ entities, timeseries: timeseries.ingest });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
-    const entityGraphql = createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: tags.face }, describers: { tag: tags.describe } });
+    const entityGraphql = createEntityGraphql({
+      store: entities.store,
+      search: entities.search,
+      faces: { TAG: tags.face },
+      describers: { tag: tags.describe },
+      timeseries: timeseries.read,
+    });
     return {
       // Closed last to first: the shared database after every module that uses it.
       modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],

@@ -5,7 +5,7 @@ import { openEmbeddedStore } from './embedded/store.ts';
 import { createTimeseriesIngest, type TimeseriesIngest } from './ingest.ts';
 import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
 import type { TimeseriesStore } from './port.ts';
-import { timeseriesValuesActions } from './timeseries-values.ts';
+import { timeseriesReader, timeseriesValuesActions, type TimeseriesRead } from './timeseries-values.ts';
 import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 
 export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig, type EmbeddedConfig, type TimeseriesConfig } from './config.ts';
@@ -14,7 +14,7 @@ export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export type { TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
-export type { TimeseriesAspectValues } from './timeseries-values.ts';
+export type { TimeseriesAspectValues, TimeseriesRead } from './timeseries-values.ts';
 
 const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
 
@@ -28,6 +28,8 @@ export interface Timeseries {
   ingest: TimeseriesIngest;
   /** The port, for the CLI (seed) and the benchmarks. */
   store: TimeseriesStore;
+  /** One entity's points of one aspect, newest first (GraphQL's time-series fields). */
+  read(request: TimeseriesRead): Promise<Record<string, unknown>[]>;
   /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
   seed(options: Omit<SeedOptions, 'now'>): Promise<SeedResult>;
   /** Stops running embedded truncations (they report an error) and releases the backend. Idempotent. */
@@ -62,6 +64,7 @@ export async function createTimeseries(options: {
     },
     ingest: createTimeseriesIngest(store),
     store,
+    read: timeseriesReader(store),
     seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
     close,
   };

@@ -82,3 +82,27 @@ export function timeseriesValuesActions(store: TimeseriesStore): RestliAction[] 
     }),
   ];
 }
+
+/** What `readTimeseries` answers: one entity's points of one aspect, newest first, values parsed. */
+export interface TimeseriesRead {
+  entityType: string;
+  aspect: string;
+  urn: string;
+  startTimeMillis?: number;
+  endTimeMillis?: number;
+  limit: number;
+}
+
+/**
+ * One entity's points of one time-series aspect, newest first, as parsed values: what GraphQL's `datasetProfiles` and
+ * `operations` read. An aspect the registry does not know has no points.
+ */
+export function timeseriesReader(store: TimeseriesStore) {
+  return async (request: TimeseriesRead): Promise<Record<string, unknown>[]> => {
+    const resolved = resolveAspect(request.entityType, request.aspect);
+    if (!resolved.ok) return [];
+    const { entityType: _entityType, aspect: _aspect, ...range } = request;
+    const points = await store.values({ index: indexName(store.indexPrefix, resolved.ref), ...range, order: 'DESCENDING' });
+    return points.map((point) => JSON.parse(point.eventJson) as Record<string, unknown>);
+  };
+}

@@ -10,6 +10,7 @@ import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { profileResolvers, type TimeseriesReader } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { updateMutationResolvers } from './update-mutations';
@@ -31,6 +32,8 @@ export function createEntityGraphql(options: {
   faces?: Readonly<Record<string, EntityFace>>;
   /** updateDescription of the types a package describes itself, by registry name (`@mds/tags`: `tag`). */
   describers?: Readonly<Record<string, DescriptionHandler>>;
+  /** Reads of the time-series store, for `datasetProfiles` and `operations` (none: they answer empty lists). */
+  timeseries?: TimeseriesReader;
   now?: () => number;
 }): ApiModule {
   const { store, search } = options;
@@ -99,7 +102,7 @@ export function createEntityGraphql(options: {
           return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },
-      ...mergeByType(datasetResolvers(store, loaders), catalogResolvers(store, loaders, searchEntities)),
+      ...mergeByType(datasetResolvers(store, loaders), catalogResolvers(store, loaders, searchEntities), profileResolvers(store, options.timeseries ?? (async () => []))),
       Mutation: {
         ...tagMutationResolvers(store, now),
         ...ownerMutationResolvers(store, now),

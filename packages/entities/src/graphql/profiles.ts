@@ -1,0 +1,114 @@
+import { isJsonObject } from '@mds/core';
+import { badRequest, isApiError, type AndFilterInput, type ApiContext, type Resolvers } from '@mds/schema';
+import { Privilege } from '@mds/auth';
+import type { AspectStore } from '../aspect-store';
+import { list, text, urnOf, type Json, type Parent } from './common-fields';
+import { requireEntityPrivilege } from './mutation-support';
+
+/** One entity's points of one time-series aspect, newest first (`@mds/timeseries`' reader). */
+export type TimeseriesReader = (request: { entityType: string; aspect: string; urn: string; startTimeMillis?: number; endTimeMillis?: number; limit: number }) => Promise<Json[]>;
+
+/** DataHub's default `limit` of time-series reads. */
+const DEFAULT_LIMIT = 10_000;
+const OPERATION_TYPES = new Set(['INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'DROP', 'CUSTOM', 'UNKNOWN']);
+const SOURCE_TYPES = new Set(['DATA_PROCESS', 'DATA_PLATFORM', 'MANUAL']);
+const PARTITION_TYPES = new Set(['FULL_TABLE', 'QUERY', 'PARTITION']);
+
+interface RangeArgs {
+  startTimeMillis?: number | null;
+  endTimeMillis?: number | null;
+  filter?: { or?: readonly AndFilterInput[] | null } | null;
+  limit?: number | null;
+}
+
+const long = (value: unknown) => (typeof value === 'number' ? value : null);
+const numberText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
+
+/**
+ * A dataset's `datasetProfiles` and `operations` (entities-api §9.2), read from the time-series store. Profiles are
+ * withheld (an empty list, as DataHub's) from a caller without VIEW_DATASET_PROFILE on the dataset.
+ */
+export function profileResolvers(store: AspectStore, read: TimeseriesReader): Resolvers {
+  const points = async (urn: string, aspect: string, args: RangeArgs) => {
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    if (!Number.isSafeInteger(limit) || limit < 1) throw badRequest("'limit' must be a positive integer");
+    const matches = criteria(args.filter?.or ?? []);
+    const found = await read({ entityType: 'dataset', aspect, urn, startTimeMillis: args.startTimeMillis ?? undefined, endTimeMillis: args.endTimeMillis ?? undefined, limit });
+    return found.filter(matches);
+  };
+
+  const resolvers = {
+    Dataset: {
+      datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext) => {
+        try {
+          await requireEntityPrivilege(store, context.actor, urnOf(parent), [Privilege.VIEW_DATASET_PROFILE]);
+        } catch (error) {
+          if (isApiError(error) && error.kind === 'UNAUTHORIZED') return [];
+          throw error;
+        }
+        return (await points(urnOf(parent), 'datasetProfile', args)).map(profile);
+      },
+      operations: async (parent: Parent, args: RangeArgs) => {
+        const found = (await points(urnOf(parent), 'operation', args)).map(operation);
+        return found.sort((a, b) => b.lastUpdatedTimestamp - a.lastUpdatedTimestamp);
+      },
+    },
+  };
+  return resolvers as unknown as Resolvers;
+}
+
+function profile(v: Json) {
+  const spec = isJsonObject(v.partitionSpec) ? v.partitionSpec : undefined;
+  return {
+    timestampMillis: long(v.timestampMillis) ?? 0,
+    rowCount: long(v.rowCount),
+    columnCount: long(v.columnCount),
+    sizeInBytes: long(v.sizeInBytes),
+    fieldProfiles: list(v.fieldProfiles).map((f) => ({
+      fieldPath: text(f.fieldPath) ?? '',
+      uniqueCount: long(f.uniqueCount),
+      uniqueProportion: long(f.uniqueProportion),
+      nullCount: long(f.nullCount),
+      nullProportion: long(f.nullProportion),
+      min: numberText(f.min),
+      max: numberText(f.max),
+      mean: numberText(f.mean),
+      median: numberText(f.median),
+      stdev: numberText(f.stdev),
+      sampleValues: Array.isArray(f.sampleValues) ? f.sampleValues.map(String) : null,
+    })),
+    partitionSpec: spec ? { type: PARTITION_TYPES.has(String(spec.type)) ? spec.type : 'PARTITION', partition: text(spec.partition) ?? '' } : null,
+  };
+}
+
+function operation(v: Json) {
+  const custom = isJsonObject(v.customProperties) ? v.customProperties : {};
+  return {
+    timestampMillis: long(v.timestampMillis) ?? 0,
+    lastUpdatedTimestamp: long(v.lastUpdatedTimestamp) ?? 0,
+    actor: text(v.actor),
+    operationType: OPERATION_TYPES.has(String(v.operationType)) ? v.operationType : 'UNKNOWN',
+    customOperationType: text(v.customOperationType),
+    sourceType: SOURCE_TYPES.has(String(v.sourceType)) ? v.sourceType : null,
+    numAffectedRows: long(v.numAffectedRows),
+    affectedDatasets: Array.isArray(v.affectedDatasets) ? v.affectedDatasets.filter((d) => typeof d === 'string') : null,
+    partition: text(v.partition),
+    customProperties: Object.entries(custom).map(([key, value]) => ({ key, value: text(value) })),
+  };
+}
+
+/** A point matches when one and-group's criteria all hold (EQUAL on a dotted field); no group: every point. */
+function criteria(groups: readonly AndFilterInput[]): (point: Json) => boolean {
+  const tests = groups.map((group) =>
+    (group.and ?? []).map((c) => {
+      if (c.condition && c.condition !== 'EQUAL') throw badRequest(`Unsupported filter condition ${c.condition}`);
+      const values = c.values ?? (c.value == null ? [] : [c.value]);
+      return (point: Json) => {
+        const found = c.field.split('.').reduce<unknown>((at, key) => (isJsonObject(at) ? at[key] : undefined), point);
+        const hit = found !== undefined && values.includes(String(found));
+        return c.negated ? !hit : hit;
+      };
+    }),
+  );
+  return tests.length === 0 ? () => true : (point) => tests.some((group) => group.every((test) => test(point)));
+}
