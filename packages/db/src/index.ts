@@ -104,4 +104,5 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
 export { createCommitCache, createReadCache, type ReadCache } from './read-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
+export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
 export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from './postgres-adapter';
