@@ -1,6 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
-import { humanMb } from './format';
+import { count, humanMb } from './format';
 import type { IndexSize } from './operations';
 
 // Only the parts of Chart.js a horizontal bar chart uses, so the rest stays out of the bundle.
@@ -31,8 +31,8 @@ export function SizeChart(props: { sizes: IndexSize[]; rows: ReadonlyMap<string,
             callbacks: {
               label: (item) => {
                 const size = sizes[item.dataIndex]!;
-                const count = rows.get(size.indexName);
-                return `${humanMb(size.sizeMb)}${count === undefined ? '' : `, ${count} rows`}`;
+                const rowCount = rows.get(size.indexName);
+                return `${humanMb(size.sizeMb)}${rowCount === undefined ? '' : `, ${count(rowCount)} rows`}`;
               },
             },
           },

@@ -24,13 +24,15 @@ export function Truncation(props: { refusal: string | undefined }) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
+  // The indices and their sizes, asked again after each truncation (`asked` moves) so the choices show the new sizes.
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
     if (props.refusal !== undefined) return;
     getIndexSizes().then((found) => {
       setIndices(found);
       setIndex((current) => current || (found[0]?.indexName ?? ''));
     }, setError);
-  }, []);
+  }, [asked]);
 
   if (props.refusal !== undefined) {
     return (
@@ -125,7 +127,15 @@ export function Truncation(props: { refusal: string | undefined }) {
           )}
         </div>
       )}
-      {step.step === 'running' && <TaskProgress task={step.task} onDone={reset} />}
+      {step.step === 'running' && (
+        <TaskProgress
+          task={step.task}
+          onDone={() => {
+            reset();
+            setAsked((n) => n + 1);
+          }}
+        />
+      )}
     </section>
   );
 }
