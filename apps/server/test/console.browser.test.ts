@@ -213,6 +213,19 @@ it('shows a Reader no truncation, and the server refuses the request forged from
   expect([elsewhere, problems]).toEqual([[], []]);
 });
 
+it('shows an Editor their role, and no truncation either', async () => {
+  const { page, problems } = await openConsole();
+  const editorToken = await mds.tokenFor('urn:li:corpuser:erin', 'urn:li:dataHubRole:Editor');
+  await signIn(page, editorToken);
+  await expect.poll(() => page.getByTestId('who').innerText()).toBe('erin · Editor');
+  await page.getByRole('link', { name: 'Truncation' }).click();
+  const refusal = await mds.post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'operation', endTimeMillis: 0 }, editorToken);
+  expect(refusal.status).toBe(403);
+  await expect.poll(() => page.getByRole('alert').innerText()).toBe(refusal.body.message);
+  expect(await page.getByRole('button', { name: /Execute|Dry run|Delete/ }).count()).toBe(0);
+  expect(problems).toEqual([]);
+});
+
 it('sends a user whose token is revoked back to sign-in with the server’s message', async () => {
   const { page, problems } = await openConsole();
   const { accessToken, id } = await mds.domains.auth.tokens.create({ actorUrn: 'urn:li:corpuser:datahub', duration: 'ONE_DAY', name: 'console' });

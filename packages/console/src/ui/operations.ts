@@ -65,8 +65,10 @@ export async function truncationRefusal(): Promise<string | undefined> {
     return undefined;
   } catch (error) {
     if (error instanceof ServerError && error.status === 403) return error.message;
-    if (error instanceof ServerError && error.status === 400) return undefined;
-    throw error;
+    if (error instanceof ServerError && error.status === 401) throw error;
+    // A 400 is the expected answer; anything else (a cluster down) must not keep the user out: the server decides
+    // again when they act.
+    return undefined;
   }
 }
 
