@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMdsClient, createOpenApiClient, MdsError, timeseriesProposal, type OpenApiClient, type OpenApiSchema } from '../src/index';
+import { createMdsClient, createOpenApiClient, MdsError, timeseriesProposal, type OpenApiPaths, type OpenApiSchema } from '../src/index';
 
 /** What the fake server saw of one request. */
 interface Seen {
@@ -223,7 +223,7 @@ describe('the OpenAPI client (types generated from the document mds serves)', ()
     // @ts-expect-error `removed` is a boolean
     expect(statusBody({ value: { removed: 'yes' } })).toBe('yes');
     // @ts-expect-error corpuser has no datasetProperties aspect
-    const wrongPath: Parameters<OpenApiClient['GET']>[0] = '/openapi/v3/entity/corpuser/{urn}/datasetProperties';
+    const wrongPath: keyof OpenApiPaths = '/openapi/v3/entity/corpuser/{urn}/datasetProperties';
     expect(wrongPath).toContain('corpuser');
   });
 });
