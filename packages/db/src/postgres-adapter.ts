@@ -20,6 +20,11 @@ const MAX_ATTEMPTS = 20;
 /** SQLSTATEs of a transaction PostgreSQL undid because of a concurrent one: running it again may succeed. */
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const isConflict = (error: unknown) => RETRYABLE.has((error as { code?: string } | undefined)?.code ?? '');
+/** The server ended the connection (a restart, pg_terminate_backend: 57P0x) or the socket broke. */
+const isConnectionLoss = (error: unknown) => {
+  const { code = '', message = '' } = (error ?? {}) as { code?: string; message?: string };
+  return code.startsWith('57P0') || code.startsWith('08') || ['ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated|not queryable/i.test(message);
+};
 /** One lock for every package's migrations: replicas starting together apply them one at a time. */
 const MIGRATION_LOCK = 'mds:migrations';
 
@@ -83,25 +88,37 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
     return result;
   };
 
-  /** One run of `work`; `retryable` when PostgreSQL undid it for a concurrent transaction, whatever `work` threw. */
+  /**
+   * One run of `work`; `retryable` when PostgreSQL undid it for a concurrent transaction, whatever `work` threw, or
+   * when its connection was lost before COMMIT was sent (nothing of it can have committed). A connection lost during
+   * COMMIT leaves the outcome unknown: that is passed on, never run again.
+   */
   async function attempt<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown; retryable: boolean }> {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // The server ending the connection mid-transaction is heard here (unheard, the error event would end the process);
+    // the statement waiting on it fails too, and the connection is not given back to the pool.
+    const lost = (error: Error) => (broken = error);
+    client.on('error', lost);
     // After a failed statement PostgreSQL ignores every other one of the transaction, and COMMIT rolls it back
     // without an error: a transaction whose work caught such a failure must not be reported committed.
     let failed: { error: unknown } | undefined;
     const tx = executor(client, (error) => (failed ??= { error }));
+    let committing = false;
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       const value = await work(tx);
       if (failed) throw failed.error;
+      committing = true;
       await client.query('COMMIT');
       return { ok: true, value };
     } catch (error) {
       // A connection that cannot even roll back (the server went away) is not given back to the pool.
       await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
-      return { ok: false, error, retryable: [error, failed?.error].some(isConflict) };
+      const lostBeforeCommit = !committing && [error, failed?.error].some(isConnectionLoss);
+      return { ok: false, error, retryable: lostBeforeCommit || [error, failed?.error].some(isConflict) };
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }

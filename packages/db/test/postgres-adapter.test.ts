@@ -1,5 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { postgresTestDatabases } from '../src/testing';
+import pg from 'pg';
+import type { SqlDatabase } from '../src/index';
+import { postgresTestDatabases, testPostgresUrl } from '../src/testing';
 import { describeSqlDatabaseContract } from './port-contract';
 
 const databases = postgresTestDatabases();
@@ -61,5 +63,42 @@ describe('PostgreSQL adapter', () => {
       ),
     );
     expect(await db.get('SELECT count(*) AS n FROM t')).toEqual({ n: 4 });
+  });
+
+  /** Ends every connection to `db`'s database from outside, as pg_terminate_backend by an operator or a restart does. */
+  async function terminateConnections(db: SqlDatabase) {
+    const { name } = (await db.get<{ name: string }>('SELECT current_database() AS name'))!;
+    const admin = new pg.Client({ connectionString: testPostgresUrl() });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('recovers by itself when every connection is terminated, and runs again a transaction cut before its commit', async () => {
+    const db = await open();
+    await db.run('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    let runs = 0;
+    let cut = () => {};
+    const midway = new Promise<void>((resolve) => (cut = resolve));
+    const cutOff = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t (id) VALUES (?)', [++runs]);
+      if (runs === 1) {
+        cut();
+        await new Promise((resolve) => setTimeout(resolve, 200)); // the connection is terminated meanwhile
+      }
+      await tx.run('INSERT INTO t (id) VALUES (?)', [100 + runs]);
+    });
+    await midway;
+    await terminateConnections(db);
+    await cutOff;
+    expect(runs).toBe(2);
+    expect(await db.all('SELECT id FROM t ORDER BY id')).toEqual([{ id: 2 }, { id: 102 }]);
+    await terminateConnections(db);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the pool hears of its idle connections' end
+    expect(await db.run('INSERT INTO t (id) VALUES (3)')).toEqual({ changes: 1 });
+    expect(await db.get('SELECT count(*) AS n FROM t')).toEqual({ n: 3 });
   });
 });
