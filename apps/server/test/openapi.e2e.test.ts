@@ -389,6 +389,51 @@ describe('the same aspects over OpenAPI, Rest.li and GraphQL', () => {
   });
 });
 
+describe('v1 calls (DataHub\'s usage guide; the guide itself is replayed in openapi-usage-guide.test.ts)', () => {
+  const V1 = '/openapi/entities/v1/';
+  const TARGET = dataset('db.v1_target');
+  const item = (urn: string, aspect: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ entityType: 'dataset', entityUrn: urn, aspect, ...extra });
+
+  it('refuses what it cannot take with a 4xx naming the problem, writing nothing', async () => {
+    expect(await call('POST', V1, [{ entityUrn: TARGET, aspect: { __type: 'Status', removed: true } }])).toMatchObject({ status: 400, body: { error: 'Item 0: entityType must be a string' } });
+    expect(await call('POST', V1, [item(TARGET, { __type: 'NoSuchAspect' })])).toMatchObject({
+      status: 400,
+      body: { error: 'Item 0: aspectName is missing and aspect.__type (NoSuchAspect) names no aspect of dataset' },
+    });
+    expect(await call('POST', V1, [{ ...item(TARGET, { removed: true }), entityType: 'nosuch' }])).toMatchObject({ status: 422, body: { error: 'Unknown entity: nosuch' } });
+    expect(await call('POST', V1, [item('urn:li:corpuser:x', { __type: 'Status', removed: true })])).toMatchObject({ status: 400, body: { error: expect.stringContaining('Invalid urn!') } });
+    expect(await call('POST', V1, [item(TARGET, { __type: 'Status', removed: true }), item(TARGET, { __type: 'SchemaMetadata', schemaName: 'x' })])).toMatchObject({
+      status: 422,
+      body: { error: expect.stringContaining('Failed to validate record with class com.linkedin.schema.SchemaMetadata') },
+    });
+    expect((await get(entityPath(TARGET))).status).toBe(404);
+    expect(await get(`${V1}latest`)).toMatchObject({ status: 400, body: { error: "Parameter 'urns' is required: one or more entity URNs" } });
+    expect(await get(`${V1}latest?urns=${enc(TARGET)}&urns=urn:li:corpuser:x`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('single entity type') } });
+    expect(await call('DELETE', `${V1}?urns=${enc(TARGET)}&soft=maybe`)).toMatchObject({ status: 400, body: { error: "Parameter 'soft' must be true or false, got: maybe" } });
+    expect(await get(`/openapi/relationships/v1/?urn=${enc(TARGET)}&relationshipTypes=OwnedBy`)).toMatchObject({ status: 400, body: { error: expect.stringContaining("'direction'") } });
+  });
+
+  it('a Reader reads over v1 but may not write or delete (403, nothing written); without a token, 401', async () => {
+    expect((await call('POST', `${V1}?async=false`, [item(TARGET, { __type: 'Status', removed: false })])).status).toBe(200);
+    expect(await call('POST', V1, [item(TARGET, { __type: 'Status', removed: true })], reader)).toMatchObject({
+      status: 403,
+      body: { error: `User urn:li:corpuser:reader is unauthorized to modify entity: HttpStatus: 403 Urn: ${TARGET}` },
+    });
+    expect(await call('DELETE', `${V1}?urns=${enc(TARGET)}&soft=false`, undefined, reader)).toMatchObject({ status: 403, body: { error: 'urn:li:corpuser:reader is unauthorized to DELETE entities.' } });
+    expect((await get(`${V1}latest?urns=${enc(TARGET)}`, reader)).body.responses[TARGET].aspects.status.value).toEqual({ __type: 'Status', removed: false });
+    expect((await get(`${V1}latest?urns=${enc(TARGET)}`, null)).status).toBe(401);
+  });
+
+  it('DELETE soft=false removes the entity; an absent urn is answered with nothing deleted', async () => {
+    const gone = dataset('db.v1_gone');
+    expect(await call('DELETE', `${V1}?urns=${enc(TARGET)}&urns=${enc(gone)}&soft=false`)).toMatchObject({
+      status: 200,
+      body: [{ rowsRolledBack: [{ urn: TARGET }], rowsDeletedFromEntityDeletion: 1 }, { rowsRolledBack: [], rowsDeletedFromEntityDeletion: 0 }],
+    });
+    expect((await get(entityPath(TARGET))).status).toBe(404);
+  });
+});
+
 describe('/openapi/v3/api-docs', () => {
   it('serves the generated document as JSON, the same bytes each time (built once), and as YAML', async () => {
     const first = await fetch(`${mds.url}/openapi/v3/api-docs`, { headers: { authorization: `Bearer ${mds.rootToken}` } });
