@@ -105,4 +105,5 @@ export { createCommitCache, createReadCache, type ReadCache } from './read-cache
 export type { SqlDatabase, SqlDialect, SqlExecutor } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
+export { isDatabaseUnavailable } from './unavailable';
 export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from './postgres-adapter';

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { DatabaseTooNewError, migrationsTable, newestKnownMigration } from './migrations';
 import { numberPlaceholders } from './placeholders';
 import type { SqlDatabase, SqlExecutor } from './port';
+import { isDatabaseUnavailable } from './unavailable';
 
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` (TLS through its `sslmode`, or PGSSLMODE). */
@@ -20,11 +21,6 @@ const MAX_ATTEMPTS = 20;
 /** SQLSTATEs of a transaction PostgreSQL undid because of a concurrent one: running it again may succeed. */
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const isConflict = (error: unknown) => RETRYABLE.has((error as { code?: string } | undefined)?.code ?? '');
-/** The server ended the connection (a restart, pg_terminate_backend: 57P0x) or the socket broke. */
-const isConnectionLoss = (error: unknown) => {
-  const { code = '', message = '' } = (error ?? {}) as { code?: string; message?: string };
-  return code.startsWith('57P0') || code.startsWith('08') || ['ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated|not queryable/i.test(message);
-};
 /** One lock for every package's migrations: replicas starting together apply them one at a time. */
 const MIGRATION_LOCK = 'mds:migrations';
 
@@ -115,7 +111,7 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
     } catch (error) {
       // A connection that cannot even roll back (the server went away) is not given back to the pool.
       await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
-      const lostBeforeCommit = !committing && [error, failed?.error].some(isConnectionLoss);
+      const lostBeforeCommit = !committing && [error, failed?.error].some(isDatabaseUnavailable);
       return { ok: false, error, retryable: lostBeforeCommit || [error, failed?.error].some(isConflict) };
     } finally {
       client.off('error', lost);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { SqlDatabase } from '../src/index';
+import { isDatabaseUnavailable, openPostgresDatabase, type SqlDatabase } from '../src/index';
 import { postgresTestDatabases, testPostgresUrl } from '../src/testing';
 import { describeSqlDatabaseContract } from './port-contract';
 
@@ -100,5 +100,34 @@ describe('PostgreSQL adapter', () => {
     await new Promise((resolve) => setTimeout(resolve, 50)); // the pool hears of its idle connections' end
     expect(await db.run('INSERT INTO t (id) VALUES (3)')).toEqual({ changes: 1 });
     expect(await db.get('SELECT count(*) AS n FROM t')).toEqual({ n: 3 });
+  });
+
+  it('fails at once, as unavailable, when the server cannot be reached; and within its timeout when no connection is free', async () => {
+    const closed = new URL(testPostgresUrl());
+    closed.port = String(Number(closed.port) === 1 ? 2 : 1); // nothing listens on port 1
+    const unreachable = openPostgresDatabase({ url: closed.toString(), connectTimeoutMs: 500 });
+    try {
+      for (const attempt of [unreachable.get('SELECT 1'), unreachable.transaction((tx) => tx.run('SELECT 1'))]) {
+        const error = await attempt.then(() => undefined, (e: unknown) => e);
+        expect(isDatabaseUnavailable(error)).toBe(true);
+      }
+    } finally {
+      await unreachable.close();
+    }
+
+    const busy = openPostgresDatabase({ url: testPostgresUrl(), poolSize: 1, connectTimeoutMs: 200 });
+    try {
+      let release = () => {};
+      const holding = busy.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+      const started = Date.now();
+      const waited = await busy.get('SELECT 1').then(() => undefined, (e: unknown) => e);
+      expect(isDatabaseUnavailable(waited)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      release();
+      await holding;
+    } finally {
+      await busy.close();
+    }
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 });
