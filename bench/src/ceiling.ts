@@ -3,6 +3,7 @@ import { execute, parse, validate, type DocumentNode, type GraphQLError } from '
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { datasetAnswer } from './dataset-fixture.ts';
 
 /**
  * The ceiling: what the same SDL costs over node:http with nothing else — graphql-js `execute`, a parse (and
@@ -16,8 +17,10 @@ const SEARCH_PAGE = Array.from({ length: 10 }, (_, i) => ({ entity: tag(`urn:li:
 
 const resolvers = {
   Entity: { __resolveType: () => 'Tag' },
+  OwnerType: { __resolveType: () => 'CorpUser' },
   Query: {
     tag: (_: unknown, args: { urn: string }) => tag(args.urn),
+    dataset: (_: unknown, args: { urn: string }) => datasetAnswer(args.urn),
     searchAcrossEntities: () => ({ start: 0, count: SEARCH_PAGE.length, total: 1000, searchResults: SEARCH_PAGE }),
   },
   Mutation: { createTag: () => 'urn:li:tag:x' },

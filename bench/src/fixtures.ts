@@ -1,4 +1,5 @@
 import type { BenchConfig } from './config.ts';
+import { benchReadDatasetUrn, datasetAspects } from './dataset-fixture.ts';
 import { graphql, inPool, postJson } from './http.ts';
 import { median, type Target } from './load.ts';
 import { ASPECTS, batchBody, fillPlan, indexNameOf } from './proposals.ts';
@@ -56,6 +57,7 @@ export async function ingest(target: Target, ranges: RowRange[], batchSize: numb
  */
 export class Fixtures {
   private readTagsOnce?: Promise<string[]>;
+  private readDatasetsOnce?: Promise<string[]>;
   private searchTagsOnce?: Promise<{ tags: number; seconds: number }>;
   private timeseriesOnce?: Promise<IngestStats & { rowsPerIndex: Record<string, number> }>;
 
@@ -68,6 +70,18 @@ export class Fixtures {
   /** 100 existing tags that tag(urn) reads rotate over. */
   readTags(): Promise<string[]> {
     return (this.readTagsOnce ??= this.createTags('read', 100, (i) => ({ name: `Read tag ${i}` })));
+  }
+
+  /** 100 datasets (properties, tags, owners, 20 schema fields) that dataset(urn) reads rotate over. */
+  readDatasets(): Promise<string[]> {
+    return (this.readDatasetsOnce ??= (async () => {
+      const urns = Array.from({ length: 100 }, (_, k) => benchReadDatasetUrn(this.runId, k));
+      const proposals = urns.flatMap((urn, k) =>
+        Object.entries(datasetAspects(k)).map(([aspectName, value]) => ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } })),
+      );
+      await postJson(this.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals }));
+      return urns;
+    })());
   }
 
   /** `searchTags` tags whose descriptions each hold one of WORDS, for searchAcrossEntities. */

@@ -16,3 +16,24 @@ export const SEARCH = `query search($input: SearchAcrossEntitiesInput!) {
 export const WORDS = ['customer', 'finance', 'pii', 'marketing', 'sales', 'gold', 'silver', 'bronze', 'legacy', 'sensitive'] as const;
 
 export const graphqlBody = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
+
+/** A dataset page's read: properties, tags, owners and its schema (DataHub's UI asks much the same). */
+export const DATASET = `query dataset($urn: String!) {
+  dataset(urn: $urn) {
+    urn type name
+    platform { urn name }
+    properties { name description customProperties { key value } }
+    tags { tags { tag { urn } associatedUrn } }
+    ownership { owners { owner { ... on CorpUser { urn username } } type } }
+    schemaMetadata { name platformUrn version hash fields { fieldPath nativeDataType type nullable description } }
+  }
+}`;
+
+/** A page of datasets as a search page shows them, with the facets beside it. */
+export const DATASET_SEARCH = `query search($input: SearchAcrossEntitiesInput!) {
+  searchAcrossEntities(input: $input) {
+    start count total
+    searchResults { entity { urn type ... on Dataset { name properties { name description } tags { tags { tag { urn } } } ownership { owners { owner { ... on CorpUser { urn } } } } } } }
+    facets { field displayName aggregations { value count } }
+  }
+}`;

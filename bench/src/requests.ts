@@ -1,6 +1,6 @@
 import type { LoadRequest } from './load.ts';
 import { batchBody } from './proposals.ts';
-import { CREATE_TAG, SEARCH, TAG, WORDS, graphqlBody } from './queries.ts';
+import { CREATE_TAG, DATASET, SEARCH, TAG, WORDS, graphqlBody } from './queries.ts';
 
 /** The requests load runs send, shared by the scenarios that mix them (the soak, the reader during truncations). */
 
@@ -13,6 +13,9 @@ const graphqlRequest = (body: LoadRequest['body']): LoadRequest => ({ method: 'P
 
 /** tag(urn) over existing tags, in turn. */
 export const tagRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) => graphqlBody(TAG, { urn }))));
+
+/** dataset(urn) over existing datasets, in turn. */
+export const datasetRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) => graphqlBody(DATASET, { urn }))));
 
 /** Shared by every createTag generator of a run, so that no two ever send the same id. */
 let createdTags = 0;

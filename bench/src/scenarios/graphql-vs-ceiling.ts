@@ -39,3 +39,7 @@ export const search = graphqlScenario('searchAcrossEntities', 'searchAcrossEntit
     details: { tagsCreated: created.tags, tagCreationSeconds: created.seconds },
   };
 });
+
+export const datasetRead = graphqlScenario('datasetRead', 'dataset(urn) with properties, tags, owners and 20 schema fields', 0.5, async (context) => ({
+  request: requests.datasetRead(await context.fixtures.readDatasets()),
+}));

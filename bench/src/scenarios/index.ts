@@ -1,12 +1,12 @@
 import type { Scenario } from '../context.ts';
 import { coldStart } from './cold-start.ts';
-import { createTag, search, tagRead } from './graphql-vs-ceiling.ts';
+import { createTag, datasetRead, search, tagRead } from './graphql-vs-ceiling.ts';
 import { ingestFile } from './ingest-file.ts';
 import { logCost } from './log-cost.ts';
 import { openapiEntity } from './openapi-entity.ts';
 import { peakRss } from './memory.ts';
 import { soak } from './soak.ts';
-import { entityIngestBatch, entityIngestProposal, entitySearch, getAspect } from './entities.ts';
+import { entityIngestBatch, entityIngestProposal, entitySearch, entitySearchPage, getAspect } from './entities.ts';
 import { getIndexSizes, ingestProposalBatch } from './timeseries.ts';
 import { truncation } from './truncation.ts';
 
@@ -15,4 +15,4 @@ import { truncation } from './truncation.ts';
  * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
  * so it is last.
  */
-export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entityIngestProposal, getAspect, openapiEntity, ingestFile, truncation, soak, peakRss, coldStart];
+export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entitySearchPage, entityIngestProposal, getAspect, datasetRead, openapiEntity, ingestFile, truncation, soak, peakRss, coldStart];

@@ -1,5 +1,6 @@
 import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
+import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { AspectStore, StoredAspect } from '../aspect-store';
 import { commonFields, globalTags, glossaryTerms, list, text, urnOf, type Json, type Loaders, type Parent } from './common-fields';
 import { idOf } from './ownership';
@@ -210,9 +211,19 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
       },
     },
     TagAssociation: {
-      // The tag as the tags' face answers it; a tag without an entity still shows its urn and id.
-      tag: async (parent: TagParent, _args: unknown, context: ApiContext) => (await loaders(context).entity('TAG', parent.tag.urn)) ?? parent.tag,
+      // The tag as the tags' face answers it; a tag without an entity still shows its urn and id. A selection of
+      // nothing but what the urn says needs no read.
+      tag: async (parent: TagParent, _args: unknown, context: ApiContext, info: GraphQLResolveInfo) =>
+        (asksOnlyKey(info) ? parent.tag : await loaders(context).entity('TAG', parent.tag.urn)) ?? parent.tag,
     },
   };
 }
 
+
+/** Fields an entity object knows from its urn alone. */
+const KEY_FIELDS = new Set(['urn', 'type', 'name', '__typename']);
+
+/** Whether the field's selection asks for nothing but key fields (no fragment, no other field). */
+function asksOnlyKey(info: GraphQLResolveInfo): boolean {
+  return info.fieldNodes.every((node) => node.selectionSet?.selections.every((s) => s.kind === Kind.FIELD && KEY_FIELDS.has(s.name.value)) ?? true);
+}
