@@ -447,4 +447,20 @@ describe('/openapi/v3/api-docs', () => {
     expect(yaml.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
     expect(await yaml.text()).toMatch(/^openapi: 3\.0\.3\n/);
   });
+
+  it('describes only what is served: every operation of the document is routed (time-series operation and v1 calls included)', async () => {
+    const document = (await get('/openapi/v3/api-docs')).body;
+    const absent = dataset('db.never_there');
+    const operations = Object.entries<Record<string, unknown>>(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((key) => key !== 'parameters').map((method) => [method.toUpperCase(), path.replace('{urn}', enc(absent))] as const),
+    );
+    expect(operations.map(([, path]) => path)).toContain('/openapi/operations/elasticSearch/getIndexSizes');
+    const unrouted: string[] = [];
+    for (const [method, path] of operations) {
+      const { status, body } = await call(method, path);
+      if (status === 405 || (status === 404 && String(body?.message ?? '').startsWith('No route'))) unrouted.push(`${method} ${path}`);
+    }
+    expect(unrouted).toEqual([]);
+    expect((await get(entityPath(absent))).status).toBe(404);
+  });
 });
