@@ -55,7 +55,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
   expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(5);
-  expect(rows.filter((r) => r.target)).toHaveLength(21);
+  expect(rows.filter((r) => r.target)).toHaveLength(23);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;

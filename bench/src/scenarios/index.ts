@@ -1,5 +1,6 @@
 import type { Scenario } from '../context.ts';
 import { coldStart } from './cold-start.ts';
+import { consoleLoad } from './console-load.ts';
 import { createTag, datasetRead, search, tagRead } from './graphql-vs-ceiling.ts';
 import { ingestFile } from './ingest-file.ts';
 import { logCost } from './log-cost.ts';
@@ -15,4 +16,4 @@ import { truncation } from './truncation.ts';
  * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
  * so it is last.
  */
-export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entitySearchPage, entityIngestProposal, getAspect, datasetRead, openapiEntity, ingestFile, truncation, soak, peakRss, coldStart];
+export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entitySearchPage, entityIngestProposal, getAspect, datasetRead, openapiEntity, consoleLoad, ingestFile, truncation, soak, peakRss, coldStart];
