@@ -102,7 +102,7 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
 }
 
 export { createCommitCache, createReadCache, type ReadCache } from './read-cache';
-export type { SqlDatabase, SqlDialect, SqlExecutor } from './port';
+export type { SqlDatabase, SqlDialect, SqlExecutor, TransactionOptions } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
 export { isDatabaseUnavailable } from './unavailable';

@@ -118,6 +118,27 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: P
         expect(await handles[1].get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '40' });
       });
 
+      it('serialise transactions holding the same key: no lost update, no duplicate creation', async () => {
+        const handles = await twoHandles();
+        await handles[0].run('INSERT INTO items (id, label) VALUES (1, ?)', ['0']);
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            handles[i % 2]!.transaction(
+              async (tx) => {
+                const row = await tx.get<{ label: string }>('SELECT label FROM items WHERE id = 1');
+                await tx.run('UPDATE items SET label = ? WHERE id = 1', [String(Number(row!.label) + 1)]);
+                if (await tx.get('SELECT id FROM items WHERE label = ?', ['once'])) return 'exists';
+                await tx.run('INSERT INTO items (id, label) VALUES (2, ?)', ['once']);
+                return 'created';
+              },
+              { lockKeys: ['item-1', 'once'] },
+            ),
+          ),
+        );
+        expect(await handles[1].get('SELECT label FROM items WHERE id = 1')).toEqual({ label: '40' });
+        expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
+      });
+
       it('let exactly one of concurrent check-then-create transactions create, the others seeing its row', async () => {
         const handles = await twoHandles();
         // Connections opened beforehand (a pool's are), so that the transactions start together.

@@ -130,4 +130,26 @@ describe('PostgreSQL adapter', () => {
     }
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
+
+  it('runs transactions that hold different keys side by side, and those holding one key one after the other', async () => {
+    const db = await smallPools.open();
+    await db.run('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    const running = { now: 0, most: 0 };
+    const hold = (key: string, id: number) =>
+      db.transaction(
+        async (tx) => {
+          running.most = Math.max(running.most, ++running.now);
+          await tx.run('INSERT INTO t (id) VALUES (?)', [id]);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          running.now--;
+        },
+        { lockKeys: [key] },
+      );
+    await Promise.all([hold('a', 1), hold('b', 2), hold('c', 3)]);
+    expect(running.most).toBe(3);
+    running.most = 0;
+    await Promise.all([hold('same', 4), hold('same', 5), hold('same', 6)]);
+    expect(running.most).toBe(1); // the lock is taken before the work starts
+    expect(await db.get('SELECT count(*) AS n FROM t')).toEqual({ n: 6 });
+  });
 });

@@ -287,6 +287,8 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 
     /** Applies every item in order, in one transaction: all are written, or none (ItemWriteError names the first failure). */
     write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {
+      // A write touches the rows of its items' entities only (and search values shared by all, inserted skipping a
+      // conflict): writes of other entities need not wait for it, nor it for them.
       return db.transaction(async (tx) => {
         const results: WriteResult[] = [];
         const state: WriteState = { keysKnown: new Set(), changed: new Set(), created: new Map() };
@@ -303,7 +305,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
         // Search sees every entity this write changed, in the same commit.
         for (const urn of state.changed) await reindexEntity(tx, urn, state.created.get(urn));
         return results;
-      });
+      }, { lockKeys: items.map((item) => item.urn) });
     },
 
     /** One version of an aspect: 0 the latest, 1..n history, a negative N the (max+N+1)th (so -1 is the newest archived). */
@@ -365,7 +367,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
         await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
         await search?.remove(tx, urn);
         return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
-      });
+      }, { lockKeys: [urn] });
     },
 
     /**
@@ -381,16 +383,17 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
         const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
         if (changes > 0) await reindexEntity(tx, urn);
         return changes;
-      });
+      }, { lockKeys: [urn] });
     },
 
     /** Rebuilds the search index from the stored aspects, `batch` entities per transaction; `progress(done, total)`. */
     async reindex(progress: (done: number, total: number) => void = () => {}, batch = 500): Promise<number> {
       const urns = (await db.all<{ urn: string }>('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn')).map((r) => r.urn);
       for (let i = 0; i < urns.length; i += batch) {
+        const chunk = urns.slice(i, i + batch);
         await db.transaction(async (tx) => {
-          for (const urn of urns.slice(i, i + batch)) await reindexEntity(tx, urn);
-        });
+          for (const urn of chunk) await reindexEntity(tx, urn);
+        }, { lockKeys: chunk });
         progress(Math.min(i + batch, urns.length), urns.length);
       }
       return urns.length;

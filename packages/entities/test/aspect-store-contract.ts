@@ -263,6 +263,21 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         expect(latest.systemMetadata?.version).toBe('20');
       });
 
+      it('20 concurrent writes of different entities over both, sharing a new tag, are each found by that tag', async () => {
+        const db = await databases.open();
+        const replicas = [db, await databases.openAgain(db)].map((handle) => {
+          const search = createSqlSearchIndex(handle);
+          return { search, store: createAspectStore(handle, { search }) };
+        });
+        await replicas[0]!.search.migrate();
+        await replicas[0]!.store.migrate();
+        const urn = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${i},PROD)`;
+        await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.store.write([upsert(tags('shared', `own${i}`), { urn: urn(i) })], at(1000 + i))));
+        const found = await replicas[1]!.search.search({ input: '*', start: 0, count: 50, filters: [[{ field: 'tags', values: ['urn:li:tag:shared'] }]], facets: ['tags'] });
+        expect(found.total).toBe(20);
+        expect(found.facets[0]!.values).toContainEqual({ value: 'urn:li:tag:shared', count: 20 });
+      });
+
       it('CREATE_ENTITY raced by 10 writers over both has exactly one winner; the others are told the entity exists', async () => {
         const replicas = await twoReplicas();
         const outcomes = await Promise.allSettled(

@@ -39,8 +39,10 @@ export interface SearchDialect {
   insertDocument(tx: SqlExecutor, doc: SearchDocument, columns: readonly unknown[]): Promise<number>;
   replaceText(tx: SqlExecutor, id: number, doc: SearchDocument): Promise<void>;
   removeText(tx: SqlExecutor, id: number): Promise<void>;
-  /** Files document `id` under each (field, value) of `terms`, numbering values not seen before. */
-  insertTerms(tx: SqlExecutor, id: number, terms: readonly (readonly [string, string])[]): Promise<void>;
+  /** `INSERT INTO into rows` skipping rows that conflict with a unique key, never failing half done. */
+  insertIgnoring(into: string, rows: string): string;
+  /** Whether a `search_value v` holds the (field, value) of `wanted` (column1, column2), looked up by its unique key. */
+  readonly sameValue: string;
   /** Whether `haystack` contains `needle`, as an SQL expression. */
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
@@ -83,16 +85,10 @@ const sqlite: SearchDialect = {
   async removeText(tx, id) {
     await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
   },
-  async insertTerms(tx, id, terms) {
-    // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
-    const pairs = terms.map(() => '(?, ?)').join(', ');
-    await tx.run(`INSERT OR IGNORE INTO search_value (field, value) VALUES ${pairs}`, terms.flat());
-    // Joined through the unique (field, value) index; `(field, value) IN (VALUES …)` scanned the table instead.
-    await tx.run(
-      `INSERT OR IGNORE INTO search_term (id, vid) SELECT ?, v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON v.field = wanted.column1 AND v.value = wanted.column2`,
-      [id, ...terms.flat()],
-    );
-  },
+
+  // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
+  insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
+  sameValue: 'v.field = wanted.column1 AND v.value = wanted.column2',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
 };
@@ -131,7 +127,7 @@ const postgres: SearchDialect = {
     ...(holdsWord(row.name, words) ? [{ name: 'name', value: row.name }] : []),
     ...(holdsWord(row.description, words) ? [{ name: 'description', value: row.description }] : []),
   ],
-  // One statement per step, each a round trip to the server: the document with its text, then its terms.
+  // The document and its text in one statement: each is a round trip to the server.
   async insertDocument(tx, doc, columns) {
     const row = await tx.get<{ id: number }>(
       `WITH d AS (INSERT INTO search_document (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
@@ -146,21 +142,11 @@ const postgres: SearchDialect = {
   async removeText(tx, id) {
     await tx.run('DELETE FROM search_text WHERE id = ?', [id]);
   },
-  async insertTerms(tx, id, terms) {
-    // Values new to the index are numbered by the first INSERT and returned by it (the statement's other parts do not
-    // see its rows); values already there are looked up by their md5, which they are unique by (a B-tree entry cannot
-    // hold a long custom property).
-    const pairs = terms.map(() => '(?, ?)').join(', ');
-    await tx.run(
-      `WITH wanted (field, value) AS (VALUES ${pairs}),
-       added AS (INSERT INTO search_value (field, value) SELECT field, value FROM wanted ON CONFLICT DO NOTHING RETURNING vid)
-       INSERT INTO search_term (id, vid)
-       SELECT CAST(? AS bigint), vid FROM added
-       UNION SELECT CAST(? AS bigint), v.vid FROM wanted JOIN search_value v ON v.field = wanted.field AND md5(v.value) = md5(wanted.value) AND v.value = wanted.value
-       ON CONFLICT DO NOTHING`,
-      [...terms.flat(), id, id],
-    );
-  },
+
+
+  insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
+  // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.
+  sameValue: 'v.field = wanted.column1 AND md5(v.value) = md5(wanted.column2) AND v.value = wanted.column2',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
   joinInOrder: 'JOIN',
 };

@@ -210,8 +210,19 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       } else {
         id = await dialect.insertDocument(tx, doc, columns);
       }
-      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const));
-      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) await dialect.insertTerms(tx, id, terms.slice(i, i + TERM_ROWS_PER_STATEMENT));
+      // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
+      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].sort().map((value) => [field, value] as const));
+      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
+        const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
+        const pairs = chunk.map(() => '(?, ?)').join(', ');
+        await tx.run(dialect.insertIgnoring('search_value (field, value)', `VALUES ${pairs}`), chunk.flat());
+        // A statement of its own, so that it sees values a concurrent transaction committed while the first waited on
+        // them. Joined through the unique index; `(field, value) IN (VALUES …)` scanned the table instead.
+        await tx.run(
+          dialect.insertIgnoring('search_term (id, vid)', `SELECT CAST(? AS bigint), v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON ${dialect.sameValue}`),
+          [id, ...chunk.flat()],
+        );
+      }
     },
 
     async remove(tx: SqlExecutor, urn: string) {
