@@ -4,7 +4,8 @@ import { ASPECT_SHAPES, isJsonObject, type Shape } from '@mds/core';
 // member's fields plus `__type` (`{"__type": "MySqlDDL", "tableSchema": …}`), where Pegasus JSON, which mds stores,
 // writes `{"com.linkedin.schema.MySqlDDL": {"tableSchema": …}}`. These two walk an aspect's shape to convert.
 
-const simpleName = (className: string) => className.slice(className.lastIndexOf('.') + 1);
+/** `com.linkedin.schema.MySqlDDL` → `MySqlDDL`, the name `__type` carries. */
+export const simpleName = (className: string) => className.slice(className.lastIndexOf('.') + 1);
 const fieldShapes = (record: Readonly<Record<string, Shape>>) => new Map(Object.entries(record).map(([name, shape]) => [name.replace(/!$/, ''), shape]));
 
 /** A value in the v1 `__type` form as Pegasus JSON; parts the shape does not describe are left as they are. */

@@ -6,15 +6,13 @@ import { isTimeseries, readEntities, type Stores } from './entity-object';
 import { canRead } from './reads';
 import { aspectsAsked, arrayBody, entityOfUrn, flag, integer, list, urnOf } from './request';
 import type { OpenApiRoute } from './route';
-import { aspectFromTyped, aspectToTyped } from './typed-values';
+import { aspectFromTyped, aspectToTyped, simpleName } from './typed-values';
 import { aspectWrite, ingest } from './writes';
 
 // The v1 calls of DataHub's OpenAPI usage guide (docs/api/openapi/openapi-usage-guide.md): entities (UPSERT or
 // CREATE_ENTITY of aspects in the `__type` form, the latest aspects, soft or hard delete) and relationships.
 export const ENTITIES_V1_PATH = '/openapi/entities/v1';
 export const RELATIONSHIPS_V1_PATH = '/openapi/relationships/v1';
-
-const simpleName = (className: string) => className.slice(className.lastIndexOf('.') + 1);
 
 /** `urns` of a v1 call (repeatable; never comma-split, URNs hold commas), all of one entity type as DataHub requires. */
 function urnsParameter(query: URLSearchParams): { urns: string[]; entity: EntitySpec } {
