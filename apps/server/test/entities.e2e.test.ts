@@ -153,6 +153,9 @@ describe('write errors of §6.5, with the Rest.li error body (§12.24)', () => {
     await refused(mcp('status', {}, { entityUrn: ` ${ORDERS}` }), 400, 'Error: cannot provide an URN with leading or trailing whitespace');
     await refused(mcp('status', {}, { entityUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(600)},PROD)` }), 400, 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)');
     await refused(mcp('status', {}, { entityUrn: 'urn:li:dataset:onlyonepart' }), 400, 'Failed to convert urn to entity key: urns parts and key fields do not have same length');
+    await refused(mcp('status', {}, { entityUrn: 'urn:li:tag:a\uD800' }), 400, /^Invalid urn: .* lone surrogate/s);
+    // A job's flow is a data flow urn (DataHub's DataJobUrn), not any text.
+    await refused(mcp('status', {}, { entityType: 'dataJob', entityUrn: 'urn:li:dataJob:(a,b)' }), 400, /its flow must be a dataFlow urn, not 'a'/);
   });
   it('§12.17 aspect.json over Rest.li → 400', () =>
     refused({ ...mcp('status', {}), aspect: { json: { removed: false } } }, 400, 'Field "value" is required but it is not present'));

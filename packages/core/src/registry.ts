@@ -1,5 +1,5 @@
 import { NON_KEY_ASPECTS, type AspectSpec } from './aspects';
-import { UrnError, makeUrn, type Urn } from './urn';
+import { UrnError, makeUrn, parseUrn, type Urn } from './urn';
 
 export interface EntitySpec {
   /** The registry name, as in URNs and MCPs: `dataset`, `corpuser`, `corpGroup`, `dataPlatform`, … */
@@ -93,7 +93,23 @@ export function keyAspectValue(entity: EntitySpec, urn: Urn): Record<string, str
   if (urn.parts.length !== entity.keyFields.length) {
     throw new UrnError('Failed to convert urn to entity key: urns parts and key fields do not have same length');
   }
+  for (const [field, type] of Object.entries(URN_KEY_PARTS[entity.name] ?? {})) {
+    const part = urn.parts[entity.keyFields.indexOf(field)]!;
+    if (urnTypeOf(part) !== type) throw new UrnError(`Invalid urn: ${urn.text}\n Cause: its ${field} must be a ${type} urn, not '${part}'`);
+  }
   return Object.fromEntries(entity.keyFields.map((field, i) => [field, urn.parts[i]!]));
+}
+
+/** Key parts that are themselves urns of one type (DataHub's typed keys: a DataJobUrn's flow is a DataFlowUrn). */
+const URN_KEY_PARTS: Readonly<Record<string, Readonly<Record<string, string>>>> = { dataJob: { flow: 'dataFlow' } };
+
+function urnTypeOf(text: string): string | undefined {
+  try {
+    return parseUrn(text).entityType;
+  } catch (error) {
+    if (error instanceof UrnError) return undefined;
+    throw error;
+  }
 }
 
 /** The URN a key aspect value names (MCPs may send `entityKeyAspect` instead of `entityUrn`). */

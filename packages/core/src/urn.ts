@@ -12,6 +12,7 @@ export interface Urn {
 
 const MAX_ENCODED_BYTES = 512;
 const DELIMITER = '\u241F';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${text}\n Cause: ${cause}`);
 
@@ -23,6 +24,8 @@ const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${te
  */
 export function parseUrn(text: string): Urn {
   if (text.trim() !== text) throw new UrnError('Error: cannot provide an URN with leading or trailing whitespace');
+  // A lone surrogate has no UTF-8 form: neither URL-encodable nor storable as text.
+  if (LONE_SURROGATE.test(text)) throw invalid(text, 'the URN holds a lone surrogate (not valid Unicode)');
   if (Buffer.byteLength(encodeURIComponent(text)) > MAX_ENCODED_BYTES) {
     throw new UrnError(`Error: cannot provide an URN longer than ${MAX_ENCODED_BYTES} bytes (when URL encoded)`);
   }

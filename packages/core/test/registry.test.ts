@@ -62,6 +62,11 @@ describe('the entity registry', () => {
     expect(() => urnFromKeyAspect(findEntity('dataset')!, { platform: 'urn:li:dataPlatform:hive', name: 'x' })).toThrow('Key aspect datasetKey lacks origin');
   });
 
+  it('refuses a data job whose flow is not a data flow urn', () => {
+    expect(() => keyAspectValue(findEntity('dataJob')!, parseUrn('urn:li:dataJob:(a,b)'))).toThrow(new UrnError("Invalid urn: urn:li:dataJob:(a,b)\n Cause: its flow must be a dataFlow urn, not 'a'"));
+    expect(keyAspectValue(findEntity('dataJob')!, parseUrn('urn:li:dataJob:(urn:li:dataFlow:(airflow,dag,PROD),task)'))).toEqual({ flow: 'urn:li:dataFlow:(airflow,dag,PROD)', jobId: 'task' });
+  });
+
   it('allows an aspect only on the entities that list it, and tells versioned from time-series', () => {
     const dataset = findEntity('dataset')!;
     expect(entityAspect(dataset, 'schemaMetadata')).toEqual({ name: 'schemaMetadata', kind: 'versioned', pdlClass: 'com.linkedin.schema.SchemaMetadata' });

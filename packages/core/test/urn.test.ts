@@ -8,6 +8,7 @@ describe('parseUrn', () => {
     ['urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load_orders)', 'dataJob', ['urn:li:dataFlow:(airflow,daily_etl,prod)', 'load_orders']],
     ['urn:li:corpuser:jdoe@example.com', 'corpuser', ['jdoe@example.com']],
     ['urn:li:dashboard:(looker,dashboards.11)', 'dashboard', ['looker', 'dashboards.11']],
+    ['urn:li:tag:\u{1F600}', 'tag', ['\u{1F600}']],
   ])('%s is a %s with its tuple parts, nested URNs whole', (text, entityType, parts) => {
     expect(parseUrn(text)).toEqual({ text, entityType, parts });
     expect(makeUrn(entityType, parts)).toBe(text);
@@ -25,6 +26,7 @@ describe('parseUrn', () => {
     ['urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)', 'Invalid urn: urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)\n Cause: unbalanced parentheses in the tuple key'],
     ['urn:li:dataset:(hive,,PROD)', 'Invalid urn: urn:li:dataset:(hive,,PROD)\n Cause: tuple part 2 is empty'],
     ['urn:li:tag:a)b', 'Invalid urn: urn:li:tag:a)b\n Cause: unbalanced parentheses in the key'],
+    ['urn:li:tag:a\uD800b', 'Invalid urn: urn:li:tag:a\uD800b\n Cause: the URN holds a lone surrogate (not valid Unicode)'],
   ])('refuses %j: %s', (text, message) => {
     expect(() => parseUrn(text)).toThrow(new UrnError(message));
   });
