@@ -44,15 +44,15 @@ describe('searchAcrossEntities over the search index', () => {
   it('asks each face once per request, for its hits only, and lists by name', async () => {
     const { search, asked } = await setup([['b', 'beta'], ['a', 'Alpha'], ['c', 'Gamma']]);
     const { data } = await search({ query: '*' });
-    expect(data!.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual(['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:tag:c']);
-    // The seeded root user (a corpuser) has no face here: it is not searched at all.
-    expect(data!.searchAcrossEntities.total).toBe(3);
+    // The seeded root user ("Data Hub") answers through this package's own face; only the tags go to the TAG face.
+    expect(data!.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual(['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:corpuser:datahub', 'urn:li:tag:c']);
+    expect(data!.searchAcrossEntities.total).toBe(4);
     expect(asked).toEqual([['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:tag:c']]);
   });
 
   it('finds nothing for types without a face, and leaves out hits a face cannot answer', async () => {
     const { search, asked } = await setup([['shown', 'Finance'], ['hidden', 'Finance too']]);
-    expect((await search({ query: '*', types: ['CORP_USER'], start: 3 })).data).toEqual({ searchAcrossEntities: { start: 3, count: 0, total: 0, searchResults: [] } });
+    expect((await search({ query: '*', types: ['GLOSSARY_TERM'], start: 3 })).data).toEqual({ searchAcrossEntities: { start: 3, count: 0, total: 0, searchResults: [] } });
     expect(asked).toEqual([]);
     const found = (await search({ query: 'finance', types: ['TAG'] })).data!.searchAcrossEntities;
     expect(found.searchResults.map((r: any) => [r.entity.urn, r.matchedFields])).toEqual([['urn:li:tag:shown', [{ name: 'name', value: 'Finance' }]]]);
