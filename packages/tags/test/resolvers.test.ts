@@ -292,14 +292,15 @@ describe('searchAcrossEntities', () => {
     ]);
   });
 
-  it('searches tags when types is absent or empty, and finds nothing for other types', async () => {
+  it('searches every type with a face when types is absent or empty (the tags and the seeded root user), and finds nothing for other types', async () => {
     const { run } = await catalogue();
     const total = async (input: Record<string, unknown>) =>
       (await run(reader, SEARCH, { input: { query: '*', ...input } })).data!.searchAcrossEntities.total;
-    expect(await total({})).toBe(3);
-    expect(await total({ types: [] })).toBe(3);
-    expect(await total({ types: ['CORP_USER', 'TAG'] })).toBe(3);
-    expect(await run(reader, SEARCH, { input: { query: '*', types: ['CORP_USER'], start: 5 } })).toEqual({
+    expect(await total({})).toBe(4);
+    expect(await total({ types: [] })).toBe(4);
+    expect(await total({ types: ['TAG'] })).toBe(3);
+    expect(await total({ types: ['CORP_USER', 'TAG'] })).toBe(4);
+    expect(await run(reader, SEARCH, { input: { query: '*', types: ['GLOSSARY_TERM'], start: 5 } })).toEqual({
       data: { searchAcrossEntities: { start: 5, count: 0, total: 0, searchResults: [] } },
     });
   });
@@ -314,7 +315,7 @@ describe('searchAcrossEntities', () => {
     expect(await refused({ orFilters: [{ and: [{ field: 'name', values: ['x'], condition: 'DESCENDANTS_INCL' }] }] })).toEqual(
       badRequest('Unsupported filter condition DESCENDANTS_INCL'),
     );
-    const empty = await run(reader, SEARCH, { input: { query: '*', filters: [], orFilters: [{ and: [] }] } });
+    const empty = await run(reader, SEARCH, { input: { query: '*', types: ['TAG'], filters: [], orFilters: [{ and: [] }] } });
     expect(empty.data!.searchAcrossEntities.total).toBe(3);
   });
 

@@ -48,6 +48,16 @@ describe('GraphQL: an operationName that names no operation', () => {
   });
 });
 
+describe('GraphQL: browseV2 with a filter field the index does not know', () => {
+  // Was a 500: browseV2 let the index's SearchQueryError through instead of answering the caller's 400.
+  it('the request the fuzzer found', async () => {
+    const query = 'query Op($v0: BrowseV2Input!) { f0: browseV2(input: $v0) { groups { name } } __schema { types { name } } }';
+    const variables = { v0: { types: 'TAG', path: ['', ''], orFilters: [{ and: { field: 'a' } }] } };
+    const { body } = await mds.post('/api/graphql', { query, variables, operationName: 'Op' });
+    expect(body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Unknown filter field a; known: /), extensions: { code: 400, type: 'BAD_REQUEST' } })]);
+  });
+});
+
 describe('ingestion: values nested deeper than any aspect is', () => {
   // Was a 500: JSON.stringify of the parsed value overflowed the stack ("Maximum call stack size exceeded").
   it.each([

@@ -1,5 +1,5 @@
 import { findEntity, isJsonObject, MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
-import type { SearchIndex } from '@mds/search';
+import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
 import { filterGroups, type EntitySearcher } from './search';
@@ -27,7 +27,14 @@ export function browseResolvers(
   /** The browse paths of every entity the query selects, a page of hits at a time. */
   async function* pathsOf(types: readonly string[], query: string, filters: ReturnType<typeof filterGroups>, includeSoftDeleted: boolean) {
     for (let start = 0; ; start += MAX_PAGE_SIZE) {
-      const found = await search.search({ entityTypes: types, input: query, filters, start, count: MAX_PAGE_SIZE, includeSoftDeleted, facets: [], sort: { field: 'urn', order: 'ASCENDING' } });
+      let found;
+      try {
+        found = await search.search({ entityTypes: types, input: query, filters, start, count: MAX_PAGE_SIZE, includeSoftDeleted, facets: [], sort: { field: 'urn', order: 'ASCENDING' } });
+      } catch (error) {
+        // An unknown filter field or an unsupported condition: the caller's 400, in the index's words.
+        if (error instanceof SearchQueryError) throw badRequest(error.message);
+        throw error;
+      }
       const urns = found.hits.map((hit) => hit.urn);
       const stored = await store.latest(urns, ['browsePathsV2']);
       for (const urn of urns) {
