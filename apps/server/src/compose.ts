@@ -23,10 +23,12 @@ export interface Domains {
  */
 export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production'>): Promise<Composition & Domains> {
   const db = openDatabase(join(config.dataDir, 'mds.db'));
+  // Auth reaches mds.db through the storage port; the synchronous connection above serves only the legacy tag move.
+  const authDb = openSqliteDatabase(join(config.dataDir, 'mds.db'));
   try {
     const secrets = resolveTokenSecrets({ env: config.env, dataDir: config.dataDir, production: config.production });
-    const auth = createAuth({
-      db,
+    const auth = await createAuth({
+      db: authDb,
       secrets,
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
@@ -46,7 +48,7 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => void db.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
+      modules: [{ name: 'mds.db', close: () => (db.close(), authDb.close()) }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady()],
       metricSources: timeseries.store,
@@ -57,6 +59,7 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     };
   } catch (error) {
     db.close();
+    await authDb.close();
     throw error;
   }
 }

@@ -22,7 +22,7 @@ async function seededDataDir() {
   const domains = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
   try {
     await domains.timeseries.seed({ days: 3, docsPerDay: 100 });
-    domains.auth.roles.assign('urn:li:dataHubRole:Reader', ['urn:li:corpuser:reader']);
+    await domains.auth.roles.assign('urn:li:dataHubRole:Reader', ['urn:li:corpuser:reader']);
     const token = async (actorUrn: string) => (await domains.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'cli-ops' })).accessToken;
     return { DATA_DIR, rootToken: await token(ROOT_ACTOR_URN), readerToken: await token('urn:li:corpuser:reader') };
   } finally {

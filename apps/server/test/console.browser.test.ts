@@ -232,7 +232,7 @@ it('sends a user whose token is revoked back to sign-in with the server’s mess
   await signIn(page, accessToken);
   // Signed in, and done asking (row counts included): the next request is the one that meets the revoked token.
   await page.getByRole('button', { name: 'Refresh', exact: true }).waitFor();
-  mds.domains.auth.tokens.revoke(id);
+  await mds.domains.auth.tokens.revoke(id);
   const refused = await mds.post('/gms/operations?action=getIndexSizes', {}, accessToken);
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
   await expect.poll(() => page.getByRole('alert').innerText()).toBe(refused.body.message);

@@ -1,7 +1,7 @@
 import type { Actor } from '@mds/schema';
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { corpUserUrn, SYSTEM_ACTOR_URN } from './actors';
-import type { Store } from './db/store';
+import type { Credential, Store } from './db/store';
 import { LruCache } from './lru';
 import { ALL_PRIVILEGES } from './privileges';
 import { privilegesOfRole } from './roles';
@@ -21,7 +21,8 @@ interface KnownToken {
 export interface Authenticator {
   /**
    * The caller behind an `Authorization` header, or null (the host answers 401). Synchronous for a token whose
-   * signature was already verified: only a first sight needs the (asynchronous) signature check.
+   * signature was already verified and whose credential is cached; otherwise the signature check or the database
+   * read makes it a promise.
    */
   authenticate(authorization: string | undefined): Actor | null | Promise<Actor | null>;
   /** Forgets cached signatures (tests, shutdown). */
@@ -31,8 +32,9 @@ export interface Authenticator {
 /**
  * Bearer access tokens and the Basic system client. Verified signatures are cached, keyed by the token itself (it is
  * in the request's memory anyway; only its salted hash is ever stored). Whether the token still exists (revocation),
- * whether it expired, and the user's current role are asked of the store on every call; its cache sees every commit,
- * so a revocation or role change applies to the very next request.
+ * whether it expired, and the user's current role are asked of the store on every call: it caches them only while no
+ * commit has been made (SQLite's commit stamp), and on PostgreSQL reads them every time, so a revocation or role
+ * change, on this replica or another, applies to the very next request.
  */
 export function createAuthenticator(options: {
   store: Store;
@@ -65,9 +67,13 @@ export function createAuthenticator(options: {
     return actorOf(verified, nowMs);
   }
 
-  /** The actor of a token whose signature checked out, as the store has it now. */
-  function actorOf(token: KnownToken, nowMs: number): Actor | null {
+  /** The actor of a token whose signature checked out, as the store has it now (synchronously when cached). */
+  function actorOf(token: KnownToken, nowMs: number): Actor | null | Promise<Actor | null> {
     const credential = store.credential(token.id);
+    return credential instanceof Promise ? credential.then((c) => actorOfCredential(token, c, nowMs)) : actorOfCredential(token, credential, nowMs);
+  }
+
+  function actorOfCredential(token: KnownToken, credential: Credential | undefined, nowMs: number): Actor | null {
     if (!credential) return null; // revoked, or never stored
     if (credential.actorUrn !== token.actorUrn) return null;
     if (credential.expiresAt !== null && nowMs >= credential.expiresAt) return null;

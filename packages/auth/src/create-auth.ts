@@ -1,5 +1,5 @@
 import type { ApiModule } from '@mds/schema';
-import { applyMigrations, type SqliteDatabase } from '@mds/db';
+import type { SqlDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
 import { createAuthenticator, type Authenticator } from './authenticate';
@@ -11,8 +11,8 @@ import { createTokenService, type TokenService } from './token-service';
 import { signingKeyOf } from './tokens-jwt';
 
 export interface AuthOptions {
-  /** The shared SQLite file; auth owns its `users` and `access_tokens` tables. */
-  db: SqliteDatabase;
+  /** The shared database (SQLite or PostgreSQL); auth owns its `users`, `access_tokens` and `first_start` tables. */
+  db: SqlDatabase;
   secrets: TokenSecrets;
   /** Turns on `Authorization: Basic <id>:<secret>`; absent, Basic is refused. */
   systemClient?: SystemClient;
@@ -25,31 +25,38 @@ export interface AuthOptions {
 export interface Auth {
   /** Name 'auth': the resolvers of sdl/auth.graphql. */
   module: ApiModule;
-  /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous once the token is known. */
+  /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous when known and cached. */
   authenticate: Authenticator['authenticate'];
   /** Operator access for the CLI: validates input but bypasses privilege checks. */
   tokens: Pick<TokenService, 'create' | 'list' | 'revoke' | 'find'>;
   roles: {
     /** Sets (null: removes) the role of each actor, creating unknown users. */
-    assign(roleUrn: string | null, actors: string[]): void;
+    assign(roleUrn: string | null, actors: string[]): Promise<void>;
     list(): Omit<Role, 'privileges'>[];
     /** The role of a user: a role urn, null for none, undefined for an unknown user. */
-    of(actorUrn: string): string | null | undefined;
+    of(actorUrn: string): Promise<string | null | undefined>;
   };
-  /** True when this call applied the very first migration (a fresh database): the host prints a dev root token then. */
+  /**
+   * True for exactly one createAuth per database, ever: the first on a fresh database, even among replicas starting
+   * together (an atomic claim); false for a database already in use before this version. The host prints a dev root
+   * token then.
+   */
   isFirstStart: boolean;
 }
 
-const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
+const MIGRATIONS = {
+  sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)),
+  postgres: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
+};
 const OWNER = 'auth';
 
-/** Applies auth's migrations, then wires storage, token service, authentication and resolvers. */
-export function createAuth(options: AuthOptions): Auth {
+/** Applies auth's migrations, claims the first start, then wires storage, token service, authentication and resolvers. */
+export async function createAuth(options: AuthOptions): Promise<Auth> {
   const { db, secrets, systemClient, allowNoExpiry = false, now = Date.now } = options;
-  const isFirstStart = !hasAppliedMigrations(db);
-  applyMigrations(db, { folder: MIGRATIONS, owner: OWNER });
-
+  await db.migrate({ owner: OWNER, folder: MIGRATIONS[db.dialect] });
   const store = createStore(db);
+  const isFirstStart = await store.claimFirstStart(now());
+
   const signingKey = signingKeyOf(secrets.signingKey);
   const tokens = createTokenService({ store, signingKey, salt: secrets.salt, allowNoExpiry, now });
   const authenticator = createAuthenticator({ store, signingKey, salt: secrets.salt, systemClient, now });
@@ -59,26 +66,20 @@ export function createAuth(options: AuthOptions): Auth {
     authenticate: (authorization) => authenticator.authenticate(authorization),
     tokens,
     roles: {
-      assign(roleUrn, actors) {
+      async assign(roleUrn, actors) {
         const role = requireRoleUrn(roleUrn, 'roleUrn');
         for (const actor of actors) {
           requireCorpUserUrn(actor, 'actors');
           requireNotSystemActor(actor, 'actors');
         }
-        store.assignRole(role, [...new Set(actors)], now());
+        await store.assignRole(role, [...new Set(actors)], now());
       },
       list: () => ROLES.map(({ urn, name, description }) => ({ urn, name, description })),
-      of(actorUrn) {
-        const user = store.findUser(actorUrn);
+      async of(actorUrn) {
+        const user = await store.findUser(actorUrn);
         return user ? user.roleUrn : undefined;
       },
     },
     isFirstStart,
   };
-}
-
-function hasAppliedMigrations(db: SqliteDatabase): boolean {
-  const table = `__migrations_${OWNER}`;
-  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table)) return false;
-  return db.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get() !== undefined;
 }

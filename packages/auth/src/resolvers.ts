@@ -36,15 +36,15 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
         platformPrivileges: { __typename: 'PlatformPrivileges', ...platformPrivilegesOf(context.actor) },
       }),
 
-      listAccessTokens: (_parent, { input }, context) => {
+      listAccessTokens: async (_parent, { input }, context) => {
         const filters = (input.filters ?? []).map(toTokenFilter);
         if (!canManageTokens(context) && !(canGeneratePersonalTokens(context) && isListingOwnTokens(filters, context))) throw forbidden();
-        return { __typename: 'ListAccessTokenResult', ...tokens.list({ filters, start: input.start ?? undefined, count: input.count ?? undefined }) };
+        return { __typename: 'ListAccessTokenResult', ...(await tokens.list({ filters, start: input.start ?? undefined, count: input.count ?? undefined })) };
       },
 
-      getAccessTokenMetadata: (_parent, { token }, context) => {
+      getAccessTokenMetadata: async (_parent, { token }, context) => {
         if (!canManageTokens(context)) throw forbidden();
-        const metadata = tokens.findByToken(token);
+        const metadata = await tokens.findByToken(token);
         if (!metadata) throw notFound('No stored access token matches the given token: it was revoked, or never created by this server.');
         return metadata;
       },
@@ -80,14 +80,14 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
         return { __typename: 'AccessToken', accessToken, metadata };
       },
 
-      revokeAccessToken: (_parent, { tokenId }, context) => {
-        const token = tokens.find(tokenId);
+      revokeAccessToken: async (_parent, { tokenId }, context) => {
+        const token = await tokens.find(tokenId);
         if (token && !canManageTokens(context) && token.ownerUrn !== context.actor.urn) throw forbidden();
-        tokens.revoke(tokenId); // 404 when unknown
+        await tokens.revoke(tokenId); // 404 when unknown
         return true;
       },
 
-      batchAssignRole: (_parent, { input }, context) => {
+      batchAssignRole: async (_parent, { input }, context) => {
         if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_POLICIES])) throw forbidden(ASSIGN_ROLE_FORBIDDEN_MESSAGE);
         const roleUrn = requireRoleUrn(input.roleUrn ?? null, 'roleUrn');
         const actors = [...new Set(input.actors)];
@@ -98,7 +98,7 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
           requireCorpUserUrn(actor, 'actors');
           requireNotSystemActor(actor, 'actors');
         }
-        store.assignRole(roleUrn, actors, now());
+        await store.assignRole(roleUrn, actors, now());
         return true;
       },
     },

@@ -61,7 +61,7 @@ export function createTokenService(options: { store: Store; signingKey: KeyObjec
       const description = input.description == null ? null : requireText(input.description, 'description', MAX_DESCRIPTION_LENGTH, true);
       const expiresInMs = durationMs(input.duration, allowNoExpiry);
       requireNotSystemActor(actorUrn, 'actorUrn');
-      if (!store.findUser(actorUrn)) {
+      if (!(await store.findUser(actorUrn))) {
         throw badRequest(`Field 'actorUrn': no user ${actorUrn} exists; give it a role with batchAssignRole first (a null roleUrn creates it without one).`);
       }
       const createdAt = now();
@@ -75,31 +75,31 @@ export function createTokenService(options: { store: Store; signingKey: KeyObjec
         createdAt,
         expiresAt: expiresInMs === null ? null : createdAt + expiresInMs,
       };
-      store.insertToken(row);
+      await store.insertToken(row);
       return { accessToken, id: row.id, metadata: toMetadata(row) };
     },
 
-    list(input: ListTokensInput = {}): ListTokensResult {
+    async list(input: ListTokensInput = {}): Promise<ListTokensResult> {
       const start = requireCount(input.start ?? 0, 'start', Number.MAX_SAFE_INTEGER);
       const count = requireCount(input.count ?? DEFAULT_LIST_COUNT, 'count', MAX_LIST_COUNT);
-      const { total, rows } = store.listTokens({ filters: input.filters ?? [], start, count });
+      const { total, rows } = await store.listTokens({ filters: input.filters ?? [], start, count });
       return { start, count: rows.length, total, tokens: rows.map(toMetadata) };
     },
 
-    find(id: string): AccessTokenMetadata | undefined {
-      const row = store.findToken(id);
+    async find(id: string): Promise<AccessTokenMetadata | undefined> {
+      const row = await store.findToken(id);
       return row && toMetadata(row);
     },
 
     /** Metadata of a raw token, found by its hash (getAccessTokenMetadata). */
-    findByToken(token: string): AccessTokenMetadata | undefined {
-      const row = store.findToken(hashToken(token, salt));
+    async findByToken(token: string): Promise<AccessTokenMetadata | undefined> {
+      const row = await store.findToken(hashToken(token, salt));
       return row && toMetadata(row);
     },
 
     /** Deletes the stored token: the very next request with it is refused. */
-    revoke(id: string): void {
-      if (!store.deleteToken(id)) throw notFound(`Access token '${id}' does not exist (already revoked, or never created).`);
+    async revoke(id: string): Promise<void> {
+      if (!(await store.deleteToken(id))) throw notFound(`Access token '${id}' does not exist (already revoked, or never created).`);
     },
   };
 }

@@ -11,7 +11,7 @@ describe('system client (Basic)', () => {
     ['base64, as RFC 7617 has it', `Basic ${base64(plain)}`],
     ['with a lower-case scheme', `basic ${plain}`],
   ])('accepts the pair %s, as the system actor with every privilege', async (_case, header) => {
-    const { auth } = setup();
+    const { auth } = await setup();
     const actor = await auth.authenticate(header);
     expect(actor?.urn).toBe(SYSTEM_ACTOR_URN);
     expect(actor?.privileges).toEqual(ALL_PRIVILEGES);
@@ -26,42 +26,42 @@ describe('system client (Basic)', () => {
     ['no colon', `Basic ${SYSTEM_CLIENT.secret}`],
     ['nothing', 'Basic '],
   ])('refuses %s', async (_case, header) => {
-    const { auth } = setup();
+    const { auth } = await setup();
     expect(await auth.authenticate(header)).toBeNull();
   });
 
   it('refuses Basic altogether when no system client is configured', async () => {
-    const { auth } = setup({ systemClient: undefined });
+    const { auth } = await setup({ systemClient: undefined });
     expect(await auth.authenticate(`Basic ${plain}`)).toBeNull();
     expect(await auth.authenticate(`Basic ${base64(plain)}`)).toBeNull();
   });
 });
 
 describe('users and roles', () => {
-  it('starts with the root user as Admin, on the first start only', () => {
+  it('starts with the root user as Admin, on the first start only', async () => {
     const db = openTempDatabase();
-    const first = setup({ db });
+    const first = await setup({ db });
     expect(first.auth.isFirstStart).toBe(true);
-    expect(first.auth.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
-    expect(setup({ db }).auth.isFirstStart).toBe(false);
+    expect(await first.auth.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
+    expect((await setup({ db })).auth.isFirstStart).toBe(false);
   });
 
   it('keeps tokens and roles across restarts on the same file', async () => {
     const dir = tempDir();
-    const first = setup({ db: openTempDatabase(dir) });
-    first.auth.roles.assign(ROLE_URNS.Editor, ['urn:li:corpuser:eve']);
+    const first = await setup({ db: openTempDatabase(dir) });
+    await first.auth.roles.assign(ROLE_URNS.Editor, ['urn:li:corpuser:eve']);
     const { accessToken } = await first.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eve', duration: 'ONE_DAY', name: 'x' });
-    first.db.close();
+    await first.db.close();
 
-    const second = setup({ db: openTempDatabase(dir) });
+    const second = await setup({ db: openTempDatabase(dir) });
     expect(second.auth.isFirstStart).toBe(false);
     expect((await second.auth.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:eve');
   });
 
   it('grants each role its privileges (spec 3, entities-api §11), and every user GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
-    const { auth } = setup();
+    const { auth } = await setup();
     const privilegesOf = async (role: string | null, user: string) => {
-      auth.roles.assign(role, [user]);
+      await auth.roles.assign(role, [user]);
       const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: user });
       return new Set((await auth.authenticate(bearer(accessToken)))!.privileges);
     };
@@ -86,29 +86,29 @@ describe('users and roles', () => {
   });
 
   it('applies a role change to the very next call with the same token', async () => {
-    const { auth } = setup();
+    const { auth } = await setup();
     const user = 'urn:li:corpuser:rita';
-    auth.roles.assign(ROLE_URNS.Reader, [user]);
+    await auth.roles.assign(ROLE_URNS.Reader, [user]);
     const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: 'r' });
     expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(false);
 
-    auth.roles.assign(ROLE_URNS.Editor, [user]);
+    await auth.roles.assign(ROLE_URNS.Editor, [user]);
     expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(true);
 
-    auth.roles.assign(null, [user]);
+    await auth.roles.assign(null, [user]);
     expect([...(await auth.authenticate(bearer(accessToken)))!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS]);
   });
 
-  it('refuses unknown roles and malformed or reserved users', () => {
-    const { auth } = setup();
-    expect(() => auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'") }));
-    expect(() => auth.roles.assign(ROLE_URNS.Admin, ['x'])).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining("Field 'actors'") }));
-    expect(() => auth.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).toThrow(expect.objectContaining({ status: 400 }));
-    expect(auth.roles.of('urn:li:corpuser:x')).toBeUndefined();
+  it('refuses unknown roles and malformed or reserved users', async () => {
+    const { auth } = await setup();
+    await expect(auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).rejects.toMatchObject({ status: 400, message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'") });
+    await expect(auth.roles.assign(ROLE_URNS.Admin, ['x'])).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Field 'actors'") });
+    await expect(auth.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).rejects.toMatchObject({ status: 400 });
+    expect(await auth.roles.of('urn:li:corpuser:x')).toBeUndefined();
   });
 
-  it('lists the three fixed roles', () => {
-    const { auth } = setup();
+  it('lists the three fixed roles', async () => {
+    const { auth } = await setup();
     expect(auth.roles.list().map((r) => r.urn)).toEqual([ROLE_URNS.Admin, ROLE_URNS.Editor, ROLE_URNS.Reader]);
   });
 });

@@ -1,4 +1,4 @@
-import { openDatabase, type SqliteDatabase } from '@mds/db';
+import { openSqliteDatabase, type SqlDatabase } from '@mds/db';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +9,10 @@ export const SECRETS = { signingKey: 'test-signing-key-that-is-at-least-32-bytes
 export const SYSTEM_CLIENT = { id: '__datahub_system', secret: 'system-secret-for-tests' };
 
 const dirs: string[] = [];
-const dbs: SqliteDatabase[] = [];
+const dbs: SqlDatabase[] = [];
 
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -22,8 +22,9 @@ export function tempDir(): string {
   return dir;
 }
 
-export function openTempDatabase(dir = tempDir()): SqliteDatabase {
-  const db = openDatabase(join(dir, 'mds.db'));
+/** The storage port on `<dir>/mds.db`, closed after the test; a second call on one dir is a second process's view. */
+export function openTempDatabase(dir = tempDir()): SqlDatabase {
+  const db = openSqliteDatabase(join(dir, 'mds.db'));
   dbs.push(db);
   return db;
 }
@@ -36,15 +37,15 @@ export function testClock(start = Date.UTC(2025, 0, 1, 12, 0, 0, 250)) {
 
 export interface Fixture {
   auth: Auth;
-  db: SqliteDatabase;
+  db: SqlDatabase;
   clock: ReturnType<typeof testClock>;
 }
 
-/** A fresh auth on a real SQLite file in a temp dir. */
-export function setup(options: Partial<Omit<AuthOptions, 'db' | 'now'>> & { db?: SqliteDatabase } = {}): Fixture {
+/** A fresh auth on a real SQLite file in a temp dir (or on `db`). */
+export async function setup(options: Partial<Omit<AuthOptions, 'db' | 'now'>> & { db?: SqlDatabase } = {}): Promise<Fixture> {
   const clock = testClock();
   const db = options.db ?? openTempDatabase();
-  const auth = createAuth({ secrets: SECRETS, systemClient: SYSTEM_CLIENT, ...options, db, now: clock.now });
+  const auth = await createAuth({ secrets: SECRETS, systemClient: SYSTEM_CLIENT, ...options, db, now: clock.now });
   return { auth, db, clock };
 }
 

@@ -43,10 +43,10 @@ const createFor = (actorUrn: string, extra: Record<string, unknown> = {}) => ({
 });
 
 beforeEach(async () => {
-  fixture = setup();
+  fixture = await setup();
   schema = buildApiSchema([fixture.auth.module.resolvers!]);
-  fixture.auth.roles.assign(ROLE_URNS.Editor, [EDITOR]);
-  fixture.auth.roles.assign(ROLE_URNS.Reader, [READER, OTHER_READER]);
+  await fixture.auth.roles.assign(ROLE_URNS.Editor, [EDITOR]);
+  await fixture.auth.roles.assign(ROLE_URNS.Reader, [READER, OTHER_READER]);
   const mint = (actorUrn: string, name: string) => fixture.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name });
   tokens.admin = await mint(ROOT_ACTOR_URN, 'admin');
   tokens.editor = await mint(EDITOR, 'editor');
@@ -72,7 +72,7 @@ describe('createAccessToken', () => {
       expect(result.errors).toEqual(forbiddenError());
       expect(result.data).toEqual({ createAccessToken: null });
     }
-    expect(fixture.auth.tokens.list({ filters: [{ field: 'actorUrn', values: [ROOT_ACTOR_URN], negated: false }] }).total).toBe(1);
+    expect((await fixture.auth.tokens.list({ filters: [{ field: 'actorUrn', values: [ROOT_ACTOR_URN], negated: false }] })).total).toBe(1);
   });
 
   it.each<Who>(['admin', 'system'])('lets the %s (MANAGE_ACCESS_TOKENS) create for another user, recording itself as owner', async (who) => {
@@ -186,7 +186,7 @@ describe('roles', () => {
     const self = (await contextOf(who)).actor.urn;
     const result = await run(who, ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [self] } });
     expect(result.errors).toEqual(forbiddenError(ASSIGN_ROLE_FORBIDDEN_MESSAGE));
-    expect(fixture.auth.roles.of(self)).not.toBe(ROLE_URNS.Admin);
+    expect(await fixture.auth.roles.of(self)).not.toBe(ROLE_URNS.Admin);
   });
 
   it('lets an admin change a role, effective on the next request', async () => {
@@ -199,16 +199,16 @@ describe('roles', () => {
   it('creates unknown users, and removes roles with a null roleUrn', async () => {
     const newcomer = 'urn:li:corpuser:newcomer@example.com';
     expect((await run('system', ASSIGN, { input: { roleUrn: ROLE_URNS.Reader, actors: [newcomer] } })).errors).toBeUndefined();
-    expect(fixture.auth.roles.of(newcomer)).toBe(ROLE_URNS.Reader);
+    expect(await fixture.auth.roles.of(newcomer)).toBe(ROLE_URNS.Reader);
     expect((await run('admin', ASSIGN, { input: { roleUrn: null, actors: [newcomer, EDITOR] } })).errors).toBeUndefined();
-    expect(fixture.auth.roles.of(newcomer)).toBeNull();
+    expect(await fixture.auth.roles.of(newcomer)).toBeNull();
     expect((await contextOf('editor')).actor.privileges.has('MANAGE_TAGS')).toBe(false);
   });
 
   it('answers 400 for an unknown role or a malformed user, changing nothing', async () => {
     expect((await run('admin', ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Root', actors: [READER] } })).errors).toEqual(badRequest("Field 'roleUrn'"));
     expect((await run('admin', ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [OTHER_READER, 'nobody'] } })).errors).toEqual(badRequest("Field 'actors'"));
-    expect(fixture.auth.roles.of(OTHER_READER)).toBe(ROLE_URNS.Reader);
+    expect(await fixture.auth.roles.of(OTHER_READER)).toBe(ROLE_URNS.Reader);
   });
 
   it('lists the roles to anyone, with a query and paging', async () => {

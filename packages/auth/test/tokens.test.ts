@@ -1,10 +1,9 @@
 import { ApiError } from '@mds/schema';
 import { generateKeyPair, SignJWT } from 'jose';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DURATION_MS, Privilege, ROOT_ACTOR_URN } from '../src/index';
-import { bearer, jwtPart, openTempDatabase, SECRETS, setup, type Fixture } from './helpers';
+import { bearer, jwtPart, openTempDatabase, SECRETS, setup, tempDir, type Fixture } from './helpers';
 
 const BOB = 'urn:li:corpuser:bob';
 const HOUR = 3_600_000;
@@ -13,9 +12,9 @@ const HOUR = 3_600_000;
 const specHash = (token: string, salt: string) =>
   createHash('sha256').update(Buffer.concat([Buffer.from(token, 'utf8'), Buffer.from(salt, 'utf8')])).digest('base64');
 
-function withBob(): Fixture {
-  const fixture = setup();
-  fixture.auth.roles.assign('urn:li:dataHubRole:Reader', [BOB]);
+async function withBob(options: Parameters<typeof setup>[0] = {}): Promise<Fixture> {
+  const fixture = await setup(options);
+  await fixture.auth.roles.assign('urn:li:dataHubRole:Reader', [BOB]);
   return fixture;
 }
 
@@ -23,10 +22,11 @@ function withBob(): Fixture {
  * Stores a crafted token's hash as if the server had issued it, so the test reaches the signature and claim checks
  * (a crafted token is otherwise refused earlier, simply because it was never stored).
  */
-function storeAsIssued({ db, clock }: Fixture, token: string, actorUrn = BOB): void {
-  db.prepare(
+async function storeAsIssued({ db, clock }: Fixture, token: string, actorUrn = BOB): Promise<void> {
+  await db.run(
     'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, NULL, ?, ?, ?, NULL)',
-  ).run(specHash(token, SECRETS.salt), 'crafted', actorUrn, actorUrn, clock.now());
+    [specHash(token, SECRETS.salt), 'crafted', actorUrn, actorUrn, clock.now()],
+  );
 }
 
 const goodClaims = { version: '2', type: 'PERSONAL', actorType: 'USER', actorId: 'bob' };
@@ -46,7 +46,7 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 
 describe('minting', () => {
   it('signs HS256 with the raw UTF-8 bytes of the key and DataHub claims', async () => {
-    const { auth, clock } = withBob();
+    const { auth, clock } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ci' });
 
     expect(jwtPart(accessToken, 0)).toEqual({ alg: 'HS256' });
@@ -61,11 +61,11 @@ describe('minting', () => {
   });
 
   it('stores only the salted hash of the token, with its metadata', async () => {
-    const { auth, db, clock } = withBob();
+    const { auth, db, clock } = await withBob();
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_HOUR', name: 'ci', description: 'nightly', ownerUrn: ROOT_ACTOR_URN });
 
     expect(id).toBe(specHash(accessToken, SECRETS.salt));
-    const rows = db.prepare('SELECT * FROM access_tokens').all();
+    const rows = await db.all('SELECT * FROM access_tokens');
     expect(rows).toEqual([
       { id, name: 'ci', description: 'nightly', actor_urn: BOB, owner_urn: ROOT_ACTOR_URN, created_at: clock.now(), expires_at: clock.now() + HOUR },
     ]);
@@ -73,11 +73,11 @@ describe('minting', () => {
   });
 
   it.each(Object.entries(DURATION_MS).filter(([, ms]) => ms !== null))('%s lasts %d ms', async (duration, ms) => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: duration as never, name: 'd' });
     const claims = jwtPart(accessToken, 1) as { iat: number; exp: number };
     expect(claims.exp - claims.iat).toBe(ms! / 1000);
-    const stored = auth.tokens.find(id)!;
+    const stored = (await auth.tokens.find(id))!;
     expect(stored.expiresAt! - stored.createdAt).toBe(ms);
   });
 
@@ -90,18 +90,17 @@ describe('minting', () => {
   });
 
   it('refuses NO_EXPIRY unless allowed, naming the setting', async () => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const attempt = auth.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
     await expect(attempt).rejects.toThrow(ApiError);
     await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining('ACCESS_TOKEN_ALLOW_NO_EXPIRY=true') });
   });
 
   it('mints NO_EXPIRY without exp when allowed, and it keeps working', async () => {
-    const { auth, clock } = setup({ allowNoExpiry: true });
-    auth.roles.assign('urn:li:dataHubRole:Reader', [BOB]);
+    const { auth, clock } = await withBob({ allowNoExpiry: true });
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
     expect(jwtPart(accessToken, 1)).not.toHaveProperty('exp');
-    expect(auth.tokens.find(id)?.expiresAt).toBeNull();
+    expect((await auth.tokens.find(id))?.expiresAt).toBeNull();
     clock.advance(10 * 365 * 24 * HOUR);
     expect(await auth.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
   });
@@ -113,16 +112,16 @@ describe('minting', () => {
     ['a blank name', { name: '  ' }, /'name' must not be empty/],
     ['a huge name', { name: 'x'.repeat(201) }, /'name' must be at most 200/],
   ])('refuses %s with a 400', async (_case, override, message) => {
-    const { auth, db } = withBob();
+    const { auth, db } = await withBob();
     const attempt = auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'n', ...override });
     await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringMatching(message) });
-    expect(db.prepare('SELECT count(*) AS n FROM access_tokens').get()).toEqual({ n: 0 });
+    expect(await db.get('SELECT count(*) AS n FROM access_tokens')).toEqual({ n: 0 });
   });
 });
 
 describe('verification', () => {
   it('accepts a stored token and resolves its user', async () => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
     const actor = await auth.authenticate(bearer(accessToken));
     expect(actor?.urn).toBe(BOB);
@@ -131,7 +130,7 @@ describe('verification', () => {
   });
 
   it('answers a token it has seen before synchronously, without a promise', async () => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'sync' });
     expect(await auth.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
     const again = auth.authenticate(bearer(accessToken));
@@ -140,22 +139,22 @@ describe('verification', () => {
   });
 
   it('accepts a correctly signed token stored by the server (the control for the refusals below)', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const token = await craft(goodClaims);
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toMatchObject({ urn: BOB });
   });
 
   it('refuses alg none', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const now = Math.floor(fixture.clock.now() / 1000);
     const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...goodClaims, sub: 'bob', iss: 'datahub-metadata-service', iat: now, exp: now + 3600 })}.`;
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses RS256, even correctly signed with its own key', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const { privateKey } = await generateKeyPair('RS256');
     const token = await new SignJWT({ ...goodClaims })
       .setProtectedHeader({ alg: 'RS256' })
@@ -163,35 +162,35 @@ describe('verification', () => {
       .setIssuer('datahub-metadata-service')
       .setExpirationTime('1h')
       .sign(privateKey);
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses HS512 with the right key', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const token = await new SignJWT({ ...goodClaims })
       .setProtectedHeader({ alg: 'HS512' })
       .setSubject('bob')
       .setIssuer('datahub-metadata-service')
       .setExpirationTime(Math.floor(fixture.clock.now() / 1000) + 3600)
       .sign(new TextEncoder().encode(SECRETS.signingKey.repeat(2)));
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a token signed with another key', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const token = await craft(goodClaims, 'another-signing-key-that-is-32-bytes-or-more');
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a tampered payload (a reader claiming to be the root user)', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const { accessToken } = await fixture.auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'x' });
     const [header, , signature] = accessToken.split('.');
     const forged = `${header}.${b64url({ ...jwtPart(accessToken, 1), actorId: 'datahub', sub: 'datahub' })}.${signature}`;
-    storeAsIssued(fixture, forged, ROOT_ACTOR_URN);
+    await storeAsIssued(fixture, forged, ROOT_ACTOR_URN);
     expect(await fixture.auth.authenticate(bearer(forged))).toBeNull();
   });
 
@@ -201,21 +200,21 @@ describe('verification', () => {
     ['no version', { type: 'PERSONAL', actorType: 'USER', actorId: 'bob' }],
     ['another token type', { ...goodClaims, type: 'SESSION' }],
   ])('refuses %s', async (_case, claims) => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const token = await craft(claims);
-    storeAsIssued(fixture, token);
+    await storeAsIssued(fixture, token);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a token whose claims name another user than its stored row', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const token = await craft({ ...goodClaims, actorId: 'datahub' });
-    storeAsIssued(fixture, token, BOB);
+    await storeAsIssued(fixture, token, BOB);
     expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses an expired token from the moment it expires', async () => {
-    const { auth, clock } = withBob();
+    const { auth, clock } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_HOUR', name: 'short' });
     clock.advance(HOUR - 1000);
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
@@ -224,39 +223,40 @@ describe('verification', () => {
   });
 
   it('refuses a revoked token on the very next call, though its signature is cached', async () => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'r' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    auth.tokens.revoke(id);
+    await auth.tokens.revoke(id);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
-    expect(() => auth.tokens.revoke(id)).toThrow(expect.objectContaining({ status: 404, message: expect.stringContaining(id) }));
+    await expect(auth.tokens.revoke(id)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
   });
 
   it('refuses the token of a user that no longer exists', async () => {
-    const { auth, db } = withBob();
+    const { auth, db } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'u' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    db.prepare('DELETE FROM users WHERE actor_urn = ?').run(BOB);
+    await db.run('DELETE FROM users WHERE actor_urn = ?', [BOB]);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('refuses a token revoked by another process (the CLI) on the very next call', async () => {
-    const { auth, db } = withBob();
+    const dir = tempDir();
+    const { auth } = await withBob({ db: openTempDatabase(dir) });
     const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'cli' });
     expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    setup({ db: openTempDatabase(dirname(db.name)) }).auth.tokens.revoke(id);
+    await (await setup({ db: openTempDatabase(dir) })).auth.tokens.revoke(id);
     expect(await auth.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('refuses tokens signed before the signing key changed', async () => {
-    const fixture = withBob();
+    const fixture = await withBob();
     const { accessToken } = await fixture.auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'k' });
-    const { auth: rotated } = setup({ db: fixture.db, secrets: { ...SECRETS, signingKey: 'a-brand-new-signing-key-of-32-bytes-or-more' } });
+    const { auth: rotated } = await setup({ db: fixture.db, secrets: { ...SECRETS, signingKey: 'a-brand-new-signing-key-of-32-bytes-or-more' } });
     expect(await rotated.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('reads the scheme and the token around any spaces or tabs', async () => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ws' });
     for (const header of [`Bearer  ${accessToken}`, ` \tBearer\t${accessToken} `, `BEARER ${accessToken}\t`]) {
       expect(await auth.authenticate(header)).toMatchObject({ urn: BOB });
@@ -264,7 +264,7 @@ describe('verification', () => {
   });
 
   it.each([undefined, '', 'Bearer', 'Bearer ', 'Token abc', 'Bearer not.a.jwt', 'Bearer a b'])('refuses the header %j', async (header) => {
-    const { auth } = withBob();
+    const { auth } = await withBob();
     expect(await auth.authenticate(header)).toBeNull();
   });
 });

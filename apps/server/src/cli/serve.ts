@@ -12,7 +12,8 @@ export async function serve(): Promise<void> {
 
   const lines = [`mds listening on ${running.url}`, `  GraphQL   ${running.url}/api/graphql`, `  GraphiQL  ${running.url}/api/graphiql`];
   if (domains.auth.isFirstStart && !config.production) {
-    // A newcomer's first minute: a ready token for the explorer, printed once (never logged) for a new data directory.
+    // A newcomer's first minute: a ready token for the explorer, printed once per new database (never logged), by
+    // whichever process claimed its first start.
     const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_MONTH', name: 'first-start root token' });
     lines.push('', `First start of ${config.dataDir}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
   }

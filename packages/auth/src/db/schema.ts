@@ -1,5 +1,8 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
+// The SQLite tables as drizzle-kit reads them to generate migrations/sqlite (`pnpm db:generate`); the code itself
+// speaks plain SQL through the storage port, and migrations/postgres is written by hand to the same shape.
+
 /** Users known to mds, with the one role each may hold (spec 3). Created by role assignment; the root user is seeded. */
 export const users = sqliteTable('users', {
   actorUrn: text('actor_urn').primaryKey(),
@@ -29,3 +32,14 @@ export const accessTokens = sqliteTable(
   },
   (t) => [index('access_tokens_owner_urn').on(t.ownerUrn), index('access_tokens_actor_urn').on(t.actorUrn)],
 );
+
+/**
+ * At most one row: present once some process has claimed the database's first start (and printed its root token).
+ * Claimed by an atomic insert, so among replicas starting together on an empty database exactly one wins; the
+ * migration creating it pre-claims it for a database already in use.
+ */
+export const firstStart = sqliteTable('first_start', {
+  /** Always 1: the primary key is what makes the claim atomic. */
+  id: integer('id').primaryKey(),
+  claimedAt: integer('claimed_at').notNull(),
+});

@@ -1,10 +1,22 @@
-import { createReadCache, type SqliteDatabase } from '@mds/db';
-import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { accessTokens, users } from './schema';
+import type { SqlDatabase } from '@mds/db';
+import { createStampedCache } from './stamped-cache';
 
-export type TokenRow = typeof accessTokens.$inferSelect;
-export type UserRow = typeof users.$inferSelect;
+/** A stored token (`access_tokens`): only its salted hash, as `id`. */
+export interface TokenRow {
+  id: string;
+  name: string;
+  description: string | null;
+  actorUrn: string;
+  ownerUrn: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface UserRow {
+  actorUrn: string;
+  roleUrn: string | null;
+  createdAt: number;
+}
 
 /** What a request needs to know about a presented token, in one indexed lookup. */
 export interface Credential {
@@ -20,79 +32,83 @@ export interface TokenFilter {
   negated: boolean;
 }
 
-/** All SQL of the auth package. Callers validate input; this layer only reads and writes. */
-export function createStore(db: SqliteDatabase) {
-  const orm = drizzle(db);
+// Aliases double-quoted: PostgreSQL would otherwise fold them to lower case.
+const TOKEN_COLUMNS = `id, name, description, actor_urn AS "actorUrn", owner_urn AS "ownerUrn", created_at AS "createdAt", expires_at AS "expiresAt"`;
+const FILTER_COLUMNS = { ownerUrn: 'owner_urn', actorUrn: 'actor_urn' } as const;
+const CREDENTIAL_QUERY = `SELECT t.actor_urn AS "actorUrn", t.expires_at AS "expiresAt", u.actor_urn AS "userUrn", u.role_urn AS "roleUrn"
+  FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`;
 
-  // The per-request query: token row joined with its user (both primary-key lookups). Plain better-sqlite3 rather
-  // than drizzle here: it runs on every request, and drizzle's per-call parameter and row mapping cost as much as
-  // the lookup itself.
-  const credentialQuery = db.prepare<[string], { actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(
-    `SELECT t.actor_urn AS actorUrn, t.expires_at AS expiresAt, u.actor_urn AS userUrn, u.role_urn AS roleUrn
-     FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`,
-  );
-  // Credentials are asked for on every request; the cache sees every commit, ours and other processes', so a
-  // revocation or role change still applies to the very next request.
-  const credentials = createReadCache<string, Credential | undefined>(db, { maxEntries: 10_000 });
-  const tokenQuery = orm.select().from(accessTokens).where(eq(accessTokens.id, sql.placeholder('id'))).prepare();
-  const userQuery = orm.select().from(users).where(eq(users.actorUrn, sql.placeholder('urn'))).prepare();
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
-  const filterColumn = { ownerUrn: accessTokens.ownerUrn, actorUrn: accessTokens.actorUrn } as const;
+/**
+ * All SQL of the auth package, over the storage port (SQLite or PostgreSQL alike). Callers validate input; this layer
+ * only reads and writes.
+ */
+export function createStore(db: SqlDatabase) {
+  // Credentials are asked for on every request. Cached only where the port has a commit stamp (SQLite), which every
+  // commit moves, ours and other processes'; on PostgreSQL every lookup reads the database, so a revocation or role
+  // change made on another replica still applies to the very next request.
+  const credentials = createStampedCache<string, Credential | undefined>(db.commitStamp, { maxEntries: 10_000 });
+  const loadCredential = async (id: string): Promise<Credential | undefined> => {
+    const row = await db.get<{ actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(CREDENTIAL_QUERY, [id]);
+    if (!row) return undefined;
+    return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
+  };
 
   return {
-    credential(id: string): Credential | undefined {
-      return credentials.get(id, () => {
-        const row = credentialQuery.get(id);
-        if (!row) return undefined;
-        return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
-      });
+    /** Synchronous when cached (SQLite, nothing committed since), a promise otherwise. */
+    credential(id: string): Credential | undefined | Promise<Credential | undefined> {
+      return credentials.get(id, () => loadCredential(id));
     },
 
-    findToken(id: string): TokenRow | undefined {
-      return tokenQuery.get({ id });
+    findToken(id: string): Promise<TokenRow | undefined> {
+      return db.get<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM access_tokens WHERE id = ?`, [id]);
     },
 
-    insertToken(row: TokenRow): void {
-      orm.insert(accessTokens).values(row).run();
+    async insertToken(row: TokenRow): Promise<void> {
+      await db.run(
+        'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [row.id, row.name, row.description, row.actorUrn, row.ownerUrn, row.createdAt, row.expiresAt],
+      );
     },
 
     /** Whether a row was deleted. */
-    deleteToken(id: string): boolean {
-      return orm.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
+    async deleteToken(id: string): Promise<boolean> {
+      return (await db.run('DELETE FROM access_tokens WHERE id = ?', [id])).changes > 0;
     },
 
     /** Newest expiry first, never-expiring last (DataHub sorts by expiresAt descending). */
-    listTokens(options: { filters: TokenFilter[]; start: number; count: number }): { total: number; rows: TokenRow[] } {
-      const conditions: SQL[] = options.filters.map((f) =>
-        f.negated ? notInArray(filterColumn[f.field], f.values) : inArray(filterColumn[f.field], f.values),
+    async listTokens(options: { filters: TokenFilter[]; start: number; count: number }): Promise<{ total: number; rows: TokenRow[] }> {
+      const conditions = options.filters.map((f) => `${FILTER_COLUMNS[f.field]} ${f.negated ? 'NOT IN' : 'IN'} (${placeholders(f.values.length)})`);
+      const params = options.filters.flatMap((f) => f.values);
+      const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+      const total = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM access_tokens ${where}`, params))?.n ?? 0;
+      const rows = await db.all<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS} FROM access_tokens ${where}
+         ORDER BY (expires_at IS NULL), expires_at DESC, created_at DESC, id LIMIT ? OFFSET ?`,
+        [...params, options.count, options.start],
       );
-      const where = conditions.length ? and(...conditions) : undefined;
-      const total = orm.select({ n: count() }).from(accessTokens).where(where).get()?.n ?? 0;
-      const rows = orm
-        .select()
-        .from(accessTokens)
-        .where(where)
-        .orderBy(sql`${accessTokens.expiresAt} IS NULL`, desc(accessTokens.expiresAt), desc(accessTokens.createdAt), accessTokens.id)
-        .limit(options.count)
-        .offset(options.start)
-        .all();
       return { total, rows };
     },
 
-    findUser(urn: string): UserRow | undefined {
-      return userQuery.get({ urn });
+    findUser(urn: string): Promise<UserRow | undefined> {
+      return db.get<UserRow>('SELECT actor_urn AS "actorUrn", role_urn AS "roleUrn", created_at AS "createdAt" FROM users WHERE actor_urn = ?', [urn]);
     },
 
-    /** Sets (or with null removes) the role of every actor, creating unknown users, all or nothing. */
-    assignRole(roleUrn: string | null, actors: readonly string[], nowMs: number): void {
-      orm.transaction((tx) => {
-        for (const actorUrn of actors) {
-          tx.insert(users)
-            .values({ actorUrn, roleUrn, createdAt: nowMs })
-            .onConflictDoUpdate({ target: users.actorUrn, set: { roleUrn } })
-            .run();
-        }
-      });
+    /** Sets (or with null removes) the role of every actor, creating unknown users: one statement, all or nothing. */
+    async assignRole(roleUrn: string | null, actors: readonly string[], nowMs: number): Promise<void> {
+      const unique = [...new Set(actors)]; // PostgreSQL refuses a statement that updates one row twice
+      if (!unique.length) return;
+      await db.run(
+        `INSERT INTO users (actor_urn, role_urn, created_at) VALUES ${unique.map(() => '(?, ?, ?)').join(', ')}
+         ON CONFLICT (actor_urn) DO UPDATE SET role_urn = excluded.role_urn`,
+        unique.flatMap((actorUrn) => [actorUrn, roleUrn, nowMs]),
+      );
+    },
+
+    /** Claims the database's first start: true for exactly one caller per database, ever. */
+    async claimFirstStart(nowMs: number): Promise<boolean> {
+      return (await db.run('INSERT INTO first_start (id, claimed_at) VALUES (1, ?) ON CONFLICT (id) DO NOTHING', [nowMs])).changes === 1;
     },
   };
 }
