@@ -13,8 +13,6 @@ function urnType(text: string): string {
     return parseUrn(text).entityType;
   } catch (error) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn! ${error.message}`);
-    // parseUrn measures the URL-encoded length, which a lone surrogate cannot be encoded for (@mds/core throws URIError).
-    if (error instanceof URIError) throw badRequest('Invalid urn! It is not well-formed Unicode (a lone surrogate)');
     throw error;
   }
 }
