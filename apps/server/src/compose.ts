@@ -1,12 +1,12 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
-import { openDatabase, openSqliteDatabase } from '@mds/db';
 import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
 import { createOpenApi } from '@mds/openapi';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
-import { join } from 'node:path';
 import type { Config } from './config';
+import type { Logger } from './logger';
 import type { Composition } from './server';
+import { openStorage } from './storage';
 
 export interface Domains {
   auth: Auth;
@@ -15,28 +15,33 @@ export interface Domains {
   entities: Entities;
 }
 
+/** Where compose reports how it stores data (the server's logger; the CLI, whose output is its answer, passes none). */
+type StartLog = Pick<Logger, 'info' | 'warn'>;
+
 /**
- * The composition root: opens the stores and builds each package's module. Tokens and roles live in `mds.db`;
- * entities (tags among them) as versioned aspects in `entities.db`, time-series data apart so truncation never
- * blocks other writes. The entities package owns Rest.li ingestion and hands time-series aspects to the time-series
- * package.
+ * The composition root: opens the stores and builds each package's module. Tokens and roles, entities (tags among
+ * them) as versioned aspects and their search index live in SQLite files in DATA_DIR (`mds.db`, `entities.db`) or in
+ * one PostgreSQL database shared by every replica; time-series data apart (embedded or Elasticsearch), so
+ * truncation never blocks other writes. The entities package owns Rest.li ingestion and hands time-series aspects to
+ * the time-series package.
  */
-export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production'>): Promise<Composition & Domains> {
-  const db = openDatabase(join(config.dataDir, 'mds.db'));
-  // Auth reaches mds.db through the storage port; the synchronous connection above serves only the legacy tag move.
-  const authDb = openSqliteDatabase(join(config.dataDir, 'mds.db'));
+export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database'>, log?: StartLog): Promise<Composition & Domains> {
+  log?.info(config.database.logLine);
+  const storage = openStorage(config.database, config.dataDir);
   try {
     const secrets = resolveTokenSecrets({ env: config.env, dataDir: config.dataDir, production: config.production });
+    const timeseriesConfig = parseTimeseriesConfig(config.env);
+    if (config.database.dialect === 'postgres') warnOfLocalState(config.env, timeseriesConfig.backend, log);
     const auth = await createAuth({
-      db: authDb,
+      db: storage.auth,
       secrets,
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
-    const timeseries = await createTimeseries({ dataDir: config.dataDir, config: parseTimeseriesConfig(config.env) });
-    const entities = await createEntities({ db: openSqliteDatabase(join(config.dataDir, 'entities.db')), timeseries: timeseries.ingest });
+    const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig });
+    const entities = await createEntities({ db: storage.entities, timeseries: timeseries.ingest });
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
-    const tags = await createTagsModule({ entities, legacy: db });
+    const tags = await createTagsModule({ entities, legacy: storage.legacy });
     const openapi = createOpenApi({ entities, timeseries: timeseries.ingest });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     const entityGraphql = createEntityGraphql({
@@ -48,9 +53,9 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'mds.db', close: () => (db.close(), authDb.close()) }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
+      modules: [{ name: 'database', close: () => storage.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
       authenticate: auth.authenticate,
-      readinessChecks: [() => timeseries.store.checkReady()],
+      readinessChecks: [() => timeseries.store.checkReady(), ...(storage.readinessCheck ? [storage.readinessCheck] : [])],
       metricSources: timeseries.store,
       auth,
       tags: tags.store,
@@ -58,8 +63,25 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       entities,
     };
   } catch (error) {
-    db.close();
-    await authDb.close();
+    await storage.entities.close();
+    await storage.close();
     throw error;
+  }
+}
+
+/**
+ * What a replica on PostgreSQL still keeps to itself, said once at start: time-series data in its own DATA_DIR unless
+ * on Elasticsearch, and development token secrets generated into DATA_DIR unless given, which other replicas refuse.
+ */
+function warnOfLocalState(env: NodeJS.ProcessEnv, timeseriesBackend: string, log: StartLog | undefined): void {
+  if (timeseriesBackend === 'embedded') {
+    log?.warn(
+      'time-series data (profiles, usage, operations) is stored in DATA_DIR, local to each replica: set ELASTICSEARCH_URL so that replicas share it',
+    );
+  }
+  if (!env.DATAHUB_TOKEN_SERVICE_SIGNING_KEY || !env.DATAHUB_TOKEN_SERVICE_SALT) {
+    log?.warn(
+      'token secrets are generated into DATA_DIR/secrets.json, local to this replica: give every replica the same DATAHUB_TOKEN_SERVICE_SIGNING_KEY and DATAHUB_TOKEN_SERVICE_SALT, or a token minted on one is refused by the others',
+    );
   }
 }

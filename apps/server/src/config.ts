@@ -1,3 +1,4 @@
+import { databaseFromEnv, type DatabaseConfig } from '@mds/db';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
@@ -50,6 +51,8 @@ export type Config = {
   /** Origins allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
   graphql: { introspection: boolean; maxDepth: number; maxComplexity: number; maxAliases: number; maxDirectives: number; maxTokens: number };
+  /** SQLite files in dataDir, or the PostgreSQL server of DATABASE_URL / EBEAN_DATASOURCE_URL (read by @mds/db). */
+  database: DatabaseConfig;
   /** The whole environment, for the packages that read their own variables. */
   env: NodeJS.ProcessEnv;
 };
@@ -58,7 +61,10 @@ export class ConfigError extends Error {
   override name = 'ConfigurationError';
 }
 
-/** Reads and validates the environment; a bad value throws one line naming the variable and the rule. */
+/**
+ * Reads and validates the environment; a bad value throws one line naming the variable and the rule (a
+ * DatabaseConfigError for the database's variables), before the server listens.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       maxDirectives: c.GRAPHQL_QUERY_MAX_DIRECTIVES,
       maxTokens: c.GRAPHQL_QUERY_MAX_TOKENS,
     },
+    database: databaseFromEnv(env),
     env,
   };
 }

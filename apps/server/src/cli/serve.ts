@@ -7,7 +7,7 @@ import { configFromEnv } from './run';
 export async function serve(): Promise<void> {
   const config = configFromEnv();
   const logger = createLogger(config.logLevel);
-  const running = await startServer(config, logger, () => compose(config));
+  const running = await startServer(config, logger, () => compose(config, logger));
   const domains = running.composition;
 
   const lines = [`mds listening on ${running.url}`, `  GraphQL   ${running.url}/api/graphql`, `  GraphiQL  ${running.url}/api/graphiql`];
@@ -15,7 +15,8 @@ export async function serve(): Promise<void> {
     // A newcomer's first minute: a ready token for the explorer, printed once per new database (never logged), by
     // whichever process claimed its first start.
     const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_MONTH', name: 'first-start root token' });
-    lines.push('', `First start of ${config.dataDir}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
+    const what = config.database.dialect === 'postgres' ? 'this database' : config.dataDir;
+    lines.push('', `First start of ${what}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
   }
 
   const stop = async (signal: string) => {
