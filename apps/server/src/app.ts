@@ -11,6 +11,7 @@ import { readJsonBody, requireJsonContentType } from './http/body';
 import { createCorsGuard } from './http/cors';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
+import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
 import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
@@ -124,7 +125,7 @@ export function createApp(options: AppOptions): RequestListener {
       const body = await readJsonBody(req, options.maxBodyBytes);
       const { status, result, operation } = await options.executeGraphQL(body, context);
       info.operation = operation;
-      sendJson(res, status, result);
+      sendJson(res, status, result, status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
     },
   });
   for (const resource of options.restli.resources) {
@@ -297,14 +298,19 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function sendFailure(res: ServerResponse, error: unknown, shape: 'graphql' | 'restli' | 'json' | 'openapi', requestId: string, logger: Logger): void {
+function sendFailure(res: ServerResponse, thrown: unknown, shape: 'graphql' | 'restli' | 'json' | 'openapi', requestId: string, logger: Logger): void {
   if (res.headersSent) return void res.destroy();
+  // The database out of reach is no bug of this request: a 503 it may retry, logged without a stack.
+  const unreachable = isUnreachable(thrown);
+  if (unreachable) logger.warn({ requestId, reason: (thrown as Error).message }, 'database unavailable');
+  const error = unreachable ? databaseUnavailable() : thrown;
   const known = error instanceof ApiError;
   if (!known) logger.error({ requestId, err: error }, 'request failed');
   const status = known ? error.status : 500;
   const message = known ? error.message : UNKNOWN_ERROR_MESSAGE;
   const headers: Record<string, string> = {};
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="mds"';
+  if (unreachable) headers['retry-after'] = RETRY_AFTER_SECONDS;
   // A 413's body was read to its end and thrown away, or cut past its bounds (http/body.ts): either way, close.
   if (status === 413) headers.connection = 'close';
   if (shape === 'restli') {

@@ -2,6 +2,7 @@ import { badRequest, UNKNOWN_ERROR_MESSAGE, type ApiContext } from '@mds/schema'
 import { GraphQLError, Kind, execute, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createDocumentCache } from './document-cache';
+import { DATABASE_UNAVAILABLE_MESSAGE, isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
 
 interface GraphQLParams {
@@ -79,11 +80,17 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
         operationName: params.operationName,
       }) as ExecutionResult | Promise<ExecutionResult>;
     const answer = (result: ExecutionResult): GraphQLResponse => {
+      let unreachable = false;
       for (const error of result.errors ?? []) {
         if (error.extensions?.type === 'SERVER_ERROR') {
           options.logger.error({ requestId: context.requestId, path: error.path, err: error.originalError }, 'resolver failed');
+        } else if (error.extensions?.type === UNAVAILABLE) {
+          unreachable = true;
+          options.logger.warn({ requestId: context.requestId, path: error.path, reason: error.originalError?.message }, 'database unavailable');
         }
       }
+      // A field that met an unreachable database makes the whole answer a 503, which clients and proxies retry.
+      if (unreachable) return { status: 503, result, operation };
       // No `data` means the request could not run (e.g. bad variables): that is the caller's error.
       return { status: 'data' in result ? 200 : 400, result, operation };
     };
@@ -133,18 +140,21 @@ function readParams(body: unknown): GraphQLParams {
   return { query, variables: (variables ?? undefined) as GraphQLParams['variables'], operationName: operationName ?? undefined };
 }
 
+const UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
 /**
- * Errors meant for callers (ApiError and graphql-js's own) pass; anything else becomes DataHub's 500 with the
- * original kept (not serialised) so the handler can log it with the request id.
+ * Errors meant for callers (ApiError and graphql-js's own) pass; the database out of reach becomes a 503 error;
+ * anything else becomes DataHub's 500 with the original kept (not serialised) so the handler can log it with the request id.
  */
 function maskError(error: unknown): Error {
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
   const original = error instanceof GraphQLError ? error.originalError : error;
   const located = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(UNKNOWN_ERROR_MESSAGE, {
+  const unreachable = isUnreachable(original);
+  return new GraphQLError(unreachable ? DATABASE_UNAVAILABLE_MESSAGE : UNKNOWN_ERROR_MESSAGE, {
     nodes: located?.nodes,
     path: located?.path,
     originalError: original instanceof Error ? original : new Error(String(original)),
-    extensions: { code: 500, type: 'SERVER_ERROR' },
+    extensions: unreachable ? { code: 503, type: UNAVAILABLE } : { code: 500, type: 'SERVER_ERROR' },
   });
 }

@@ -1,0 +1,91 @@
+import { testDatabases } from '@mds/db/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiClient } from './support/api-client';
+import { freshDataDir, runCli, type ChildServer } from './support/child';
+import { sleep } from './support/live';
+import { aspectPath, clientOf, datasetProperties, mint, sharedSecrets, spawnReplica, TAG } from './support/replicas';
+import { tcpProxy } from './support/tcp-proxy';
+
+// A replica whose database goes away answers 503 with a JSON error (never a 500, never a hang), says so on /health,
+// and serves again by itself once the database is back, having lost nothing it acknowledged.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
+
+const databases = testDatabases();
+let url: string;
+let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+let a: ChildServer;
+let b: ChildServer;
+
+beforeAll(async () => {
+  url = await databases.create();
+  const server = new URL(url);
+  proxy = await tcpProxy({ host: server.hostname, port: Number(server.port) });
+  // A reaches the database through the relay, with a password in its URL (the test server trusts every local
+  // connection, so any password is accepted) to show it masked in the log.
+  const relayed = new URL(proxy.relayed(url));
+  relayed.password = 'not-to-be-logged';
+  const secrets = sharedSecrets();
+  a = await spawnReplica(relayed.toString(), secrets, { LOG_LEVEL: 'info' });
+  b = await spawnReplica(url, secrets);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await proxy?.close();
+  await databases.dropAll();
+});
+
+describe('configuration', () => {
+  it.each([
+    [{ DATABASE_URL: 'mysql://user:secret@db:3306/mds' }, /^mds: DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ EBEAN_DATASOURCE_URL: 'jdbc:mysql://db:3306/datahub', EBEAN_DATASOURCE_PASSWORD: 'secret' }, /^mds: EBEAN_DATASOURCE_URL: mysql is not supported/],
+    [{ DATABASE_URL: 'postgres://db/mds', DATABASE_POOL_SIZE: 'lots' }, /^mds: DATABASE_POOL_SIZE must be an integer/],
+  ])('%j refuses to start with one clear line, naming no password', async (env, message) => {
+    const { code, stderr } = await runCli(['serve'], { DATA_DIR: freshDataDir('replica'), PORT: '0', ...env });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toContain('secret');
+  });
+});
+
+it('logs which database it uses, the password masked', () => {
+  expect(a.stdout()).toMatch(/database: PostgreSQL postgres:\/\/postgres:\*\*\*\*@127\.0\.0\.1:\d+\/mds_test_\w+ \(from DATABASE_URL, pool of 10\)/);
+  expect(a.stdout() + a.stderr()).not.toContain('not-to-be-logged');
+});
+
+describe('the database out of reach', () => {
+  it('answers 503 with a JSON error on GraphQL, Rest.li and OpenAPI, reports it on /health, and recovers by itself', async () => {
+    const { token } = await mint(clientOf(a), 'urn:li:corpuser:datahub');
+    expect((await clientOf(a).post('/aspects?action=ingestProposal', { proposal: datasetProperties('db.kept', 'before the outage') })).status).toBe(200);
+    await proxy.cut();
+    try {
+      const started = performance.now();
+      const graphql = await clientOf(a).graphql(TAG, { u: 'urn:li:tag:any' });
+      expect(graphql.status).toBe(503);
+      expect(graphql.body.errors[0]).toMatchObject({ message: expect.stringMatching(/database is unavailable/), extensions: { code: 503, type: 'SERVICE_UNAVAILABLE' } });
+      // A bearer token cannot be checked without the database: that too is a 503, not a 401.
+      const bearer = await clientOf(a, token).graphql(TAG, { u: 'urn:li:tag:any' });
+      expect(bearer.status).toBe(503);
+      expect(bearer.body.errors[0].extensions).toMatchObject({ code: 503 });
+      const restli = await clientOf(a).get(aspectPath('db.kept'));
+      expect(restli).toMatchObject({ status: 503, body: { status: 503, message: expect.stringMatching(/database is unavailable/) } });
+      const written = await clientOf(a).post('/aspects?action=ingestProposal', { proposal: datasetProperties('db.refused', 'during the outage') });
+      expect(written.status).toBe(503);
+      const openapi = await clientOf(a).get(`/openapi/v3/entity/dataset/${encodeURIComponent('urn:li:dataset:(urn:li:dataPlatform:postgres,db.kept,PROD)')}`);
+      expect(openapi).toMatchObject({ status: 503, body: { error: expect.stringMatching(/database is unavailable/) } });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const health = await apiClient(a.url, null).get('/health');
+      expect(health).toMatchObject({ status: 503, body: { status: 'unavailable', reason: expect.stringMatching(/database: PostgreSQL unreachable/) } });
+      // B, on its own connections, serves on.
+      expect((await clientOf(b).get(aspectPath('db.kept'))).status).toBe(200);
+    } finally {
+      await proxy.restore();
+    }
+    await sleep(1_100); // /health reuses an answer for a second
+    expect((await apiClient(a.url, null).get('/health')).status).toBe(200);
+    expect((await clientOf(a, token).get(aspectPath('db.kept'))).status).toBe(200);
+    expect((await clientOf(b).get(aspectPath('db.refused'))).status).toBe(404); // refused during the outage: not written
+    expect(a.stdout()).not.toMatch(/"level":50/); // nothing logged as an error: no request failed as a bug
+  });
+
+});
