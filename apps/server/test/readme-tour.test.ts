@@ -24,8 +24,8 @@ const tourScript = () => block('tour');
 
 it('every sh block of the README is one this file runs or checks', () => {
   // quick-start: its first line is how the tour starts its server (`pnpm run dev`), its second is the command that runs
-  // this very file, checked below; tour and elasticsearch run.
-  expect(shBlocks().map((b) => b.marker)).toEqual(['quick-start', 'tour', 'elasticsearch']);
+  // this very file, checked below; tour and elasticsearch run; replicas runs in replicas-readme.e2e.test.ts.
+  expect(shBlocks().map((b) => b.marker)).toEqual(['quick-start', 'tour', 'elasticsearch', 'replicas']);
   const pnpm = 'npx -y pnpm@10.34.9';
   expect(block('quick-start')).toBe(`${pnpm} install && ${pnpm} dev\n${pnpm} install && ${pnpm} test\n`);
   const { scripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
