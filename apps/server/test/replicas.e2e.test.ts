@@ -1,6 +1,6 @@
 import { testDatabases } from '@mds/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rootTokenIn, type ChildServer } from './support/child';
+import { freshDataDir, rootTokenIn, runCli, type ChildServer } from './support/child';
 import { aspectPath, assignRole, clientOf, CREATE_TAG, datasetProperties, ME, mint, sharedSecrets, spawnReplica, TAG } from './support/replicas';
 
 // Two `mds serve` processes on one PostgreSQL database, as behind a load balancer: whatever one replica writes or
@@ -8,12 +8,14 @@ import { aspectPath, assignRole, clientOf, CREATE_TAG, datasetProperties, ME, mi
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 const databases = testDatabases();
+let url: string;
+let secrets: Record<string, string>;
 let a: ChildServer;
 let b: ChildServer;
 
 beforeAll(async () => {
-  const url = await databases.create();
-  const secrets = sharedSecrets();
+  url = await databases.create();
+  secrets = sharedSecrets();
   // Started at the same moment on an empty database: both migrate it (one after the other, under the advisory lock).
   [a, b] = await Promise.all([spawnReplica(url, secrets), spawnReplica(url, secrets)]);
 });
@@ -43,6 +45,17 @@ describe('what one replica writes, the other reads', () => {
     await assignRole(clientOf(a), 'urn:li:corpuser:minted', 'urn:li:dataHubRole:Reader');
     const { token } = await mint(clientOf(a), 'urn:li:corpuser:minted');
     expect((await clientOf(b, token).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:minted');
+  });
+
+  it('the CLI works on the same database: a token it mints works on both replicas', async () => {
+    const created = await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'cli', '--duration', 'ONE_HOUR'], {
+      DATABASE_URL: url,
+      DATA_DIR: freshDataDir('replica-cli'),
+      ...secrets,
+    });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    for (const replica of [a, b]) expect((await clientOf(replica, created.stdout.trim()).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
   });
 
   it('a tag created on A is read on B', async () => {
