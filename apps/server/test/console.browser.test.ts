@@ -2,7 +2,7 @@ import { buildConsole } from '@mds/console/build';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './support/browser';
+import { launchChromium, loopbackOnly } from './support/browser';
 import { ingestSnapshots } from './support/datahub-files';
 import { startMds, type Mds } from './support/mds';
 
@@ -38,13 +38,7 @@ afterAll(async () => {
 /** A page of the console that reaches only loopback, and what it tried elsewhere or broke (CSP, script errors). */
 async function openConsole() {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const elsewhere: string[] = [];
-  await page.route('**/*', (route) => {
-    const { hostname } = new URL(route.request().url());
-    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    elsewhere.push(route.request().url());
-    return route.abort();
-  });
+  const elsewhere = await loopbackOnly(page);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {

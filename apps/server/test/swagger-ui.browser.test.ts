@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './support/browser';
+import { launchChromium, loopbackOnly } from './support/browser';
 import { startMds, type Mds } from './support/mds';
 
 // Swagger UI over the generated OpenAPI document, in a real browser that may reach nothing but the server (offline).
@@ -30,13 +30,7 @@ afterAll(async () => {
 
 it('lists the entity paths and answers "Try it out" on a GET with the token given on the page', { timeout: 120_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const elsewhere: string[] = [];
-  await page.route('**/*', (route) => {
-    const { hostname } = new URL(route.request().url());
-    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    elsewhere.push(route.request().url());
-    return route.abort();
-  });
+  const elsewhere = await loopbackOnly(page);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
