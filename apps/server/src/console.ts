@@ -5,21 +5,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { pagePolicy } from './http/page-policy';
 import { sendError } from './http/respond';
 
 export const CONSOLE_PATH = '/console';
 
 /** The page may load this origin's script and style only, and talk to this server only (no CDN, no font host). */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CSP = pagePolicy({ 'script-src': "'self'", 'style-src': "'self'" });
 
 interface Asset {
   type: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { pagePolicy } from './http/page-policy';
 
 export const EXAMPLE_OPERATION = `# Paste a token into the Headers tab below (mds token create …), then run.
 query example {
@@ -75,18 +76,7 @@ function contentSecurityPolicy(html: string): string {
   const scriptHashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
     ([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`,
   );
-  return [
-    "default-src 'none'",
-    `script-src ${scriptHashes.join(' ')}`,
-    'worker-src blob:',
-    "style-src 'unsafe-inline'",
-    "img-src 'self' data:",
-    'font-src data:',
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return pagePolicy({ 'script-src': scriptHashes.join(' '), 'worker-src': 'blob:', 'style-src': "'unsafe-inline'", 'font-src': 'data:' });
 }
 
 function ifNoneMatch(req: IncomingMessage, etag: string): boolean {

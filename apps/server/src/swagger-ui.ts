@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pagePolicy } from './http/page-policy';
 
 export const SWAGGER_UI_PATH = '/openapi/swagger-ui/';
 
@@ -73,16 +74,7 @@ const SCRIPT = `(() => {
 `;
 
 // Scripts and styles of this origin only; Swagger UI sets inline style attributes, and shows data: images.
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CSP = pagePolicy({ 'script-src': "'self'", 'style-src': "'self' 'unsafe-inline'" });
 
 /**
  * Swagger UI at `/openapi/swagger-ui/index.html`, from the npm package `swagger-ui-dist`: fully offline, no CDN.
