@@ -1,9 +1,11 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
+import { masked } from '@mds/db';
 import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
 import { createOpenApi } from '@mds/openapi';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import type { Config } from './config';
+import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
 import type { Composition } from './server';
 import { openStorage } from './storage';
@@ -65,8 +67,16 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
   } catch (error) {
     await storage.entities.close();
     await storage.close();
+    // A database down at start is the operator's to fix, not a bug: one line naming it (password masked), no stack.
+    if (config.database.dialect === 'postgres' && isUnreachable(error)) {
+      throw new DatabaseUnreachableError(`cannot reach PostgreSQL at ${masked(config.database.url)}: ${(error as Error).message}`);
+    }
     throw error;
   }
+}
+
+class DatabaseUnreachableError extends Error {
+  override name = 'DatabaseUnreachableError';
 }
 
 /**

@@ -48,6 +48,13 @@ describe('configuration', () => {
   });
 });
 
+it('a database that cannot be reached at start stops it with one line naming it, password masked', async () => {
+  const { code, stderr } = await runCli(['serve'], { DATA_DIR: freshDataDir('replica'), PORT: '0', DATABASE_URL: 'postgres://mds:secret@127.0.0.1:9/mds' });
+  expect(code).toBe(1);
+  expect(stderr.trim().split('\n')).toHaveLength(1);
+  expect(stderr).toMatch(/^mds: cannot reach PostgreSQL at postgres:\/\/mds:\*\*\*\*@127\.0\.0\.1:9\/mds: .*ECONNREFUSED/);
+});
+
 it('logs which database it uses, the password masked', () => {
   expect(a.stdout()).toMatch(/database: PostgreSQL postgres:\/\/postgres:\*\*\*\*@127\.0\.0\.1:\d+\/mds_test_\w+ \(from DATABASE_URL, pool of 10\)/);
   expect(a.stdout() + a.stderr()).not.toContain('not-to-be-logged');
