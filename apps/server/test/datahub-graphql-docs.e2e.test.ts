@@ -70,10 +70,6 @@ const STORY = [
 const AWAITING: Record<string, string> = {
   // DataHub finds a flow's jobs through an IsPartOf edge whose declaration is unverified (DataJobKey.pdl has none).
   'airflow-data-flow-child-jobs': 'relationships answers total 0: mds derives no IsPartOf edge from a job to its flow',
-  // DataHub filters on any indexed field; mds refuses the ones it does not index (400 BAD_REQUEST).
-  'search-feature-field-tags-filter': 'Unknown filter field fieldTags; known: platform, origin, _entityType, entityType, urn, name, description, tags, ...',
-  'best-practices-search-page-1': 'Unknown filter field title; known: platform, origin, _entityType, entityType, urn, name, description, tags, ...',
-  'best-practices-search-page-2': 'Unknown filter field title; known: platform, origin, _entityType, entityType, urn, name, description, tags, ...',
 };
 const REPLAYED = STORY.filter((name) => !(name in AWAITING));
 

@@ -12,6 +12,8 @@ export interface SearchDocument {
   platform: string | null;
   origin: string | null;
   tags: string[];
+  /** Tags of schema fields only (DataHub's `fieldTags`); `tags` holds these and the entity's own. */
+  fieldTags: string[];
   terms: string[];
   owners: string[];
   domains: string[];
@@ -105,6 +107,7 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     platform: platformId ? platformUrn(platformId) : null,
     origin: text(key.origin) ?? text(field('containerProperties', 'env')) ?? null,
     tags: strings([...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))]),
+    fieldTags: strings(fields.flatMap((f) => tagsOf(f.globalTags))),
     terms: strings([...termsOf(aspects.get('glossaryTerms')), ...fields.flatMap((f) => termsOf(f.glossaryTerms))]),
     owners: strings(list(field('ownership', 'owners')).map((o) => (isJsonObject(o) ? o.owner : undefined))),
     domains: strings(list(field('domains', 'domains'))),

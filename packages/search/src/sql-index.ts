@@ -28,9 +28,12 @@ const COLUMNS: Readonly<Record<string, string>> = {
   urn: 'd.urn',
   name: 'd.name',
   description: 'd.description',
+  // DataHub indexes a chart's or dashboard's title as `title`; here it is their name, and other entities have none.
+  title: "CASE WHEN d.entity_type IN ('chart', 'dashboard') THEN d.name END",
 };
 const TERMS: Readonly<Record<string, string>> = {
   tags: 'tags',
+  fieldTags: 'fieldTags',
   glossaryTerms: 'terms',
   owners: 'owners',
   domains: 'domains',
@@ -39,7 +42,7 @@ const TERMS: Readonly<Record<string, string>> = {
   container: 'containers',
   typeNames: 'typeNames',
 };
-const TERM_FIELDS = ['tags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties', 'containers', 'typeNames'] as const;
+const TERM_FIELDS = ['tags', 'fieldTags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties', 'containers', 'typeNames'] as const;
 /** Rows per multi-row INSERT: an entity with thousands of tags must stay under SQLite's bound-parameter limit. */
 const TERM_ROWS_PER_STATEMENT = 300;
 const FACET_NAMES: Readonly<Record<FacetField, string>> = {

@@ -15,6 +15,7 @@ const dataset = (name: string, more: Partial<SearchDocument> = {}): SearchDocume
   platform: 'urn:li:dataPlatform:hive',
   origin: 'PROD',
   tags: [],
+  fieldTags: [],
   terms: [],
   owners: [],
   domains: [],
@@ -226,6 +227,17 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(found.facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:t0', count: 1_000 }]);
       // Seeding is what takes time: ~1 s on SQLite, ~20 s on PostgreSQL (~1 ms a document, 3 round trips).
     }, 90_000);
+
+    it('filters on DataHub’s fieldTags (tags of schema fields only) and title (a chart’s or dashboard’s name only)', async () => {
+      const index = await seeded(
+        dataset('pets', { tags: ['urn:li:tag:Dimension'] }),
+        dataset('orders', { tags: ['urn:li:tag:Dimension'], fieldTags: ['urn:li:tag:Dimension'] }),
+        dashboard('petstore', { name: 'Pet store' }),
+      );
+      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) => urnsOf(await index.search({ ...all, filters })).sort();
+      expect(await where([[{ field: 'fieldTags', values: ['urn:li:tag:Dimension'] }]])).toEqual([dataset('orders').urn]);
+      expect(await where([[{ field: 'title', values: ['Pet'], condition: 'CONTAIN' }]])).toEqual([dashboard('petstore').urn]);
+    });
 
     it('indexes what searchDocument derives from aspects', async () => {
       const entity = findEntity('dataset')!;

@@ -30,6 +30,7 @@ describe('searchDocument', () => {
       platform: 'urn:li:dataPlatform:hive',
       origin: 'PROD',
       tags: ['urn:li:tag:gold', 'urn:li:tag:pii', 'urn:li:tag:key'],
+      fieldTags: ['urn:li:tag:key', 'urn:li:tag:pii'],
       terms: ['urn:li:glossaryTerm:Orders', 'urn:li:glossaryTerm:Id'],
       owners: ['urn:li:corpuser:jdoe'],
       domains: ['urn:li:domain:sales'],
