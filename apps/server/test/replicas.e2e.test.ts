@@ -107,3 +107,10 @@ describe('security facts are never stale on the other replica', () => {
     expect((await clientOf(b, token).graphql(ME)).body.data.me.platformPrivileges.createTags).toBe(false);
   });
 });
+
+describe('a rolling restart', () => {
+  it('a replica stopped with SIGTERM exits 0, and the other serves on', async () => {
+    expect(await a.stop()).toBe(0);
+    expect((await clientOf(b).graphql(TAG, { u: 'urn:li:tag:shared' })).body.data.tag.urn).toBe('urn:li:tag:shared');
+  });
+});
