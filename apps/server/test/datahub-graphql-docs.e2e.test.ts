@@ -68,7 +68,7 @@ const STORY = [
  * answers it, is deleting its line.
  */
 const AWAITING: Record<string, string> = {
-  // DataHub finds a flow's jobs through an IsPartOf edge whose declaration is unverified (DataJobKey.pdl has none).
+  // entities-api §7.6: a dataJob's flow is a key part, not an IsPartOf edge (DataHub's old GMA graph drew one).
   'airflow-data-flow-child-jobs': 'relationships answers total 0: mds derives no IsPartOf edge from a job to its flow',
 };
 const REPLAYED = STORY.filter((name) => !(name in AWAITING));
