@@ -4,6 +4,8 @@ import { createEntities, createEntityGraphql, type Entities } from '@mds/entitie
 import { createOpenApi } from '@mds/openapi';
 import { createTagsModule, type TagStore } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from './config';
 import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
@@ -33,7 +35,7 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
   try {
     const secrets = resolveTokenSecrets({ env: config.env, dataDir: config.dataDir, production: config.production });
     const timeseriesConfig = parseTimeseriesConfig(config.env);
-    if (config.database.dialect === 'postgres') warnOfLocalState(config.env, timeseriesConfig.backend, log);
+    if (config.database.dialect === 'postgres') warnOfLocalState(config, timeseriesConfig.backend, log);
     const auth = await createAuth({
       db: storage.auth,
       secrets,
@@ -82,8 +84,12 @@ class DatabaseUnreachableError extends Error {
 /**
  * What a replica on PostgreSQL still keeps to itself, said once at start: time-series data in its own DATA_DIR unless
  * on Elasticsearch, and development token secrets generated into DATA_DIR unless given, which other replicas refuse.
+ * Also an embedded installation's entities left in DATA_DIR, which a switch to PostgreSQL does not carry over.
  */
-function warnOfLocalState(env: NodeJS.ProcessEnv, timeseriesBackend: string, log: StartLog | undefined): void {
+function warnOfLocalState({ env, dataDir }: Pick<Config, 'env' | 'dataDir'>, timeseriesBackend: string, log: StartLog | undefined): void {
+  if (existsSync(join(dataDir, 'entities.db'))) {
+    log?.warn(`${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served`);
+  }
   if (timeseriesBackend === 'embedded') {
     log?.warn(
       'time-series data (profiles, usage, operations) is stored in DATA_DIR, local to each replica: set ELASTICSEARCH_URL so that replicas share it',

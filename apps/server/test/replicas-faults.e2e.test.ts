@@ -1,4 +1,6 @@
 import { testDatabases } from '@mds/db/testing';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from './support/api-client';
 import { freshDataDir, runCli, type ChildServer } from './support/child';
@@ -26,7 +28,10 @@ beforeAll(async () => {
   relayed.password = 'not-to-be-logged';
   const secrets = sharedSecrets();
   a = await spawnReplica(relayed.toString(), secrets, { LOG_LEVEL: 'info' });
-  b = await spawnReplica(url, secrets);
+  // B's DATA_DIR holds an embedded installation's entities.db, which PostgreSQL does not have.
+  const embedded = freshDataDir('embedded');
+  writeFileSync(join(embedded, 'entities.db'), '');
+  b = await spawnReplica(url, secrets, { DATA_DIR: embedded });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -58,6 +63,11 @@ it('a database that cannot be reached at start stops it with one line naming it,
 it('logs which database it uses, the password masked', () => {
   expect(a.stdout()).toMatch(/database: PostgreSQL postgres:\/\/postgres:\*\*\*\*@127\.0\.0\.1:\d+\/mds_test_\w+ \(from DATABASE_URL, pool of 10\)/);
   expect(a.stdout() + a.stderr()).not.toContain('not-to-be-logged');
+});
+
+it('warns that entities of an embedded installation in DATA_DIR are not served', () => {
+  expect(b.stdout()).toMatch(/entities\.db holds the entities of an embedded installation, which this PostgreSQL database does not have/);
+  expect(a.stdout()).not.toMatch(/embedded installation/);
 });
 
 describe('the database out of reach', () => {
