@@ -63,6 +63,9 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
   // A pooled connection the server dropped while idle (a restart, pg_terminate_backend) is discarded by the pool,
   // and the next statement opens a new one: nothing to do but keep the process alive.
   pool.on('error', () => {});
+  // A client handed to a waiting connect() has lost the pool's listener before the caller adds its own; a termination
+  // arriving in between would be an unhandled 'error' event (a crash). Its next statement fails, and is retried or 503.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const texts = new Map<string, string>();
   const numbered = (sql: string) => {
     let text = texts.get(sql);
