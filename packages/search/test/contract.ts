@@ -217,15 +217,16 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect((await index.search(all)).total).toBe(0);
     });
 
-    it('answers faceted searches over 20,000 documents with exact totals', async () => {
-      const docs = Array.from({ length: 20_000 }, (_, i) =>
+    it('answers faceted searches over 5,000 documents with exact totals', async () => {
+      const docs = Array.from({ length: 5_000 }, (_, i) =>
         dataset(`table_${i}`, { description: i % 10 === 0 ? 'orders ledger' : 'events', tags: [`urn:li:tag:t${i % 4}`] }),
       );
       const index = await seeded(...docs);
       const found = await index.search({ input: 'ledger', start: 0, count: 10, filters: [[{ field: 'tags', values: ['urn:li:tag:t0'] }]] });
-      expect(found.total).toBe(1_000); // i % 10 == 0 and i % 4 == 0: every 20th
-      expect(found.facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:t0', count: 1_000 }]);
-      // Seeding is what takes time: ~1 s on SQLite, ~20 s on PostgreSQL (~1 ms a document, 3 round trips).
+      expect(found.total).toBe(250); // i % 10 == 0 and i % 4 == 0: every 20th
+      expect(found.facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:t0', count: 250 }]);
+      // Seeding is what takes time: ~0.3 s on SQLite, ~5 s on PostgreSQL (~1 ms a document, 3 round trips), several
+      // times that beside the whole suite.
     }, 90_000);
 
     it('filters on DataHub’s fieldTags (tags of schema fields only) and title (a chart’s or dashboard’s name only)', async () => {
