@@ -88,7 +88,7 @@ class DatabaseUnreachableError extends Error {
  */
 function warnOfLocalState({ env, dataDir }: Pick<Config, 'env' | 'dataDir'>, timeseriesBackend: string, log: StartLog | undefined): void {
   if (existsSync(join(dataDir, 'entities.db'))) {
-    log?.warn(`${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served`);
+    log?.warn(`${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served (mds migrate-to-postgres --from ${dataDir} copies them)`);
   }
   if (timeseriesBackend === 'embedded') {
     log?.warn(

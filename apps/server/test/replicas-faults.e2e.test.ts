@@ -67,6 +67,7 @@ it('logs which database it uses, the password masked', () => {
 
 it('warns that entities of an embedded installation in DATA_DIR are not served', () => {
   expect(b.stdout()).toMatch(/entities\.db holds the entities of an embedded installation, which this PostgreSQL database does not have/);
+  expect(b.stdout()).toMatch(/mds migrate-to-postgres --from \S+ copies them/);
   expect(a.stdout()).not.toMatch(/embedded installation/);
 });
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerIndexSizesCommand } from './index-sizes';
 import { registerIngestCommand } from './ingest';
+import { registerMigrateToPostgresCommand } from './migrate-to-postgres';
 import { registerReindexCommand } from './reindex';
 import { command } from './run';
 import { serve } from './serve';
@@ -16,4 +17,5 @@ export function registerCommands(program: Command): void {
   registerTruncateCommands(program);
   registerIngestCommand(program);
   registerReindexCommand(program);
+  registerMigrateToPostgresCommand(program);
 }

@@ -1,0 +1,35 @@
+import type { SqlExecutor } from './port';
+
+/** Rows read and written per statement: a few hundred keeps each multi-row INSERT under SQLite's parameter limit. */
+const ROWS_PER_BATCH = 200;
+
+/**
+ * Copies every row of `table` from one database into another (either dialect to either), in key order, a batch at
+ * a time: keyset paging on `key` (the primary key's columns, a prefix of `columns`), so a table of millions of rows is
+ * never held whole. Runs in the caller's transaction on the target. Answers how many rows were copied.
+ */
+export async function copyTable(
+  source: SqlExecutor,
+  target: SqlExecutor,
+  table: { name: string; columns: readonly string[]; key: readonly string[] },
+  progress: (copied: number) => void = () => {},
+): Promise<number> {
+  const columns = table.columns.map((c) => `"${c}"`).join(', ');
+  const keyList = table.key.map((c) => `"${c}"`).join(', ');
+  const row = `(${table.columns.map(() => '?').join(', ')})`;
+  let after: unknown[] | undefined;
+  let copied = 0;
+  for (;;) {
+    const where = after ? `WHERE (${keyList}) > (${table.key.map(() => '?').join(', ')})` : '';
+    const rows = await source.all<Record<string, unknown>>(`SELECT ${columns} FROM "${table.name}" ${where} ORDER BY ${keyList} LIMIT ?`, [...(after ?? []), ROWS_PER_BATCH]);
+    if (rows.length === 0) return copied;
+    await target.run(
+      `INSERT INTO "${table.name}" (${columns}) VALUES ${rows.map(() => row).join(', ')}`,
+      rows.flatMap((r) => table.columns.map((c) => r[c])),
+    );
+    copied += rows.length;
+    progress(copied);
+    const last = rows.at(-1)!;
+    after = table.key.map((c) => last[c]);
+  }
+}
