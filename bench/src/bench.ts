@@ -7,6 +7,7 @@ import type { BenchConfig } from './config.ts';
 import type { BenchContext, Scenario } from './context.ts';
 import { Fixtures } from './fixtures.ts';
 import { startMdsProcess, type MdsLaunch, type MdsProcess } from './mds-process.ts';
+import { benchPostgres } from './postgres.ts';
 import { memoryOf } from './proc-status.ts';
 import { summarizeProfiles } from './profile.ts';
 import { machine, type Report, type ScenarioResult } from './report.ts';
@@ -16,6 +17,8 @@ interface BenchOptions {
   scenarios: readonly Scenario[];
   /** Profile the server with `--cpu-prof` into `dir`, from its sources (readable names) or from the bundle (what is measured). */
   profile?: { dir: string; fromSource: boolean };
+  /** Run mds on PostgreSQL (`--postgres`) rather than its SQLite files. */
+  postgres?: boolean;
   log(message: string): void;
 }
 
@@ -30,13 +33,21 @@ export async function runBench(options: BenchOptions): Promise<Report> {
   let mds: MdsProcess | undefined;
   let ceiling: ListeningChild | undefined;
   let server: MdsLaunch;
+  let postgres: ReturnType<typeof benchPostgres> | undefined;
   const { profile } = options;
   try {
     if (profile) {
       rmSync(profile.dir, { recursive: true, force: true });
       mkdirSync(profile.dir, { recursive: true });
     }
-    mds = await startMdsProcess(profile ? { fromSource: profile.fromSource, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] } : {});
+    if (options.postgres) {
+      postgres = benchPostgres();
+      log(`PostgreSQL at ${postgres.url}${postgres.durable ? '' : ' (the throwaway test server: fsync and synchronous_commit off)'}`);
+    }
+    mds = await startMdsProcess({
+      ...(profile ? { fromSource: profile.fromSource, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] } : {}),
+      ...(postgres ? { databaseUrl: postgres.url } : {}),
+    });
     server = mds.launch;
     log(`mds from ${server.kind}: ${server.path} (node ${server.nodeOptions.join(' ')})`);
     if (server.warning) log(`WARNING: ${server.warning}`);
@@ -46,7 +57,7 @@ export async function runBench(options: BenchOptions): Promise<Report> {
       log(`ceiling pid ${ceiling.pid} at ${ceiling.url}`);
     }
     const runId = randomBytes(4).toString('hex');
-    const target = { url: mds.url, token: mds.token, pid: mds.pid };
+    const target = { url: mds.url, token: mds.token, pid: mds.pid, ...(postgres ? { databaseCpu: postgres.cpuSeconds } : {}) };
     const context: BenchContext = {
       config,
       runId,
@@ -73,8 +84,10 @@ export async function runBench(options: BenchOptions): Promise<Report> {
     }
   } finally {
     await Promise.all([mds?.stop(), ceiling?.stop()]);
+    postgres?.stop();
   }
-  const report: Report = { mode: config.mode, machine: machine(), config, server, seconds: Math.round((performance.now() - started) / 1000), scenarios: results };
+  const database = postgres ? `PostgreSQL${postgres.durable ? '' : ' (throwaway test server, fsync off)'}` : 'SQLite';
+  const report: Report = { mode: config.mode, machine: machine(), config, server, database, seconds: Math.round((performance.now() - started) / 1000), scenarios: results };
   if (profile) report.profile = { dir: profile.dir, threads: summarizeProfiles(profile.dir) };
   return report;
 }

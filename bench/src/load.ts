@@ -7,6 +7,8 @@ export interface Target {
   token: string;
   /** The server's process, to charge it the CPU time its requests cost. */
   pid?: number;
+  /** CPU seconds its database server has used so far (PostgreSQL), to charge it its share apart. */
+  databaseCpu?: () => number | undefined;
 }
 
 export interface LoadRequest {
@@ -38,6 +40,8 @@ interface LoadStats {
    * when other work on a shared machine takes CPU from the load generator or the server.
    */
   cpuUsPerRequest?: number;
+  /** The same for the database server (PostgreSQL), when there is one apart. */
+  databaseCpuUsPerRequest?: number;
   /** The first few failed answers, to tell what went wrong. */
   errorSamples: string[];
 }
@@ -83,11 +87,16 @@ export function startLoad(target: Target, requests: LoadRequest[], options: Load
     ),
   });
   const cpuBefore = target.pid === undefined ? undefined : cpuSecondsOf(target.pid);
+  const databaseBefore = target.databaseCpu?.();
   const done = Promise.resolve(instance).then((r): LoadStats => {
     const durationS = r.duration;
     const cpu = cpuBefore === undefined ? undefined : cpuSecondsOf(target.pid!) - cpuBefore;
+    const databaseAfter = target.databaseCpu?.();
+    const database = databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
+    const perRequest = (seconds: number) => round((seconds * 1e6) / r.requests.total, 1);
     return {
-      ...(cpu === undefined || r.requests.total === 0 ? {} : { cpuUsPerRequest: round((cpu * 1e6) / r.requests.total, 1) }),
+      ...(cpu === undefined || r.requests.total === 0 ? {} : { cpuUsPerRequest: perRequest(cpu) }),
+      ...(database === undefined || r.requests.total === 0 ? {} : { databaseCpuUsPerRequest: perRequest(database) }),
       durationS,
       requests: r.requests.total,
       rps: round(r.requests.total / durationS, 1),
@@ -122,6 +131,7 @@ export function summarize(rounds: LoadStats[]) {
     p50Ms: median(rounds.map((r) => r.latencyMs.p50)),
     p99Ms: median(rounds.map((r) => r.latencyMs.p99)),
     cpuUsPerRequest: median(rounds.flatMap((r) => (r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
+    databaseCpuUsPerRequest: median(rounds.flatMap((r) => (r.databaseCpuUsPerRequest === undefined ? [] : [r.databaseCpuUsPerRequest]))),
   };
 }
 

@@ -35,6 +35,8 @@ interface MdsProcessOptions {
   nodeArgs?: string[];
   /** LOG_LEVEL; unset, the server's default (`info`, one line per request): what a user runs. */
   logLevel?: string;
+  /** DATABASE_URL: PostgreSQL instead of the SQLite files of the data directory. */
+  databaseUrl?: string;
 }
 
 /** Which file ran the server, and the node options it ran with: what the report records. */
@@ -57,13 +59,14 @@ export interface MdsProcess extends ListeningChild {
 }
 
 /** Only what the server needs, so that the caller's ELASTICSEARCH_*, PORT, NODE_OPTIONS… cannot change the setup. */
-function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefined): NodeJS.ProcessEnv {
+function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefined, databaseUrl: string | undefined): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   return {
     ...inherited,
     PORT: '0',
     DATA_DIR: dataDir,
     ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     NODE_ENV: 'production',
     DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secrets.signingKey,
     DATAHUB_TOKEN_SERVICE_SALT: secrets.salt,
@@ -107,7 +110,7 @@ function mdsEntry(fromSource = false): Omit<MdsLaunch, 'nodeOptions'> {
 export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<MdsProcess> {
   const dataDir = options.dataDir ?? makeTempDir('mds-bench-');
   const secrets = options.secrets ?? { signingKey: randomBytes(32).toString('hex'), salt: randomBytes(16).toString('hex') };
-  const env = mdsEnv(dataDir, secrets, options.logLevel);
+  const env = mdsEnv(dataDir, secrets, options.logLevel, options.databaseUrl);
   const launch: MdsLaunch = { ...mdsEntry(options.fromSource), nodeOptions: [...startNodeOptions(), ...(options.nodeArgs ?? [])] };
   let token = options.token;
   if (!token) {
@@ -128,7 +131,7 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
       what: 'mds',
       stdout: log,
     });
-    const restartOptions = { dataDir, secrets, token, fromSource: options.fromSource, logLevel: options.logLevel };
+    const restartOptions = { dataDir, secrets, token, fromSource: options.fromSource, logLevel: options.logLevel, databaseUrl: options.databaseUrl };
     return { ...child, launch, token, dataDir, restartOptions };
   } finally {
     closeSync(log); // the child holds its own copy

@@ -37,6 +37,8 @@ export interface Report {
   config: BenchConfig;
   /** Which mds ran (the built bundle or the TypeScript sources) and with which node options. */
   server: MdsLaunch;
+  /** The database mds ran on: SQLite files (the default), or PostgreSQL (`--postgres`). */
+  database?: string;
   seconds: number;
   scenarios: ScenarioResult[];
   profile?: unknown;
@@ -66,7 +68,8 @@ export function ratioRow(
     unit: 'req/s',
     note:
       `p50 ${result.mds.p50Ms} ms, p99 ${result.mds.p99Ms} ms; server CPU ${result.mds.cpuUsPerRequest} µs/request ` +
-      `vs ceiling ${result.ceiling.cpuUsPerRequest} µs (cost ratio ${result.cpuRatio})`,
+      `vs ceiling ${result.ceiling.cpuUsPerRequest} µs (cost ratio ${result.cpuRatio})` +
+      (Number.isNaN(result.mds.databaseCpuUsPerRequest) ? '' : `; PostgreSQL CPU ${result.mds.databaseCpuUsPerRequest} µs/request`),
     ceiling: result.ceiling.rps,
     ratio: result.ratio,
     ...(minRatio === undefined ? {} : { target: { text: `≥ ${minRatio.toFixed(2)} of ceiling`, met: result.ratio >= minRatio } }),
@@ -81,7 +84,7 @@ export function toMarkdown(report: Report): string {
   const lines = [
     `# mds benchmark (${report.mode})`,
     '',
-    `${m.date} · ${m.cpuModel}, ${m.cores} cores, ${number(m.memoryMb)} MB · Node ${m.node} · ${m.platform} · mds from ${report.server.kind} · run took ${Math.round(report.seconds)} s`,
+    `${m.date} · ${m.cpuModel}, ${m.cores} cores, ${number(m.memoryMb)} MB · Node ${m.node} · ${m.platform} · mds from ${report.server.kind} on ${report.database ?? 'SQLite'} · run took ${Math.round(report.seconds)} s`,
     '',
     '| scenario | measured | ceiling | ratio | target | met |',
     '|---|---|---|---|---|---|',
