@@ -1,4 +1,4 @@
-export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, type Urn } from './urn';
+export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, urnTypeOf, type Urn } from './urn';
 export type { AspectKind, AspectSpec } from './aspects';
 export {
   ENTITY_SPECS,
@@ -7,6 +7,7 @@ export {
   entityAspect,
   entityOfSnapshotClass,
   findEntity,
+  findEntityOfUrn,
   keyAspectValue,
   timeseriesAspectsOf,
   urnFromKeyAspect,

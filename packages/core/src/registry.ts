@@ -1,5 +1,5 @@
 import { NON_KEY_ASPECTS, type AspectSpec } from './aspects';
-import { UrnError, makeUrn, parseUrn, type Urn } from './urn';
+import { UrnError, makeUrn, urnTypeOf, type Urn } from './urn';
 
 export interface EntitySpec {
   /** The registry name, as in URNs and MCPs: `dataset`, `corpuser`, `corpGroup`, `dataPlatform`, … */
@@ -75,6 +75,12 @@ export function findEntity(name: string): EntitySpec | undefined {
   return byLowerName.get(name.toLowerCase());
 }
 
+/** The entity type of a urn, or undefined when the text is no valid urn or names a type the registry lacks. */
+export function findEntityOfUrn(text: string): EntitySpec | undefined {
+  const type = urnTypeOf(text);
+  return type === undefined ? undefined : findEntity(type);
+}
+
 /** An aspect by its exact name, whichever entity it belongs to. */
 export function aspectSpec(name: string): AspectSpec | undefined {
   return NON_KEY_ASPECTS.get(name) ?? KEY_ASPECTS.get(name);
@@ -102,15 +108,6 @@ export function keyAspectValue(entity: EntitySpec, urn: Urn): Record<string, str
 
 /** Key parts that are themselves urns of one type (DataHub's typed keys: a DataJobUrn's flow is a DataFlowUrn). */
 const URN_KEY_PARTS: Readonly<Record<string, Readonly<Record<string, string>>>> = { dataJob: { flow: 'dataFlow' } };
-
-function urnTypeOf(text: string): string | undefined {
-  try {
-    return parseUrn(text).entityType;
-  } catch (error) {
-    if (error instanceof UrnError) return undefined;
-    throw error;
-  }
-}
 
 /** The URN a key aspect value names (MCPs may send `entityKeyAspect` instead of `entityUrn`). */
 export function urnFromKeyAspect(entity: EntitySpec, key: Record<string, unknown>): string {

@@ -45,6 +45,16 @@ export function parseUrn(text: string): Urn {
   return { text, entityType, parts };
 }
 
+/** The entity type a urn names, as written; undefined when the text is no valid urn. */
+export function urnTypeOf(text: string): string | undefined {
+  try {
+    return parseUrn(text).entityType;
+  } catch (error) {
+    if (error instanceof UrnError) return undefined;
+    throw error;
+  }
+}
+
 /** The parts of `a,(b,c),d` split at depth 0, or undefined when parentheses do not balance. */
 function splitTuple(inner: string): string[] | undefined {
   const parts: string[] = [];

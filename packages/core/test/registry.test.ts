@@ -7,10 +7,12 @@ import {
   entityAspect,
   entityOfSnapshotClass,
   findEntity,
+  findEntityOfUrn,
   keyAspectValue,
   parseUrn,
   timeseriesAspectsOf,
   urnFromKeyAspect,
+  urnTypeOf,
 } from '../src/index';
 
 // The example URN of each entity type of entities-api §4.2, and the key aspect DataHub builds from it.
@@ -60,6 +62,14 @@ describe('the entity registry', () => {
       new UrnError('Failed to convert urn to entity key: urns parts and key fields do not have same length'),
     );
     expect(() => urnFromKeyAspect(findEntity('dataset')!, { platform: 'urn:li:dataPlatform:hive', name: 'x' })).toThrow('Key aspect datasetKey lacks origin');
+  });
+
+  it('finds the entity type of a urn, and none for malformed text or a type it lacks', () => {
+    expect(findEntityOfUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)')?.name).toBe('dataset');
+    expect(findEntityOfUrn('urn:li:spaceship:x')).toBeUndefined();
+    expect(findEntityOfUrn('not a urn')).toBeUndefined();
+    expect(urnTypeOf('urn:li:TAG:x')).toBe('TAG');
+    expect(urnTypeOf('urn:li:tag:')).toBeUndefined();
   });
 
   it('refuses a data job whose flow is not a data flow urn', () => {

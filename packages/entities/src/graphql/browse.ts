@@ -1,4 +1,4 @@
-import { findEntity, isJsonObject, MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, pageOf } from '@mds/core';
 import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
@@ -71,7 +71,7 @@ export function browseResolvers(
       const sorted = [...groups.values()].sort((a, b) => a.folder.id.localeCompare(b.folder.id));
       const shown = await Promise.all(
         sorted.slice(page.start, page.start + page.count).map(async ({ folder, count, hasSubGroups }) => {
-          const type = folder.urn ? graphqlTypeOf(folder.urn) : undefined;
+          const type = folder.urn ? findEntityOfUrn(folder.urn)?.graphqlType : undefined;
           const entity = folder.urn && type ? ((await loaders(context).entity(type, folder.urn)) ?? null) : null;
           return { name: folder.id, entity, count, hasSubGroups };
         }),
@@ -93,13 +93,4 @@ export function browseResolvers(
       return { query: input.query, suggestions: perType.filter((t) => t.suggestions.length > 0) as ResolversTypes['AutoCompleteResultForEntity'][] };
     },
   };
-}
-
-function graphqlTypeOf(urn: string): string | undefined {
-  try {
-    return findEntity(parseUrn(urn).entityType)?.graphqlType;
-  } catch (error) {
-    if (error instanceof UrnError) return undefined;
-    throw error;
-  }
 }

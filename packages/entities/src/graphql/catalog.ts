@@ -1,4 +1,4 @@
-import { findEntity, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type Resolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
 import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } from './common-fields';
@@ -35,14 +35,9 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
 
   /** The entity of an urn another entity points to: through its type's face, else what its urn says. */
   const entityAt = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
-    let type;
-    try {
-      type = findEntity(parseUrn(urn).entityType)?.graphqlType;
-    } catch (error) {
-      if (error instanceof UrnError) return null;
-      throw error;
-    }
-    return (type && (await loaders(context).entity(type, urn))) || entityObject(urn) || null;
+    const type = findEntityOfUrn(urn)?.graphqlType;
+    if (!type) return null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
   };
 
   /** The urns above `urn`, nearest first, following `next` (a container's container, a domain's parent). */

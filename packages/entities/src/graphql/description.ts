@@ -1,5 +1,5 @@
 import { Privilege } from '@mds/auth';
-import { findEntity, parseUrn, UrnError } from '@mds/core';
+import { findEntity, findEntityOfUrn } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
 import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, updateAspect, writeAll } from './mutation-support';
@@ -36,12 +36,7 @@ const FIELD_DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_DESCRIPTIO
 export function descriptionResolvers(store: AspectStore, now: () => number, handlers: Readonly<Record<string, DescriptionHandler>>): MutationResolvers {
   return {
     updateDescription: async (_parent, { input }, { actor }) => {
-      let type: string | undefined;
-      try {
-        type = findEntity(parseUrn(input.resourceUrn).entityType)?.name;
-      } catch (error) {
-        if (!(error instanceof UrnError)) throw error;
-      }
+      const type = findEntityOfUrn(input.resourceUrn)?.name;
       const handler = type && Object.hasOwn(handlers, type) ? handlers[type] : undefined;
       if (handler) return handler(input, actor);
       const urn = input.resourceUrn;

@@ -1,4 +1,4 @@
-import { findEntity, parseUrn, UrnError } from '@mds/core';
+import { findEntity, parseUrn, UrnError, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type ApiModule, type Resolvers, type ResolversTypes } from '@mds/schema';
 import type { AspectStore } from '../aspect-store';
@@ -93,12 +93,7 @@ export function createEntityGraphql(options: {
         // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
         entity: async (parent, _args, context) => {
           const value = parent.value ?? '';
-          let type: string | undefined;
-          try {
-            type = value.startsWith('urn:li:') ? findEntity(parseUrn(value).entityType)?.graphqlType : undefined;
-          } catch (error) {
-            if (!(error instanceof UrnError)) throw error;
-          }
+          const type = findEntityOfUrn(value)?.graphqlType;
           return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },

@@ -1,5 +1,5 @@
 import { hasAnyPrivilege, requirePrivilege, RESOURCE_OWNER_PRIVILEGES, type Privilege } from '@mds/auth';
-import { findEntity, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, UrnError } from '@mds/core';
 import { badRequest, type Actor } from '@mds/schema';
 import { ItemWriteError, type AspectStore, type AspectWrite, type Audit } from '../aspect-store';
 
@@ -8,12 +8,7 @@ export const pointer = (text: string) => text.replace(/~/g, '~0').replace(/\//g,
 
 /** The registry name of a stored entity's type, or undefined when the urn is malformed, of no known type, or absent. */
 export async function entityTypeOf(store: AspectStore, urn: string): Promise<string | undefined> {
-  let entityType: string | undefined;
-  try {
-    entityType = findEntity(parseUrn(urn).entityType)?.name;
-  } catch (error) {
-    if (!(error instanceof UrnError)) throw error;
-  }
+  const entityType = findEntityOfUrn(urn)?.name;
   return entityType && (await store.exists(urn)) ? entityType : undefined;
 }
 

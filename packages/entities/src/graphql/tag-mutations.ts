@@ -1,5 +1,5 @@
 import { Privilege } from '@mds/auth';
-import { parseUrn, UrnError } from '@mds/core';
+import { urnTypeOf } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { AspectStore, AspectWrite } from '../aspect-store';
 import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, writeAll } from './mutation-support';
@@ -23,13 +23,7 @@ const FIELD = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_TAGS];
 export function tagMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   const checkTags = async (tagUrns: readonly string[]) => {
     for (const tagUrn of tagUrns) {
-      let isTag = false;
-      try {
-        isTag = parseUrn(tagUrn).entityType === 'tag';
-      } catch (error) {
-        if (!(error instanceof UrnError)) throw error;
-      }
-      if (!isTag) throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn type does not match entity type tag..`);
+      if (urnTypeOf(tagUrn) !== 'tag') throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn type does not match entity type tag..`);
       if (!(await store.exists(tagUrn))) throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn does not exist.`);
     }
   };
