@@ -7,4 +7,4 @@ export { DURATION_MS } from './durations';
 export { hashToken, TOKEN_ISSUER } from './tokens-jwt';
 export { ASSIGN_ROLE_FORBIDDEN_MESSAGE } from './resolvers';
 export type { AccessTokenMetadata, CreateTokenInput, ListTokensInput, ListTokensResult } from './token-service';
-export type { TokenFilter } from './db/store';
+export { AUTH_TABLES, type TokenFilter } from './db/store';

@@ -3,6 +3,13 @@ import type { SqlExecutor } from './port';
 /** Rows read and written per statement: a few hundred keeps each multi-row INSERT under SQLite's parameter limit. */
 const ROWS_PER_BATCH = 200;
 
+/** A table as a copy needs it: its columns, and the primary key's (a prefix of them, in key order). */
+export interface CopiedTable {
+  name: string;
+  columns: readonly string[];
+  key: readonly string[];
+}
+
 /**
  * Copies every row of `table` from one database into another (either dialect to either), in key order, a batch at
  * a time: keyset paging on `key` (the primary key's columns, a prefix of `columns`), so a table of millions of rows is
@@ -11,7 +18,7 @@ const ROWS_PER_BATCH = 200;
 export async function copyTable(
   source: SqlExecutor,
   target: SqlExecutor,
-  table: { name: string; columns: readonly string[]; key: readonly string[] },
+  table: CopiedTable,
   progress: (copied: number) => void = () => {},
 ): Promise<number> {
   const columns = table.columns.map((c) => `"${c}"`).join(', ');

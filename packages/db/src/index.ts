@@ -104,7 +104,7 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
 export { createCommitCache, createReadCache, type ReadCache } from './read-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor, TransactionOptions } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
-export { copyTable } from './copy-table';
+export { copyTable, type CopiedTable } from './copy-table';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
 export { isDatabaseUnavailable } from './unavailable';
 export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from './postgres-adapter';

@@ -1,5 +1,5 @@
 import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
-import { createCommitCache, type SqlDatabase, type SqlExecutor } from '@mds/db';
+import { createCommitCache, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { searchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
@@ -424,3 +424,9 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 }
 
 export type AspectStore = ReturnType<typeof createAspectStore>;
+
+/** The aspect store's tables, for copying an installation (the search index is derived from them, so not listed). */
+export const ASPECT_STORE_TABLES: readonly CopiedTable[] = [
+  { name: 'metadata_aspect_v2', columns: ['urn', 'aspect', 'version', 'metadata', 'systemmetadata', 'createdon', 'createdby', 'createdfor'], key: ['urn', 'aspect', 'version'] },
+  { name: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], key: ['source', 'aspect', 'type', 'destination'] },
+];

@@ -1,4 +1,5 @@
 export {
+  ASPECT_STORE_TABLES,
   ItemWriteError,
   createAspectStore,
   type AspectStore,

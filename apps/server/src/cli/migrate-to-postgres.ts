@@ -1,4 +1,6 @@
-import { copyTable, openPostgresDatabase, openSqliteDatabase, type SqlDatabase } from '@mds/db';
+import { AUTH_TABLES } from '@mds/auth';
+import { copyTable, openPostgresDatabase, openSqliteDatabase, type CopiedTable, type SqlDatabase } from '@mds/db';
+import { ASPECT_STORE_TABLES } from '@mds/entities';
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,17 +8,10 @@ import { loadConfig } from '../config';
 import { withLocalDomains } from './local';
 import { CliError, command, configFromEnv } from './run';
 
-/** What an embedded installation keeps, by file: each table with its columns, its primary key first. */
-const FILES = {
-  'entities.db': [
-    { name: 'metadata_aspect_v2', columns: ['urn', 'aspect', 'version', 'metadata', 'systemmetadata', 'createdon', 'createdby', 'createdfor'], key: ['urn', 'aspect', 'version'] },
-    { name: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], key: ['source', 'aspect', 'type', 'destination'] },
-  ],
-  'mds.db': [
-    { name: 'users', columns: ['actor_urn', 'role_urn', 'created_at'], key: ['actor_urn'] },
-    { name: 'access_tokens', columns: ['id', 'name', 'description', 'actor_urn', 'owner_urn', 'created_at', 'expires_at'], key: ['id'] },
-  ],
-} as const;
+/** What an embedded installation keeps, by file: each package's tables. */
+const FILES = { 'entities.db': ASPECT_STORE_TABLES, 'mds.db': AUTH_TABLES } as const;
+type File = keyof typeof FILES;
+const byFile = Object.entries(FILES) as [File, readonly CopiedTable[]][];
 /** What a fresh database holds before anything is written: the root user, seeded by the migrations. */
 const SEEDED_USER = 'urn:li:corpuser:datahub';
 
@@ -41,7 +36,7 @@ export function registerMigrateToPostgresCommand(program: Command): void {
         await withLocalDomains(() => {}, loadConfig(embedded));
 
         const target = openPostgresDatabase({ url: config.database.url, poolSize: 2 });
-        const sources = Object.fromEntries(Object.keys(FILES).map((file) => [file, openSqliteDatabase(join(options.from, file))])) as Record<keyof typeof FILES, SqlDatabase>;
+        const sources = Object.fromEntries(Object.keys(FILES).map((file) => [file, openSqliteDatabase(join(options.from, file))])) as Record<File, SqlDatabase>;
         try {
           await requireEmpty(target);
           // The target's schema: every package's migrations, as a replica applies them.
@@ -49,7 +44,7 @@ export function registerMigrateToPostgresCommand(program: Command): void {
             await target.transaction(async (tx) => {
               // What the migrations seeded is in the source too (the root user), as that installation left it.
               for (const tables of Object.values(FILES)) for (const table of tables) await tx.run(`DELETE FROM "${table.name}"`);
-              for (const [file, tables] of Object.entries(FILES) as [keyof typeof FILES, (typeof FILES)[keyof typeof FILES]][]) {
+              for (const [file, tables] of byFile) {
                 for (const table of tables) {
                   const copied = await copyTable(sources[file], tx, table, (n) => process.stderr.isTTY && process.stderr.write(`\r${table.name}: ${n} rows\x1b[K`));
                   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
@@ -94,8 +89,8 @@ async function requireEmpty(target: SqlDatabase) {
 }
 
 /** Every copied table holds as many rows as its source. */
-async function verifyCounts(sources: Record<keyof typeof FILES, SqlDatabase>, target: SqlDatabase) {
-  for (const [file, tables] of Object.entries(FILES) as [keyof typeof FILES, (typeof FILES)[keyof typeof FILES]][]) {
+async function verifyCounts(sources: Record<File, SqlDatabase>, target: SqlDatabase) {
+  for (const [file, tables] of byFile) {
     for (const table of tables) {
       const count = async (db: SqlDatabase) => Number((await db.get<{ n: number }>(`SELECT count(*) AS n FROM "${table.name}"`))!.n);
       const [from, to] = [await count(sources[file]), await count(target)];
