@@ -102,6 +102,7 @@ export function atomic<A extends unknown[], R>(db: SqliteDatabase, work: (...arg
 }
 
 export { createCommitCache, createReadCache, type ReadCache } from './read-cache';
+export { createStampedCache } from './stamped-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor, TransactionOptions } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
 export { copyTable, type CopiedTable } from './copy-table';

@@ -1,5 +1,4 @@
-import type { CopiedTable, SqlDatabase } from '@mds/db';
-import { createStampedCache } from './stamped-cache';
+import { createStampedCache, type CopiedTable, type SqlDatabase } from '@mds/db';
 
 /** Auth's tables, for copying an installation: users with their roles, and tokens (`first_start` is not copied). */
 export const AUTH_TABLES: readonly CopiedTable[] = [

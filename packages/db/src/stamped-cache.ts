@@ -1,6 +1,6 @@
 /**
- * A cache of asynchronous reads that is never stale, keyed to the storage port's commit stamp (a number every commit
- * to the database moves, whichever process made it). A hit costs one stamp check and is answered synchronously. A
+ * The asynchronous twin of `createCommitCache` (read-cache.ts): a cache of asynchronous reads that is never stale,
+ * keyed to the storage port's commit stamp (a number every commit to the database moves, whichever process made it). A hit costs one stamp check and is answered synchronously. A
  * read is cached only if the stamp did not move while it ran: the stamp is taken before the read, so a commit landing
  * between the read and the caching leaves nothing behind, and the next lookup reads again. Without a stamp (PostgreSQL:
  * another replica's commits cannot be seen cheaply) nothing is cached and every lookup reads.

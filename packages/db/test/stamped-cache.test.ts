@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStampedCache } from '../src/db/stamped-cache';
+import { createStampedCache } from '../src/index';
 
 /** A commit stamp the test moves by hand, and a table whose reads it counts. */
 function fixture() {
