@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { provisionTestEnv, teardownTestEnv } from '../../scripts/test-env.mjs';
-import { cpuSecondsOf } from './proc-status.ts';
+import { cpuSecondsOf, statFields, TICKS_PER_SECOND } from './proc-status.ts';
 
 /**
  * The PostgreSQL `pnpm bench --postgres` runs mds on: MDS_BENCH_POSTGRES_URL when set (a server tuned as in
@@ -32,10 +32,6 @@ const argvOf = (pid: string) => {
     return [];
   }
 };
-const statFields = (pid: number | string) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-};
 
 /** The postmaster listening on `port`: the `postgres` process started with `-p <port>`. */
 function findPostmaster(port: string): number | undefined {
@@ -53,7 +49,7 @@ function findPostmaster(port: string): number | undefined {
  */
 function postgresCpuSeconds(postmaster: number): number {
   const own = statFields(postmaster);
-  let seconds = cpuSecondsOf(postmaster) + (Number(own[13]) + Number(own[14])) / 100;
+  let seconds = cpuSecondsOf(postmaster) + (Number(own[13]) + Number(own[14])) / TICKS_PER_SECOND;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       if (Number(statFields(pid)[1]) === postmaster) seconds += cpuSecondsOf(Number(pid));

@@ -12,11 +12,20 @@ export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
   return { rssMb: mb(kb('VmRSS')), peakRssMb: mb(kb('VmHWM')) };
 }
 
+/** USER_HZ, 100 on Linux: the unit of /proc's CPU times. */
+export const TICKS_PER_SECOND = 100;
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (which may hold spaces): [1] the parent pid, [11] and [12]
+ * utime and stime, [13] and [14] the CPU time of children waited for.
+ */
+export function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** CPU seconds (user + system, all threads) a process has used, from /proc/<pid>/stat (Linux). */
 export function cpuSecondsOf(pid: number): number {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th of those.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
