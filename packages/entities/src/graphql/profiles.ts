@@ -21,7 +21,7 @@ interface RangeArgs {
   limit?: number | null;
 }
 
-const long = (value: unknown) => (typeof value === 'number' ? value : null);
+const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
 const numberText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
 
 /**
@@ -60,16 +60,16 @@ export function profileResolvers(store: AspectStore, read: TimeseriesReader): Re
 function profile(v: Json) {
   const spec = isJsonObject(v.partitionSpec) ? v.partitionSpec : undefined;
   return {
-    timestampMillis: long(v.timestampMillis) ?? 0,
-    rowCount: long(v.rowCount),
-    columnCount: long(v.columnCount),
-    sizeInBytes: long(v.sizeInBytes),
+    timestampMillis: numberOrNull(v.timestampMillis) ?? 0,
+    rowCount: numberOrNull(v.rowCount),
+    columnCount: numberOrNull(v.columnCount),
+    sizeInBytes: numberOrNull(v.sizeInBytes),
     fieldProfiles: list(v.fieldProfiles).map((f) => ({
       fieldPath: text(f.fieldPath) ?? '',
-      uniqueCount: long(f.uniqueCount),
-      uniqueProportion: long(f.uniqueProportion),
-      nullCount: long(f.nullCount),
-      nullProportion: long(f.nullProportion),
+      uniqueCount: numberOrNull(f.uniqueCount),
+      uniqueProportion: numberOrNull(f.uniqueProportion),
+      nullCount: numberOrNull(f.nullCount),
+      nullProportion: numberOrNull(f.nullProportion),
       min: numberText(f.min),
       max: numberText(f.max),
       mean: numberText(f.mean),
@@ -84,13 +84,13 @@ function profile(v: Json) {
 function operation(v: Json) {
   const custom = isJsonObject(v.customProperties) ? v.customProperties : {};
   return {
-    timestampMillis: long(v.timestampMillis) ?? 0,
-    lastUpdatedTimestamp: long(v.lastUpdatedTimestamp) ?? 0,
+    timestampMillis: numberOrNull(v.timestampMillis) ?? 0,
+    lastUpdatedTimestamp: numberOrNull(v.lastUpdatedTimestamp) ?? 0,
     actor: text(v.actor),
     operationType: OPERATION_TYPES.has(String(v.operationType)) ? v.operationType : 'UNKNOWN',
     customOperationType: text(v.customOperationType),
     sourceType: SOURCE_TYPES.has(String(v.sourceType)) ? v.sourceType : null,
-    numAffectedRows: long(v.numAffectedRows),
+    numAffectedRows: numberOrNull(v.numAffectedRows),
     affectedDatasets: Array.isArray(v.affectedDatasets) ? v.affectedDatasets.filter((d) => typeof d === 'string') : null,
     partition: text(v.partition),
     customProperties: Object.entries(custom).map(([key, value]) => ({ key, value: text(value) })),
