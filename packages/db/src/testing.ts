@@ -1,6 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { accessSync, chownSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { SqlDatabase } from './port';
 import { openPostgresDatabase } from './postgres-adapter';
@@ -21,6 +24,62 @@ export function testPostgresUrl(): string {
     );
   }
   return url;
+}
+
+/** A PostgreSQL server of one test file's own, which it may stop and start (the shared MDS_TEST_POSTGRES_URL one it must not). */
+export interface OwnPostgresServer {
+  /** Its `postgres` database, as the superuser `postgres`. */
+  url: string;
+  /** `pg_ctl stop`: `fast` ends every session cleanly, `immediate` as a crash would; connections are refused until start(). */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts it again on the same port; resolves once it accepts connections. */
+  start(): Promise<void>;
+  /** Stops it and deletes its cluster. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh cluster of the local PostgreSQL (PG_BIN, else Debian's 15), set up as scripts/test-env.mjs sets up the
+ * throwaway one: in a temporary directory, on 127.0.0.1 only, trusting local connections, fsync off; as the `postgres`
+ * user when running as root. Without the binaries the test fails, saying how to get them, rather than being skipped.
+ */
+export async function startOwnPostgresServer(): Promise<OwnPostgresServer> {
+  testPostgresUrl(); // outside the test command, the message every PostgreSQL test gives
+  const bin = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+  try {
+    accessSync(join(bin, 'pg_ctl'), constants.X_OK);
+  } catch {
+    throw new Error(`This PostgreSQL test starts and stops a server of its own, and found no ${bin}/pg_ctl: install Debian's postgresql (\`sudo apt-get install -y postgresql\`) or set PG_BIN to the directory of initdb and pg_ctl.`);
+  }
+  const root = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) =>
+    promisify(execFile)(root ? 'runuser' : join(bin, command), root ? ['-u', 'postgres', '--', join(bin, command), ...args] : args);
+  const dir = mkdtempSync(join(tmpdir(), 'mds-own-postgres-'));
+  if (root) {
+    const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, 'postgres'])).stdout);
+    chownSync(dir, await id('-u'), await id('-g'));
+  }
+  const data = join(dir, 'data');
+  await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+  const start = async () => void (await run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']));
+  const stop = async (mode: 'fast' | 'immediate' = 'fast') => void (await run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']));
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    start,
+    async dispose() {
+      await stop('immediate').catch(() => {}); // already stopped (a test failed while it was down): nothing to stop
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The URL of `url` with its database name replaced. */
