@@ -106,6 +106,7 @@ export { createStampedCache } from './stamped-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor, TransactionOptions } from './port';
 export { openSqliteDatabase } from './sqlite-adapter';
 export { copyTable, type CopiedTable } from './copy-table';
+export { deleteRows, writeRows, type OnConflict, type RowsWrite } from './rows';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
 export { isDatabaseUnavailable } from './unavailable';
 export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from './postgres-adapter';
