@@ -1,5 +1,5 @@
 import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
-import { createCommitCache, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
+import { createCommitCache, deleteRows, writeRows, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { searchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
@@ -84,19 +84,40 @@ interface Row {
   createdon: number;
   createdby: string;
   createdfor: string | null;
+  /** The highest version of the row's aspect, when asked for. */
+  newest?: number;
 }
 
-const COLUMNS = 'urn, aspect, version, metadata, systemmetadata, createdon, createdby, createdfor';
+const ROW_COLUMNS = ['urn', 'aspect', 'version', 'metadata', 'systemmetadata', 'createdon', 'createdby', 'createdfor'];
+const COLUMNS = ROW_COLUMNS.join(', ');
 
-/** What one write has learnt so far, item by item. */
+/** One aspect of one entity as a write sees it: what the database held, and what the write has made of it so far. */
+interface Slot {
+  /** The latest row (version 0) as the write has left it; absent while the aspect does not exist. */
+  row: Row | undefined;
+  /** Whether the database held version 0 before the write (its row is then updated, not inserted). */
+  stored: boolean;
+  /** The highest version stored (0 without history): the next archived row takes the one after. */
+  newest: number;
+  /** Whether the write changed the row. */
+  touched: boolean;
+  /** Whether the write gave the aspect a new value (not only new systemMetadata): its edges are then replaced. */
+  rewritten: boolean;
+}
+
+/** What one write has learnt and decided so far, item by item: applied to the database at its end, in a few statements. */
 interface WriteState {
-  /** Urns whose key aspect is known to exist. */
-  keysKnown: Set<string>;
+  /** Every aspect the write's items name, and each entity's key aspect, read in one statement per 500 urns. */
+  slots: Map<string, Slot>;
+  /** Rows of earlier values, archived as history versions. */
+  archived: Row[];
   /** Urns whose entity changed: their search documents are rebuilt before the commit. */
   changed: Set<string>;
   /** Entities this write created, with every aspect it wrote them (latest value), the key included. */
   created: Map<string, Map<string, unknown>>;
 }
+
+const slotKey = (urn: string, aspect: string) => `${urn}\n${aspect}`;
 
 const decode = (row: Row): StoredAspect => ({
   urn: row.urn,
@@ -113,31 +134,44 @@ const header = (headers: Record<string, string> | undefined, name: string) =>
   Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /**
+ * Version 0 of every stored aspect (or of `aspects`) of `urns`, in one statement per 500 urns; `withNewest`: with the
+ * highest version of each aspect.
+ */
+async function latestRows(on: SqlExecutor, urns: readonly string[], aspects?: readonly string[], withNewest = false): Promise<Row[]> {
+  const rows: Row[] = [];
+  const newest = withNewest ? ', (SELECT max(version) FROM metadata_aspect_v2 h WHERE h.urn = m.urn AND h.aspect = m.aspect) AS newest' : '';
+  const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
+  for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
+    const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
+    rows.push(...(await on.all<Row>(
+      `SELECT ${COLUMNS}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
+      [...chunk, ...(aspects ?? [])],
+    )));
+  }
+  return rows;
+}
+
+/** The key aspect of an entity, built from its URN; a URN it cannot be built from is the caller's 400. */
+function keyAspectOf(entity: EntitySpec, urn: ReturnType<typeof parseUrn>): Record<string, string> {
+  try {
+    return keyAspectValue(entity, urn);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+}
+
+/**
  * DataHub's versioned aspect store (`metadata_aspect_v2`, entities-api §3) on the storage port. A write applies all
  * its items in one transaction or none: the first item that fails throws ItemWriteError and undoes the others.
  */
 export function createAspectStore(db: SqlDatabase, options: { search?: SearchIndex } = {}) {
   const { search } = options;
-  const readV0 = (tx: SqlExecutor, urn: string, aspect: string) =>
-    tx.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`, [urn, aspect]);
-  const insert = (tx: SqlExecutor, row: Row) =>
-    tx.run(`INSERT INTO metadata_aspect_v2 (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      row.urn, row.aspect, row.version, row.metadata, row.systemmetadata, row.createdon, row.createdby, row.createdfor,
-    ]);
 
   async function readLatest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
     const found = new Map<string, Map<string, StoredAspect>>();
-    for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
-      const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
-      const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
-      const rows = await db.all<Row>(
-        `SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
-        [...chunk, ...(aspects?.length ? aspects : [])],
-      );
-      for (const row of rows) {
-        const byAspect = found.get(row.urn) ?? new Map<string, StoredAspect>();
-        found.set(row.urn, byAspect.set(row.aspect, decode(row)));
-      }
+    for (const row of await latestRows(db, urns, aspects)) {
+      const byAspect = found.get(row.urn) ?? new Map<string, StoredAspect>();
+      found.set(row.urn, byAspect.set(row.aspect, decode(row)));
     }
     return found;
   }
@@ -161,32 +195,52 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     createdfor: audit.impersonator ?? null,
   });
 
-  /** One item, inside the write's transaction (entities-api §3.2, §3.4, §6.3, §6.4). */
-  async function apply(tx: SqlExecutor, item: AspectWrite, audit: Audit, state: WriteState): Promise<WriteResult> {
+  /**
+   * What the write will find of its items' aspects: version 0 of each, and how many versions each has, in one
+   * statement per 500 urns. Nothing else is read until the write's end.
+   */
+  async function readSlots(tx: SqlExecutor, items: readonly AspectWrite[]): Promise<Map<string, Slot>> {
+    const urns = [...new Set(items.map((item) => item.urn))];
+    const aspects = [...new Set(items.flatMap((item) => [item.aspect, findEntity(item.entityType)?.keyAspect ?? item.aspect]))];
+    const slots = new Map<string, Slot>();
+    for (const row of await latestRows(tx, urns, aspects, true)) {
+      slots.set(slotKey(row.urn, row.aspect), { row, stored: true, newest: Number(row.newest), touched: false, rewritten: false });
+    }
+    return slots;
+  }
+  const slotOf = (state: WriteState, urn: string, aspect: string): Slot => {
+    const key = slotKey(urn, aspect);
+    let slot = state.slots.get(key);
+    if (!slot) state.slots.set(key, (slot = { row: undefined, stored: false, newest: 0, touched: false, rewritten: false }));
+    return slot;
+  };
+
+  /** One item, decided in memory against what the write has seen and done so far (entities-api §3.2, §3.4, §6.3, §6.4). */
+  function apply(item: AspectWrite, audit: Audit, state: WriteState): WriteResult {
     const entity = findEntity(item.entityType);
     if (!entity) throw unprocessable(`Unknown entity: ${item.entityType}`);
     const urn = urnParameter(item.urn);
     const ifNoneMatch = header(item.headers, 'If-None-Match') === '*';
     const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
 
-    // A batch often carries several aspects of one entity: its key is looked up once per write.
-    const keyExists = state.keysKnown.has(item.urn) || (await readV0(tx, item.urn, entity.keyAspect)) !== undefined;
-    if (item.changeType === 'CREATE_ENTITY' && keyExists) {
+    const keySlot = slotOf(state, item.urn, entity.keyAspect);
+    if (item.changeType === 'CREATE_ENTITY' && keySlot.row) {
       if (ifNoneMatch) return skipped;
       throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
     }
-    if (!keyExists) {
-      const key = await createEntity(tx, entity, urn, item.systemMetadata, audit);
+    if (!keySlot.row) {
+      // The key aspect, built from the URN, is written with the first aspect of a new entity (entities-api §3.4).
+      const key = keyAspectOf(entity, urn);
+      keySlot.row = newRow(item.urn, entity.keyAspect, key, firstSystemMetadata(item.systemMetadata, audit), audit);
+      keySlot.touched = true;
       state.created.set(item.urn, new Map([[entity.keyAspect, key]]));
       state.changed.add(item.urn);
     }
-    state.keysKnown.add(item.urn);
     // A key aspect sent by the client is dropped: the key is the URN's (DataHub DefaultAspectsUtil).
     if (item.aspect === entity.keyAspect) return skipped;
 
-    // An entity this write created has no aspect but those the write gave it: nothing else to look for.
-    const created = state.created.get(item.urn);
-    const current = created && !created.has(item.aspect) ? undefined : await readV0(tx, item.urn, item.aspect);
+    const slot = slotOf(state, item.urn, item.aspect);
+    const current = slot.row;
     const value = item.changeType === 'PATCH' ? patched(item, current) : item.value;
     if (item.changeType === 'CREATE' && current) {
       if (ifNoneMatch) return skipped;
@@ -198,12 +252,14 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     if (expected !== undefined && expected !== actual) {
       throw unprocessable(`Expected version ${expected} of aspect ${item.aspect} of ${item.urn}, found version ${actual} (If-Version-Match).`);
     }
+    slot.touched = true;
+    const written: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+    state.created.get(item.urn)?.set(item.aspect, value);
 
     if (!current) {
-      await insert(tx, newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit));
-      created?.set(item.aspect, value);
-      await replaceEdges(tx, item.urn, item.aspect, value, created !== undefined);
-      return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+      slot.rewritten = true;
+      slot.row = newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit);
+      return written;
     }
     const requested = item.systemMetadata ?? {};
     const observed = {
@@ -213,54 +269,62 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     };
     if (canonicalJson(JSON.parse(current.metadata)) === canonicalJson(value)) {
       // The same value again: no new version; only when it was seen, and by which run, move.
-      await tx.run('UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0', [
-        JSON.stringify({ ...currentSystem, ...observed }),
-        item.urn,
-        item.aspect,
-      ]);
+      slot.row = { ...current, systemmetadata: JSON.stringify({ ...currentSystem, ...observed }) };
       return { urn: item.urn, aspect: item.aspect, outcome: 'unchanged' };
     }
     // A new value: the old latest row is archived unchanged as the next history version, and v0 is overwritten.
-    const { newest } = (await tx.get<{ newest: number }>('SELECT max(version) AS newest FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?', [item.urn, item.aspect]))!;
-    await insert(tx, { ...current, version: Number(newest) + 1 });
+    slot.rewritten = true;
+    slot.newest += 1;
+    state.archived.push({ ...current, version: slot.newest });
     const own = Object.fromEntries(Object.entries(requested).filter(([key]) => !SERVER_OWNED.includes(key)));
-    const systemMetadata = {
+    slot.row = newRow(item.urn, item.aspect, value, {
       ...own,
       ...observed,
-      version: String(Number(newest) + 2),
+      version: String(slot.newest + 1),
       aspectCreated: currentSystem?.aspectCreated ?? { time: Number(current.createdon), actor: current.createdby },
       aspectModified: { time: audit.time, actor: audit.actor },
-    };
-    await tx.run(
-      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ?, createdfor = ? WHERE urn = ? AND aspect = ? AND version = 0',
-      [JSON.stringify(value), JSON.stringify(systemMetadata), audit.time, audit.actor, audit.impersonator ?? null, item.urn, item.aspect],
-    );
-    state.created.get(item.urn)?.set(item.aspect, value);
-    await replaceEdges(tx, item.urn, item.aspect, value, false);
-    return { urn: item.urn, aspect: item.aspect, outcome: 'written' };
+    }, audit);
+    return written;
   }
 
-  /** The entity's search document again, from its latest aspects as this transaction sees them. */
-  async function reindexEntity(tx: SqlExecutor, urn: string, created?: ReadonlyMap<string, unknown>) {
-    if (!search) return;
-    const entity = findEntity(parseUrn(urn).entityType);
+  /**
+   * What the write decided, in a few statements whatever its size: new rows and archived versions inserted, changed
+   * latest rows replaced, the edges of every aspect written replaced (entities-api §7.6), search documents rebuilt.
+   */
+  async function flush(tx: SqlExecutor, state: WriteState) {
+    const touched = [...state.slots.values()].filter((slot) => slot.touched && slot.row);
+    const asValues = (row: Row) => [row.urn, row.aspect, row.version, row.metadata, row.systemmetadata, row.createdon, row.createdby, row.createdfor];
+    const table = 'metadata_aspect_v2';
+    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: [...state.archived, ...touched.filter((s) => !s.stored).map((s) => s.row!)].map(asValues) });
+    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: touched.filter((s) => s.stored).map((s) => asValues(s.row!)), onConflict: { replaceOn: ['urn', 'aspect', 'version'] } });
+
+    // Edges of the aspects given a new value (an unchanged value keeps its edges; a new entity has none yet).
+    const rewritten = touched.filter((slot) => slot.rewritten && declaresEdges(slot.row!.aspect));
+    await deleteRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect'] }, rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]));
+    const edges = rewritten.flatMap(({ row }) => edgesOf(row!.aspect, JSON.parse(row!.metadata)).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]));
+    await writeRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], rows: edges, onConflict: 'ignore' });
+
+    await reindexEntities(tx, [...state.changed], state.created);
+  }
+
+  /** The entities' search documents again, from their latest aspects as this transaction sees them. */
+  async function reindexEntities(tx: SqlExecutor, urns: readonly string[], created: ReadonlyMap<string, ReadonlyMap<string, unknown>> = new Map()) {
+    if (!search || urns.length === 0) return;
     // An entity created by this write has only the aspects it wrote, and no document yet: nothing to read back.
-    if (entity && created) return search.put(tx, searchDocument(entity, urn, created), { fresh: true });
-    const rows = await tx.all<{ aspect: string; metadata: string }>('SELECT aspect, metadata FROM metadata_aspect_v2 WHERE urn = ? AND version = 0', [urn]);
-    if (!entity || rows.length === 0) return search.remove(tx, urn);
-    await search.put(tx, searchDocument(entity, urn, new Map(rows.map((r) => [r.aspect, JSON.parse(r.metadata) as unknown]))));
-  }
-
-  /** The relationship edges the latest value of an aspect declares (entities-api §7.6), kept in the same commit. */
-  async function replaceEdges(tx: SqlExecutor, urn: string, aspect: string, value: unknown, fresh: boolean) {
-    if (!declaresEdges(aspect)) return;
-    if (!fresh) await tx.run('DELETE FROM entity_relationship WHERE source = ? AND aspect = ?', [urn, aspect]);
-    const edges = edgesOf(aspect, value);
-    if (edges.length === 0) return;
-    await tx.run(
-      `INSERT INTO entity_relationship (source, aspect, type, destination) VALUES ${edges.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-      edges.flatMap((edge) => [urn, aspect, edge.type, edge.destination]),
-    );
+    const fresh = new Set(urns.filter((urn) => created.has(urn) && findEntity(parseUrn(urn).entityType)));
+    await search.put(tx, [...fresh].map((urn) => searchDocument(findEntity(parseUrn(urn).entityType)!, urn, created.get(urn)!)), { fresh: true });
+    const others = urns.filter((urn) => !fresh.has(urn));
+    if (others.length === 0) return;
+    const aspects = new Map<string, Map<string, unknown>>();
+    for (const row of await latestRows(tx, others)) {
+      aspects.set(row.urn, (aspects.get(row.urn) ?? new Map<string, unknown>()).set(row.aspect, JSON.parse(row.metadata)));
+    }
+    const documents = others.flatMap((urn) => {
+      const entity = findEntity(parseUrn(urn).entityType);
+      return entity && aspects.has(urn) ? [searchDocument(entity, urn, aspects.get(urn)!)] : [];
+    });
+    await search.put(tx, documents);
+    for (const urn of others) if (!aspects.has(urn)) await search.remove(tx, urn);
   }
 
   /** The latest value with the item's patch applied, checked like any value written. */
@@ -268,18 +332,6 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     const value = applyPatch(item.aspect, current && (JSON.parse(current.metadata) as Record<string, unknown>), item.value);
     assertValid(item.aspect, value);
     return value;
-  }
-
-  /** The key aspect, built from the URN, written with the first aspect of a new entity (entities-api §3.4). */
-  async function createEntity(tx: SqlExecutor, entity: EntitySpec, urn: ReturnType<typeof parseUrn>, requested: SystemMetadata | null | undefined, audit: Audit) {
-    let key: Record<string, string>;
-    try {
-      key = keyAspectValue(entity, urn);
-    } catch (error) {
-      throw badRequest((error as Error).message);
-    }
-    await insert(tx, newRow(urn.text, entity.keyAspect, key, firstSystemMetadata(requested, audit), audit));
-    return key;
   }
 
   return {
@@ -290,20 +342,19 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       // A write touches the rows of its items' entities only (and search values shared by all, inserted skipping a
       // conflict): writes of other entities need not wait for it, nor it for them.
       return db.transaction(async (tx) => {
-        const results: WriteResult[] = [];
-        const state: WriteState = { keysKnown: new Set(), changed: new Set(), created: new Map() };
-        for (const [index, item] of items.entries()) {
+        const state: WriteState = { slots: await readSlots(tx, items), archived: [], changed: new Set(), created: new Map() };
+        const results = items.map((item, index) => {
           try {
-            const result = await apply(tx, item, audit, state);
+            const result = apply(item, audit, state);
             if (result.outcome === 'written') state.changed.add(result.urn);
-            results.push(result);
+            return result;
           } catch (error) {
             if (error instanceof ApiError) throw new ItemWriteError(index, error);
             throw error;
           }
-        }
+        });
         // Search sees every entity this write changed, in the same commit.
-        for (const urn of state.changed) await reindexEntity(tx, urn, state.created.get(urn));
+        await flush(tx, state);
         return results;
       }, { lockKeys: items.map((item) => item.urn) });
     },
@@ -381,7 +432,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
         const marks = aspects.map(() => '?').join(', ');
         await tx.run(`DELETE FROM entity_relationship WHERE source = ? AND aspect IN (${marks})`, [urn, ...aspects]);
         const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
-        if (changes > 0) await reindexEntity(tx, urn);
+        if (changes > 0) await reindexEntities(tx, [urn]);
         return changes;
       }, { lockKeys: [urn] });
     },
@@ -392,7 +443,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       for (let i = 0; i < urns.length; i += batch) {
         const chunk = urns.slice(i, i + batch);
         await db.transaction(async (tx) => {
-          for (const urn of chunk) await reindexEntity(tx, urn);
+          await reindexEntities(tx, chunk);
         }, { lockKeys: chunk });
         progress(Math.min(i + batch, urns.length), urns.length);
       }

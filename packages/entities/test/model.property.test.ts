@@ -1,15 +1,13 @@
-import { openSqliteDatabase, type SqlDatabase } from '@mds/db';
+import type { SqlDatabase } from '@mds/db';
+import { postgresTestDatabases, sqliteTestDatabases } from '@mds/db/testing';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqlSearchIndex, type SearchIndex } from '@mds/search';
-import { canonicalJson, createAspectStore, type AspectStore } from '../src/index';
+import { canonicalJson, createAspectStore, type AspectStore, type AspectWrite } from '../src/index';
 
-// Random sequences of upserts, identical re-writes, patches and hard deletes on a few urns, run against the store and
-// against a tiny model of entities-api §3.2: after every step, the version history, the latest value and what search
-// finds agree.
+// Random sequences of upserts, identical re-writes, patches and hard deletes on a few urns, alone or several in one
+// write (which decides every item in memory and writes them together), run against the store and against a tiny model
+// of entities-api §3.2: after every step, the version history, the latest value and what search finds agree.
 const URNS = ['a', 'b', 'c'].map((name) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`);
 const TAGS = ['pii', 'gold', 'raw'];
 const tagsOf = (names: readonly string[]) => ({ tags: names.map((name) => ({ tag: `urn:li:tag:${name}` })) });
@@ -45,18 +43,7 @@ function applyToModel(model: Model, step: Op): void {
   else if (canonicalJson(stored.latest) !== canonicalJson(value)) aspects.set(aspect, { latest: value, history: [...stored.history, stored.latest] });
 }
 
-const dirs: string[] = [];
-const dbs: SqlDatabase[] = [];
-afterAll(async () => {
-  for (const db of dbs) await db.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-async function freshStore(): Promise<{ store: AspectStore; search: SearchIndex }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mds-entities-model-'));
-  dirs.push(dir);
-  const db = openSqliteDatabase(join(dir, 'entities.db'));
-  dbs.push(db);
+async function freshStore(db: SqlDatabase): Promise<{ store: AspectStore; search: SearchIndex }> {
   const search = createSqlSearchIndex(db);
   await search.migrate();
   const store = createAspectStore(db, { search });
@@ -64,13 +51,19 @@ async function freshStore(): Promise<{ store: AspectStore; search: SearchIndex }
   return { store, search };
 }
 
-async function applyToStore(store: AspectStore, step: Op, time: number): Promise<void> {
-  const audit = { actor: 'urn:li:corpuser:model', time };
-  if (step.kind === 'delete') return void (await store.deleteEntity(step.urn));
-  if (step.kind === 'upsert') return void (await store.write([{ urn: step.urn, entityType: 'dataset', aspect: step.aspect, changeType: 'UPSERT', value: step.value }], audit));
+function toWrite(step: Exclude<Op, { kind: 'delete' }>): AspectWrite {
+  if (step.kind === 'upsert') return { urn: step.urn, entityType: 'dataset', aspect: step.aspect, changeType: 'UPSERT', value: step.value };
   const tag = `urn:li:tag:${step.tag}`;
   const patch = [step.add ? { op: 'add', path: `/tags/${tag}`, value: { tag } } : { op: 'remove', path: `/tags/${tag}` }];
-  await store.write([{ urn: step.urn, entityType: 'dataset', aspect: 'globalTags', changeType: 'PATCH', value: patch }], audit);
+  return { urn: step.urn, entityType: 'dataset', aspect: 'globalTags', changeType: 'PATCH', value: patch };
+}
+
+/** A delete alone, or a write of several items in one transaction (each seeing those before it). */
+async function applyToStore(store: AspectStore, steps: readonly Op[], time: number): Promise<void> {
+  const audit = { actor: 'urn:li:corpuser:model', time };
+  const [first] = steps;
+  if (first?.kind === 'delete') return void (await store.deleteEntity(first.urn));
+  await store.write(steps.map((step) => toWrite(step as Exclude<Op, { kind: 'delete' }>)), audit);
 }
 
 async function expectAgreement(store: AspectStore, search: SearchIndex, model: Model): Promise<void> {
@@ -103,19 +96,30 @@ async function expectAgreement(store: AspectStore, search: SearchIndex, model: M
   }
 }
 
-describe('the aspect store against a model of entities-api §3.2', () => {
-  it('agrees on history, latest values and search results after every step of random sequences', async () => {
+/** A step: one operation, or a write of several items (upserts and patches, often of one urn and aspect). */
+const step: fc.Arbitrary<Op[]> = fc.oneof(op.map((one) => [one]), fc.array(op.filter((one) => one.kind !== 'delete'), { minLength: 2, maxLength: 6 }));
+
+describe.each([
+  ['SQLite', sqliteTestDatabases(), 60],
+  ['PostgreSQL', postgresTestDatabases(), 20],
+] as const)('the aspect store against a model of entities-api §3.2 (%s)', (_, databases, numRuns) => {
+  afterAll(databases.dispose);
+  it('agrees on history, latest values and search results after every step of random sequences', { timeout: 120_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const { store, search } = await freshStore();
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {
+        const { store, search } = await freshStore(await databases.open());
         const model: Model = new Map();
-        for (const [i, step] of steps.entries()) {
-          await applyToStore(store, step, 1_000 + i);
-          applyToModel(model, step);
-          await expectAgreement(store, search, model);
+        try {
+          for (const [i, batch] of steps.entries()) {
+            await applyToStore(store, batch, 1_000 + i);
+            for (const one of batch) applyToModel(model, one);
+            await expectAgreement(store, search, model);
+          }
+        } finally {
+          await databases.closeOpened();
         }
       }),
-      { numRuns: 60 },
+      { numRuns },
     );
   });
 });

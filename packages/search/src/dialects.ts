@@ -1,4 +1,4 @@
-import type { SqlDialect, SqlExecutor } from '@mds/db';
+import { deleteRows, writeRows, type SqlDialect, type SqlExecutor } from '@mds/db';
 import type { SearchDocument } from './document';
 
 /** A query's words, each a prefix to find (lowercase, punctuation dropped); `all` for blank or `*`, `none` for no word. */
@@ -35,13 +35,12 @@ export interface SearchDialect {
   readonly hitColumns: string;
   /** Which of the name and description hold a word of the query. */
   matchedFields(row: { name: string; description: string; nameHit?: string; descriptionHit?: string }, words: readonly string[]): { name: string; value: string }[];
-  /** Inserts a new document's row and its text; answers its id, one never used before. */
-  insertDocument(tx: SqlExecutor, doc: SearchDocument, columns: readonly unknown[]): Promise<number>;
-  replaceText(tx: SqlExecutor, id: number, doc: SearchDocument): Promise<void>;
-  removeText(tx: SqlExecutor, id: number): Promise<void>;
+  /** Inserts new documents' rows and their text; answers their ids, in order, ids never used before. */
+  insertDocuments(tx: SqlExecutor, docs: readonly SearchDocument[]): Promise<number[]>;
+  removeTexts(tx: SqlExecutor, ids: readonly number[]): Promise<void>;
   /** `INSERT INTO into rows` skipping rows that conflict with a unique key, never failing half done. */
   insertIgnoring(into: string, rows: string): string;
-  /** Whether a `search_value v` holds the (field, value) of `wanted` (column1, column2), looked up by its unique key. */
+  /** Whether a `search_value v` holds the (field, value) of `wanted` (column2, column3), looked up by its unique key. */
   readonly sameValue: string;
   /** Whether `haystack` contains `needle`, as an SQL expression. */
   contains(haystack: string, needle: string): string;
@@ -49,7 +48,9 @@ export interface SearchDialect {
   readonly joinInOrder: string;
 }
 
-const DOCUMENT_COLUMNS = 'urn, entity_type, removed, name, description, platform, origin, browse_paths';
+const DOCUMENT_COLUMNS = ['urn', 'entity_type', 'removed', 'name', 'description', 'platform', 'origin', 'browse_paths'];
+/** A document's values of DOCUMENT_COLUMNS after its urn. */
+const documentColumns = (doc: SearchDocument) => [doc.entityType, doc.removed ? 1 : 0, doc.name, doc.description, doc.platform, doc.origin, JSON.stringify(doc.browsePaths)];
 
 const SQLITE_MARK = 'char(1)';
 
@@ -68,27 +69,21 @@ const sqlite: SearchDialect = {
     ...(row.nameHit !== undefined && row.nameHit !== row.name ? [{ name: 'name', value: row.name }] : []),
     ...(row.descriptionHit !== undefined && row.descriptionHit !== row.description ? [{ name: 'description', value: row.description }] : []),
   ],
-  async insertDocument(tx, doc, columns) {
-    // The next id of the AUTOINCREMENT sequence, read under the write lock the caller's transaction holds (not
+  async insertDocuments(tx, docs) {
+    // The next ids of the AUTOINCREMENT sequence, read under the write lock the caller's transaction holds (not
     // RETURNING, which opens a statement journal, at which FTS5 writes its pending index out: indexing 2× dearer).
-    // Never an id used before, so rows a lost document left behind cannot collide.
+    // Never ids used before, so rows a lost document left behind cannot collide.
     const last = await tx.get<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'search_document'`);
-    const id = Number(last?.seq ?? 0) + 1;
-    await tx.run(`INSERT INTO search_document (id, ${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [id, doc.urn, ...columns]);
-    await sqlite.replaceText(tx, id, doc);
-    return id;
+    const ids = docs.map((_, i) => Number(last?.seq ?? 0) + 1 + i);
+    await writeRows(tx, { table: 'search_document', columns: ['id', ...DOCUMENT_COLUMNS], rows: docs.map((doc, i) => [ids[i], doc.urn, ...documentColumns(doc)]) });
+    await writeRows(tx, { table: 'search_text', columns: ['rowid', 'name', 'description', 'text'], rows: docs.map((doc, i) => [ids[i], doc.name, doc.description, doc.text]) });
+    return ids;
   },
-  async replaceText(tx, id, doc) {
-    await sqlite.removeText(tx, id);
-    await tx.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, doc.name, doc.description, doc.text]);
-  },
-  async removeText(tx, id) {
-    await tx.run('DELETE FROM search_text WHERE rowid = ?', [id]);
-  },
+  removeTexts: (tx, ids) => deleteRows(tx, { table: 'search_text', columns: ['rowid'] }, ids.map((id) => [id])),
 
   // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
-  sameValue: 'v.field = wanted.column1 AND v.value = wanted.column2',
+  sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
 };
@@ -103,7 +98,9 @@ const tsquery = (words: readonly string[], weight = '') =>
 
 /** The tokens of a document's name, description and other text, each joined by spaces for to_tsvector. */
 const textTokens = (doc: SearchDocument) => [doc.name, doc.description, doc.text].map((text) => tokens(text).join(' '));
-const WEIGHTED_WORDS = `setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', ?), 'C')`;
+const WEIGHTED_WORDS = (name: string, description: string, rest: string) =>
+  `setweight(to_tsvector('simple', ${name}), 'A') || setweight(to_tsvector('simple', ${description}), 'B') || setweight(to_tsvector('simple', ${rest}), 'C')`;
+const DOCUMENTS_PER_STATEMENT = 500;
 
 /** Whether `text` holds a word of the query, as the tsquery would find it there. */
 const holdsWord = (text: string, words: readonly string[]) => {
@@ -127,26 +124,27 @@ const postgres: SearchDialect = {
     ...(holdsWord(row.name, words) ? [{ name: 'name', value: row.name }] : []),
     ...(holdsWord(row.description, words) ? [{ name: 'description', value: row.description }] : []),
   ],
-  // The document and its text in one statement: each is a round trip to the server.
-  async insertDocument(tx, doc, columns) {
-    const row = await tx.get<{ id: number }>(
-      `WITH d AS (INSERT INTO search_document (${DOCUMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
-       INSERT INTO search_text (id, words) SELECT d.id, ${WEIGHTED_WORDS} FROM d RETURNING id`,
-      [doc.urn, ...columns, ...textTokens(doc)],
-    );
-    return Number(row!.id);
+  // Documents and their text in one statement per 500: each statement is a round trip to the server.
+  async insertDocuments(tx, docs) {
+    const ids = new Map<string, number>();
+    for (let i = 0; i < docs.length; i += DOCUMENTS_PER_STATEMENT) {
+      const chunk = docs.slice(i, i + DOCUMENTS_PER_STATEMENT);
+      const rows = await tx.all<{ id: number; urn: string }>(
+        `WITH input (${DOCUMENT_COLUMNS.join(', ')}, a, b, c) AS (VALUES ${chunk.map(() => '(?, ?, CAST(? AS integer), ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}),
+         d AS (INSERT INTO search_document (${DOCUMENT_COLUMNS.join(', ')}) SELECT ${DOCUMENT_COLUMNS.join(', ')} FROM input RETURNING id, urn),
+         t AS (INSERT INTO search_text (id, words) SELECT d.id, ${WEIGHTED_WORDS('input.a', 'input.b', 'input.c')} FROM d JOIN input ON input.urn = d.urn COLLATE "C")
+         SELECT id, urn FROM d`,
+        chunk.flatMap((doc) => [doc.urn, ...documentColumns(doc), ...textTokens(doc)]),
+      );
+      for (const row of rows) ids.set(row.urn, Number(row.id));
+    }
+    return docs.map((doc) => ids.get(doc.urn)!);
   },
-  async replaceText(tx, id, doc) {
-    await tx.run(`UPDATE search_text SET words = ${WEIGHTED_WORDS} WHERE id = ?`, [...textTokens(doc), id]);
-  },
-  async removeText(tx, id) {
-    await tx.run('DELETE FROM search_text WHERE id = ?', [id]);
-  },
-
+  removeTexts: (tx, ids) => deleteRows(tx, { table: 'search_text', columns: ['id'] }, ids.map((id) => [id])),
 
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
   // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.
-  sameValue: 'v.field = wanted.column1 AND md5(v.value) = md5(wanted.column2) AND v.value = wanted.column2',
+  sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
   joinInOrder: 'JOIN',
 };

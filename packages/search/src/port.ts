@@ -59,10 +59,11 @@ export class SearchQueryError extends Error {
 export interface SearchIndex {
   migrate(): Promise<void>;
   /**
-   * Replaces the entity's document, inside the caller's transaction (the aspect write that changed it). `fresh`: the
-   * caller knows the entity has no document yet (it was just created), so none is looked for.
+   * Replaces the entities' documents, inside the caller's transaction (the aspect write that changed them), in a few
+   * statements however many they are. `fresh`: the caller knows none of them has a document yet (they were just
+   * created), so none is looked for.
    */
-  put(tx: SqlExecutor, doc: SearchDocument, options?: { fresh?: boolean }): Promise<void>;
+  put(tx: SqlExecutor, docs: SearchDocument | readonly SearchDocument[], options?: { fresh?: boolean }): Promise<void>;
   remove(tx: SqlExecutor, urn: string): Promise<void>;
   search(query: SearchQuery): Promise<SearchResult>;
   list(entityType: string, start: number, count: number, includeSoftDeleted?: boolean): Promise<{ entities: string[]; start: number; count: number; total: number }>;

@@ -1,5 +1,5 @@
 import { ENTITY_SPECS, findEntity } from '@mds/core';
-import type { SqlDatabase, SqlExecutor } from '@mds/db';
+import { deleteRows, writeRows, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { queryWords, SEARCH_DIALECTS, type SearchDialect } from './dialects';
 import type { SearchDocument } from './document';
@@ -45,6 +45,8 @@ const TERMS: Readonly<Record<string, string>> = {
 const TERM_FIELDS = ['tags', 'fieldTags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties', 'containers', 'typeNames'] as const;
 /** Rows per multi-row INSERT: an entity with thousands of tags must stay under SQLite's bound-parameter limit. */
 const TERM_ROWS_PER_STATEMENT = 300;
+const URNS_PER_STATEMENT = 500;
+const byFieldThenValue = (a: readonly [string, string], b: readonly [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 const FACET_NAMES: Readonly<Record<FacetField, string>> = {
   _entityType: 'Type',
   platform: 'Platform',
@@ -198,43 +200,48 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     return { total, counts };
   }
 
+  /** Removes the documents of `urns` that exist, with their terms and text. */
+  async function removeDocuments(tx: SqlExecutor, urns: readonly string[]) {
+    const ids: number[] = [];
+    for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
+      const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
+      const found = await tx.all<{ id: number }>(`SELECT id FROM search_document WHERE urn IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      ids.push(...found.map((row) => Number(row.id)));
+    }
+    const keys = ids.map((id) => [id]);
+    await deleteRows(tx, { table: 'search_term', columns: ['id'] }, keys);
+    await dialect.removeTexts(tx, ids);
+    await deleteRows(tx, { table: 'search_document', columns: ['id'] }, keys);
+  }
+
   return {
     migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect] }),
 
-    async put(tx: SqlExecutor, doc: SearchDocument, options: { fresh?: boolean } = {}) {
-      const found = options.fresh ? undefined : await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [doc.urn]);
-      const columns = [doc.entityType, doc.removed ? 1 : 0, doc.name, doc.description, doc.platform, doc.origin, JSON.stringify(doc.browsePaths)];
-      let id: number;
-      if (found) {
-        id = Number(found.id);
-        await tx.run('UPDATE search_document SET entity_type = ?, removed = ?, name = ?, description = ?, platform = ?, origin = ?, browse_paths = ? WHERE id = ?', [...columns, id]);
-        await tx.run('DELETE FROM search_term WHERE id = ?', [id]);
-        await dialect.replaceText(tx, id, doc);
-      } else {
-        id = await dialect.insertDocument(tx, doc, columns);
-      }
+    async put(tx: SqlExecutor, given: SearchDocument | readonly SearchDocument[], options: { fresh?: boolean } = {}) {
+      // One document per urn: the last given.
+      const docs = [...new Map((Array.isArray(given) ? given : [given as SearchDocument]).map((doc) => [doc.urn, doc])).values()];
+      if (docs.length === 0) return;
+      // A document replaced is removed and inserted again, so that any number of them take the same few statements.
+      if (!options.fresh) await removeDocuments(tx, docs.map((doc) => doc.urn));
+      const ids = await dialect.insertDocuments(tx, docs);
       // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
-      const terms = TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].sort().map((value) => [field, value] as const));
+      const termsOf = (doc: SearchDocument) => TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const));
+      const values = [...new Map(docs.flatMap(termsOf).map((pair) => [JSON.stringify(pair), pair])).values()].sort(byFieldThenValue);
+      await writeRows(tx, { table: 'search_value', columns: ['field', 'value'], rows: values, onConflict: 'ignore' });
+      // Statements of their own, so that they see values a concurrent transaction committed while the first waited on
+      // them. Joined through the unique index; `(field, value) IN (VALUES …)` scanned the table instead.
+      const terms = docs.flatMap((doc, i) => termsOf(doc).map(([field, value]) => [ids[i]!, field, value] as const));
       for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
-        const pairs = chunk.map(() => '(?, ?)').join(', ');
-        await tx.run(dialect.insertIgnoring('search_value (field, value)', `VALUES ${pairs}`), chunk.flat());
-        // A statement of its own, so that it sees values a concurrent transaction committed while the first waited on
-        // them. Joined through the unique index; `(field, value) IN (VALUES …)` scanned the table instead.
+        const triples = chunk.map(() => '(?, ?, ?)').join(', ');
         await tx.run(
-          dialect.insertIgnoring('search_term (id, vid)', `SELECT CAST(? AS bigint), v.vid FROM (VALUES ${pairs}) AS wanted JOIN search_value v ON ${dialect.sameValue}`),
-          [id, ...chunk.flat()],
+          dialect.insertIgnoring('search_term (id, vid)', `SELECT CAST(wanted.column1 AS bigint), v.vid FROM (VALUES ${triples}) AS wanted JOIN search_value v ON ${dialect.sameValue}`),
+          chunk.flat(),
         );
       }
     },
 
-    async remove(tx: SqlExecutor, urn: string) {
-      const found = await tx.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [urn]);
-      if (!found) return;
-      await tx.run('DELETE FROM search_term WHERE id = ?', [found.id]);
-      await dialect.removeText(tx, found.id);
-      await tx.run('DELETE FROM search_document WHERE id = ?', [found.id]);
-    },
+    remove: (tx: SqlExecutor, urn: string) => removeDocuments(tx, [urn]),
 
     async search(query: SearchQuery): Promise<SearchResult> {
       const match = matchSet(query);
