@@ -41,9 +41,7 @@ const urnsOf = (result: { hits: { urn: string }[] }) => result.hits.map((h) => h
 export function searchIndexContract(name: string, fresh: IndexFactory): void {
   const seeded = async (...docs: SearchDocument[]) => {
     const { db, index } = await fresh();
-    await db.transaction(async (tx) => {
-      for (const doc of docs) await index.put(tx, doc);
-    });
+    await db.transaction((tx) => index.put(tx, docs));
     return index;
   };
   const all = { input: '*', start: 0, count: 100, facets: [] } as const;
@@ -92,6 +90,20 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       await db.transaction((tx) => index.remove(tx, dataset('orders').urn));
       expect((await index.search(all)).total).toBe(0);
       await db.transaction((tx) => index.remove(tx, 'urn:li:tag:never'));
+    });
+
+    it('replaces some documents and adds others in one put, sharing new values, the last of one urn kept', async () => {
+      const { db, index } = await fresh();
+      await db.transaction((tx) => index.put(tx, [dataset('a', { tags: ['urn:li:tag:old'] }), dataset('b', { tags: ['urn:li:tag:old'] })]));
+      await db.transaction((tx) =>
+        index.put(tx, [dataset('b', { description: 'replaced', tags: ['urn:li:tag:new'] }), dataset('c', { tags: ['urn:li:tag:new'] }), dataset('c', { description: 'last', tags: ['urn:li:tag:new'] })]),
+      );
+      const tagged = async (tag: string) => urnsOf(await index.search({ ...all, filters: [[{ field: 'tags', values: [tag] }]], sort: { field: 'urn', order: 'ASCENDING' } }));
+      expect(await tagged('urn:li:tag:old')).toEqual([dataset('a').urn]);
+      expect(await tagged('urn:li:tag:new')).toEqual([dataset('b').urn, dataset('c').urn].sort());
+      expect(urnsOf(await index.search({ ...all, input: 'replaced' }))).toEqual([dataset('b').urn]);
+      expect(urnsOf(await index.search({ ...all, input: 'last' }))).toEqual([dataset('c').urn]);
+      expect((await index.search(all)).total).toBe(3);
     });
 
     it('matches every word case-insensitively as a prefix, name ranked over description', async () => {
