@@ -2,7 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { DatabaseTooNewError, migrationsTable, newestKnownMigration } from './migrations';
-import { numberPlaceholders } from './placeholders';
+import { createStatements } from './prepared';
 import { createHash } from 'node:crypto';
 import type { SqlDatabase, SqlExecutor, TransactionOptions } from './port';
 import { isDatabaseUnavailable } from './unavailable';
@@ -66,17 +66,12 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
   // A client handed to a waiting connect() has lost the pool's listener before the caller adds its own; a termination
   // arriving in between would be an unhandled 'error' event (a crash). Its next statement fails, and is retried or 503.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const texts = new Map<string, string>();
-  const numbered = (sql: string) => {
-    let text = texts.get(sql);
-    if (text === undefined) texts.set(sql, (text = numberPlaceholders(sql)));
-    return text;
-  };
+  const statements = createStatements(); // numbered placeholders; repeated statements prepared (prepared.ts)
   /** Statements on the pool or on one connection; `failed` hears of every statement that fails. */
   const executor = (on: pg.Pool | pg.PoolClient, failed: (error: unknown) => void = () => {}): SqlExecutor => {
     const query = async (sql: string, params?: readonly unknown[]) => {
       try {
-        return await on.query(numbered(sql), params as unknown[]);
+        return await statements.query(on, sql, params);
       } catch (error) {
         failed(error);
         throw error;
