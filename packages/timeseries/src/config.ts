@@ -1,11 +1,21 @@
+import type { SqlDialect } from '@mds/db';
 import { parseElasticsearchConnection, type ElasticsearchConnection } from '@mds/elasticsearch';
 
-/** Where time-series documents live: the embedded SQLite file (default) or an Elasticsearch/OpenSearch cluster. */
-export type TimeseriesConfig = EmbeddedConfig | ElasticsearchConfig;
+/**
+ * Where time-series documents live: an Elasticsearch/OpenSearch cluster when one is configured, else the server's
+ * own database: the embedded SQLite file beside it, or its PostgreSQL database (shared by every replica).
+ */
+export type TimeseriesConfig = EmbeddedConfig | PostgresConfig | ElasticsearchConfig;
 
 export interface EmbeddedConfig {
   backend: 'embedded';
   /** `INDEX_PREFIX`; '' for none. */
+  indexPrefix: string;
+}
+
+/** Tables in the server's PostgreSQL database (`DATABASE_URL`), which createTimeseries is given. */
+export interface PostgresConfig {
+  backend: 'postgres';
   indexPrefix: string;
 }
 
@@ -21,9 +31,10 @@ export class TimeseriesConfigError extends Error {
 
 /**
  * Reads the time-series backend from the environment: the cluster of `ELASTICSEARCH_URL` or `ELASTICSEARCH_HOST`
- * (see @mds/elasticsearch), else the embedded store. `INDEX_PREFIX` names the indices on either.
+ * (see @mds/elasticsearch); else, when the server's database is PostgreSQL (`database`), that database; else the
+ * embedded store. `INDEX_PREFIX` names the indices on any of them.
  */
-export function parseTimeseriesConfig(env: NodeJS.ProcessEnv): TimeseriesConfig {
+export function parseTimeseriesConfig(env: NodeJS.ProcessEnv, options: { database?: SqlDialect } = {}): TimeseriesConfig {
   const indexPrefix = env.INDEX_PREFIX?.trim() ?? '';
   if (indexPrefix && !/^[a-z0-9][a-z0-9_-]*$/.test(indexPrefix)) {
     throw new TimeseriesConfigError(
@@ -31,5 +42,6 @@ export function parseTimeseriesConfig(env: NodeJS.ProcessEnv): TimeseriesConfig 
     );
   }
   const connection = parseElasticsearchConnection(env);
-  return connection ? { backend: 'elasticsearch', indexPrefix, ...connection } : { backend: 'embedded', indexPrefix };
+  if (connection) return { backend: 'elasticsearch', indexPrefix, ...connection };
+  return { backend: options.database === 'postgres' ? 'postgres' : 'embedded', indexPrefix };
 }

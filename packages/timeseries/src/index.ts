@@ -1,14 +1,23 @@
+import type { SqlDatabase } from '@mds/db';
 import type { ApiModule } from '@mds/schema';
 import { join } from 'node:path';
-import type { TimeseriesConfig } from './config.ts';
+import { TimeseriesConfigError, type TimeseriesConfig } from './config.ts';
 import { openEmbeddedStore } from './embedded/store.ts';
 import { createTimeseriesIngest, type TimeseriesIngest } from './ingest.ts';
 import { openApiIndexSizes, operationsActions } from './operations-actions.ts';
 import type { TimeseriesStore } from './port.ts';
+import { openPostgresStore } from './postgres/store.ts';
 import { timeseriesReader, timeseriesValuesActions, type TimeseriesRead } from './timeseries-values.ts';
 import { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 
-export { TimeseriesConfigError, parseTimeseriesConfig, type ElasticsearchConfig, type EmbeddedConfig, type TimeseriesConfig } from './config.ts';
+export {
+  TimeseriesConfigError,
+  parseTimeseriesConfig,
+  type ElasticsearchConfig,
+  type EmbeddedConfig,
+  type PostgresConfig,
+  type TimeseriesConfig,
+} from './config.ts';
 export type * from './port.ts';
 export { REGISTRY, indexName, type EntityType } from './registry.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
@@ -32,25 +41,22 @@ export interface Timeseries {
   read(request: TimeseriesRead): Promise<Record<string, unknown>[]>;
   /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
   seed(options: Omit<SeedOptions, 'now'>): Promise<SeedResult>;
-  /** Stops running embedded truncations (they report an error) and releases the backend. Idempotent. */
+  /** Stops running embedded or PostgreSQL truncations (they report an error) and releases the backend. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * The time-series package: the embedded store in `<dataDir>/timeseries.db`, or Elasticsearch/OpenSearch when
- * configured (the cluster is contacted on first use, so the server starts while it is down).
+ * The time-series package: the embedded store in `<dataDir>/timeseries.db`, tables in the server's PostgreSQL
+ * database (`database`, needed for that backend; never closed here), or Elasticsearch/OpenSearch when configured
+ * (the cluster is contacted on first use, so the server starts while it is down).
  */
 export async function createTimeseries(options: {
   dataDir: string;
   config: TimeseriesConfig;
+  database?: SqlDatabase;
   now?: () => number;
 }): Promise<Timeseries> {
-  const { config } = options;
-  // The Elasticsearch client is half of the server's code: load it only for a configured cluster.
-  const store: TimeseriesStore =
-    config.backend === 'elasticsearch'
-      ? new (await import('./elasticsearch/store.ts')).ElasticsearchStore({ config })
-      : await openEmbeddedStore({ file: join(options.dataDir, 'timeseries.db'), indexPrefix: config.indexPrefix });
+  const store = await openStore(options);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= store.close());
   const now = options.now ?? Date.now;
@@ -68,4 +74,19 @@ export async function createTimeseries(options: {
     seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
     close,
   };
+}
+
+async function openStore({ config, dataDir, database }: { config: TimeseriesConfig; dataDir: string; database?: SqlDatabase }): Promise<TimeseriesStore> {
+  switch (config.backend) {
+    case 'elasticsearch':
+      // The Elasticsearch client is half of the server's code: load it only for a configured cluster.
+      return new (await import('./elasticsearch/store.ts')).ElasticsearchStore({ config });
+    case 'postgres':
+      if (database?.dialect !== 'postgres') {
+        throw new TimeseriesConfigError('The PostgreSQL time-series backend needs the server\'s PostgreSQL database (DATABASE_URL).');
+      }
+      return openPostgresStore({ db: database, indexPrefix: config.indexPrefix });
+    case 'embedded':
+      return openEmbeddedStore({ file: join(dataDir, 'timeseries.db'), indexPrefix: config.indexPrefix });
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The port every time-series backend implements (embedded SQLite, Elasticsearch/OpenSearch). The domain layer
+ * The port every time-series backend implements (embedded SQLite, PostgreSQL, Elasticsearch/OpenSearch). The domain layer
  * (actions, seed) decides names, messages and rules; a store only keeps documents and runs truncations.
  */
 
@@ -28,7 +28,10 @@ export type PartitionSpecDocument = { partition: string } | { timePartition: str
 
 export interface IndexSize {
   indexName: string;
-  /** Bytes on disk: primary-shard store size (Elasticsearch) or pages of the table and its indexes (SQLite). */
+  /**
+   * Bytes on disk: primary-shard store size (Elasticsearch), pages of the table and its indexes (SQLite), or the
+   * files of the table, its TOAST and its indexes (PostgreSQL).
+   */
   sizeBytes: number;
 }
 
@@ -72,7 +75,7 @@ export interface TaskStatus {
 }
 
 /**
- * Truncation tasks by state. Embedded: every task in its table. Elasticsearch: the tasks running in the cluster now,
+ * Truncation tasks by state. Embedded and PostgreSQL: every task in its table. Elasticsearch: the tasks running in the cluster now,
  * and those this process saw finish (the cluster keeps no count of finished ones).
  */
 export type TaskCounts = Record<'running' | 'completed' | 'failed', number>;
@@ -112,7 +115,7 @@ export interface DeleteByUrnRequest {
 }
 
 export interface TimeseriesStore {
-  readonly kind: 'embedded' | 'elasticsearch';
+  readonly kind: 'embedded' | 'postgres' | 'elasticsearch';
   /** `INDEX_PREFIX` this store names its indices with ('' for none). */
   readonly indexPrefix: string;
   /** Writes (insert or overwrite by id) a batch of documents; all or nothing where the backend allows it. */
@@ -136,6 +139,6 @@ export interface TimeseriesStore {
   checkReady(): Promise<void>;
   /** Truncation tasks by state, for metrics (see TaskCounts). */
   taskCounts(): Promise<TaskCounts>;
-  /** Releases connections; a running embedded truncation is stopped and reports an error. */
+  /** Releases connections (PostgreSQL: not the database, which is the server's); a running embedded or PostgreSQL truncation is stopped and reports an error. */
   close(): Promise<void>;
 }

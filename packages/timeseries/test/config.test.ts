@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimeseriesConfig, TimeseriesConfigError } from '../src/index.ts';
+import { createTimeseries, parseTimeseriesConfig, TimeseriesConfigError } from '../src/index.ts';
+import { tempDir } from './helpers.ts';
 
 describe('parseTimeseriesConfig', () => {
   it('defaults to the embedded store without prefix', () => {
@@ -17,6 +18,22 @@ describe('parseTimeseriesConfig', () => {
       requestTimeoutMs: 10_000,
       implementation: 'auto',
     });
+  });
+
+  it('selects the server\'s PostgreSQL database when there is one and no cluster; the embedded store on SQLite', () => {
+    expect(parseTimeseriesConfig({ INDEX_PREFIX: 'acme' }, { database: 'postgres' })).toEqual({ backend: 'postgres', indexPrefix: 'acme' });
+    expect(parseTimeseriesConfig({}, { database: 'sqlite' })).toEqual({ backend: 'embedded', indexPrefix: '' });
+    expect(parseTimeseriesConfig({ ELASTICSEARCH_URL: 'http://es:9200' }, { database: 'postgres' })).toMatchObject({ backend: 'elasticsearch', node: 'http://es:9200' });
+    expect(parseTimeseriesConfig({ ELASTICSEARCH_HOST: 'es' }, { database: 'postgres' })).toMatchObject({ backend: 'elasticsearch' });
+  });
+
+  it('refuses the PostgreSQL backend without a PostgreSQL database to put it in', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      await expect(createTimeseries({ dataDir: dir, config: { backend: 'postgres', indexPrefix: '' } })).rejects.toThrow(TimeseriesConfigError);
+    } finally {
+      remove();
+    }
   });
 
   it('throws one clear line for a bad INDEX_PREFIX', () => {

@@ -18,7 +18,8 @@ import type {
 } from '../port.ts';
 import { parseIndexName } from '../registry.ts';
 import { VERSIONS_TABLE, createIndexTableSql, whileWriting } from './sql.js';
-import { TaskTable, nodeIdOf, toTaskStatus } from './tasks.ts';
+import { toTaskStatus } from '../task-status.ts';
+import { TaskTable, nodeIdOf } from './tasks.ts';
 import { WorkerClient, WorkerError } from './worker-client.ts';
 
 export interface EmbeddedStoreOptions {
@@ -43,7 +44,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   const db = openDatabase(options.file);
   try {
     useIncrementalVacuum(db);
-    applyMigrations(db, { folder: fileURLToPath(new URL('../../migrations', import.meta.url)), owner: 'timeseries' });
+    applyMigrations(db, { folder: fileURLToPath(new URL('../../migrations/sqlite', import.meta.url)), owner: 'timeseries' });
     // After a large truncation, a checkpoint cuts the WAL back to this size instead of leaving it at its peak.
     db.pragma('journal_size_limit = 67108864');
     return new EmbeddedStore(db, options);

@@ -1,23 +1,13 @@
 import type { SqliteDatabase } from '@mds/db';
 import { randomInt } from 'node:crypto';
-import type { TaskCounts, TaskStatus, TruncationMode } from '../port.ts';
+import type { TaskCounts, TruncationMode } from '../port.ts';
+import type { TaskProgress } from '../task-status.ts';
 import { FINISH_SQL, META_TABLE, SCRATCH_NAME, TASKS_TABLE, quote, whileWriting } from './sql.js';
 
 /** A row of `timeseries_tasks`, as the raw statements below read it. */
-export interface TaskRow {
-  id: number;
+export interface TaskRow extends TaskProgress {
   indexName: string;
-  mode: TruncationMode;
-  state: 'running' | 'completed' | 'failed';
-  total: number;
-  deleted: number;
-  created: number;
-  batches: number;
-  rowsPerSecond: number | null;
-  startedAt: number;
   heartbeatAt: number;
-  finishedAt: number | null;
-  error: string | null;
   ownerPid: number;
   ownerInstance: string;
 }
@@ -154,28 +144,4 @@ function interruptedReason(row: TaskRow): string {
     'Interrupted: mds stopped (restart or crash) while the truncation was running; ' +
     `${row.deleted} of ${row.total} rows had been deleted. Run the truncation again.`
   );
-}
-
-/** What getEsTaskStatus reports: Elasticsearch's BulkByScrollTask status shape, so existing pollers keep working. */
-export function toTaskStatus(nodeId: string, row: TaskRow, now: number = Date.now()): TaskStatus {
-  const status: TaskStatus = {
-    completed: row.state !== 'running',
-    taskId: `${nodeId}:${row.id}`,
-    status: {
-      total: row.total,
-      updated: 0,
-      created: row.created,
-      deleted: row.deleted,
-      batches: row.batches,
-      version_conflicts: 0,
-      noops: 0,
-      retries: { bulk: 0, search: 0 },
-      throttled_millis: 0,
-      requests_per_second: row.rowsPerSecond ?? -1,
-      throttled_until_millis: 0,
-    },
-    runTimeNanos: Math.max(0, (row.finishedAt ?? now) - row.startedAt) * 1_000_000,
-  };
-  if (row.error) status.error = row.error;
-  return status;
 }
