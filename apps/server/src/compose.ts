@@ -25,16 +25,16 @@ type StartLog = Pick<Logger, 'info' | 'warn'>;
 /**
  * The composition root: opens the stores and builds each package's module. Tokens and roles, entities (tags among
  * them) as versioned aspects and their search index live in SQLite files in DATA_DIR (`mds.db`, `entities.db`) or in
- * one PostgreSQL database shared by every replica; time-series data apart (embedded or Elasticsearch), so
- * truncation never blocks other writes. The entities package owns Rest.li ingestion and hands time-series aspects to
- * the time-series package.
+ * one PostgreSQL database shared by every replica; time-series data apart (embedded, tables of its own in that
+ * PostgreSQL database, or Elasticsearch), so truncation never blocks other writes. The entities package owns Rest.li
+ * ingestion and hands time-series aspects to the time-series package.
  */
 export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database'>, log?: StartLog): Promise<Composition & Domains> {
   log?.info(config.database.logLine);
   const storage = openStorage(config.database, config.dataDir);
   try {
     const secrets = resolveTokenSecrets({ env: config.env, dataDir: config.dataDir, production: config.production });
-    const timeseriesConfig = parseTimeseriesConfig(config.env);
+    const timeseriesConfig = parseTimeseriesConfig(config.env, { database: config.database.dialect });
     if (config.database.dialect === 'postgres') warnOfLocalState(config, timeseriesConfig.backend, log);
     const auth = await createAuth({
       db: storage.auth,
@@ -42,7 +42,7 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
-    const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig });
+    const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig, database: storage.entities });
     const entities = await createEntities({ db: storage.entities, timeseries: timeseries.ingest });
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
     const tags = await createTagsModule({ entities, legacy: storage.legacy });
@@ -82,18 +82,16 @@ class DatabaseUnreachableError extends Error {
 }
 
 /**
- * What a replica on PostgreSQL still keeps to itself, said once at start: time-series data in its own DATA_DIR unless
- * on Elasticsearch, and development token secrets generated into DATA_DIR unless given, which other replicas refuse.
- * Also an embedded installation's entities left in DATA_DIR, which a switch to PostgreSQL does not carry over.
+ * What a replica on PostgreSQL still keeps to itself, said once at start: development token secrets generated into
+ * DATA_DIR unless given, which other replicas refuse. Also an embedded installation's entities left in DATA_DIR, which
+ * a switch to PostgreSQL does not carry over, and the time series an older replica kept there.
  */
 function warnOfLocalState({ env, dataDir }: Pick<Config, 'env' | 'dataDir'>, timeseriesBackend: string, log: StartLog | undefined): void {
   if (existsSync(join(dataDir, 'entities.db'))) {
     log?.warn(`${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served (mds migrate-to-postgres --from ${dataDir} copies them)`);
   }
-  if (timeseriesBackend === 'embedded') {
-    log?.warn(
-      'time-series data (profiles, usage, operations) is stored in DATA_DIR, local to each replica: set ELASTICSEARCH_URL so that replicas share it',
-    );
+  if (timeseriesBackend === 'postgres' && existsSync(join(dataDir, 'timeseries.db'))) {
+    log?.warn(`${join(dataDir, 'timeseries.db')} holds time-series data an older mds kept local to this replica: it is not served, time series now live in PostgreSQL`);
   }
   if (!env.DATAHUB_TOKEN_SERVICE_SIGNING_KEY || !env.DATAHUB_TOKEN_SERVICE_SALT) {
     log?.warn(
