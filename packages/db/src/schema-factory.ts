@@ -12,6 +12,7 @@ import {
   varchar as pgVarchar,
   type PgColumn,
   type PgColumnBuilderBase,
+  type PgTable,
   type PgTableWithColumns,
 } from 'drizzle-orm/pg-core';
 import {
@@ -23,6 +24,7 @@ import {
   uniqueIndex as sqliteUniqueIndex,
   type SQLiteColumn,
   type SQLiteColumnBuilderBase,
+  type SQLiteTable,
   type SQLiteTableWithColumns,
 } from 'drizzle-orm/sqlite-core';
 import type { CopiedTable } from './copy-table';
@@ -97,6 +99,18 @@ export interface TableDescription<T extends string = string, C extends Record<st
   readonly sqlite: SQLiteTableWithColumns<{ name: T; schema: undefined; dialect: 'sqlite'; columns: { [K in keyof C & string]: SQLiteColumn<DescribedColumn<T, K, C[K]>> } }>;
   /** The table for drizzle on PostgreSQL, and for drizzle-kit generating migrations/postgres. */
   readonly postgres: PgTableWithColumns<{ name: T; schema: undefined; dialect: 'pg'; columns: { [K in keyof C & string]: PgColumn<DescribedColumn<T, K, C[K]>> } }>;
+}
+
+/** Any described table, as code taking several of them (`copiedTable`, the checks of `@mds/db/testing`) sees it. */
+export interface AnyTableDescription {
+  readonly name: string;
+  readonly columns: Readonly<Record<string, ColumnSpec>>;
+  readonly columnNames: readonly string[];
+  readonly primaryKey: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
+  readonly withoutRowid?: boolean;
+  readonly sqlite: SQLiteTable;
+  readonly postgres: PgTable;
 }
 
 /** `text COLLATE "C"` / `varchar(n) COLLATE "C"`: drizzle has no column collation (drizzle-orm#638), so a custom type. */
@@ -174,6 +188,6 @@ export function defineTable<const T extends string, const C extends Record<strin
 }
 
 /** A table as `copyTable` (`mds migrate-to-postgres`) needs it: every column, and the primary key's. */
-export function copiedTable(table: TableDescription): CopiedTable {
+export function copiedTable(table: AnyTableDescription): CopiedTable {
   return { name: table.name, columns: table.columnNames, key: table.primaryKey };
 }

@@ -183,3 +183,4 @@ export function postgresTestDatabases(options: { poolSize?: number } = {}): Test
   const databases = testDatabases();
   return handles((url) => openPostgresDatabase({ url, poolSize: options.poolSize }), databases.create, databases.dropAll);
 }
+export { HAND_WRITTEN, migrationsFolderProblems, pendingMigration, schemaDescribed, schemaInDatabase, type ColumnShape, type SchemaShape, type TableShape } from './schema-check';
