@@ -1,14 +1,19 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { defineTable } from '@mds/db';
 
-// The SQLite tables as drizzle-kit reads them to generate migrations/sqlite (`pnpm db:generate`); the code itself
-// speaks plain SQL through the storage port, and migrations/postgres is written by hand to the same shape.
+// Auth's tables, described once for both dialects (@mds/db's schema factory). The code speaks plain SQL through the
+// storage port; drizzle-kit generates each dialect's migrations from the tables exported at the end
+// (drizzle.sqlite.config.ts, drizzle.postgres.config.ts), and test/schema.test.ts checks both migrations folders
+// create exactly these tables. Times are milliseconds since the epoch.
 
 /** Users known to mds, with the one role each may hold (spec 3). Created by role assignment; the root user is seeded. */
-export const users = sqliteTable('users', {
-  actorUrn: text('actor_urn').primaryKey(),
-  /** `urn:li:dataHubRole:<Admin|Editor|Reader>`, or null: no role (then only GENERATE_PERSONAL_ACCESS_TOKENS). */
-  roleUrn: text('role_urn'),
-  createdAt: integer('created_at').notNull(),
+export const users = defineTable('users', {
+  columns: {
+    actor_urn: { type: 'text', bytewise: true },
+    /** `urn:li:dataHubRole:<Admin|Editor|Reader>`, or null: no role (then only GENERATE_PERSONAL_ACCESS_TOKENS). */
+    role_urn: { type: 'text', bytewise: true, nullable: true },
+    created_at: { type: 'bigint' },
+  },
+  primaryKey: ['actor_urn'],
 });
 
 /**
@@ -16,30 +21,43 @@ export const users = sqliteTable('users', {
  * `AccessTokenMetadata.id` and the `tokenId` of `revokeAccessToken`. A revoked token is a deleted row.
  * No foreign key to users on purpose: a token whose user is gone must still be listable and revocable.
  */
-export const accessTokens = sqliteTable(
-  'access_tokens',
-  {
-    id: text('id').primaryKey(),
-    name: text('name').notNull(),
-    description: text('description'),
+export const accessTokens = defineTable('access_tokens', {
+  columns: {
+    id: { type: 'text', bytewise: true },
+    name: { type: 'text' },
+    description: { type: 'text', nullable: true },
     /** Whom the token authenticates as. */
-    actorUrn: text('actor_urn').notNull(),
+    actor_urn: { type: 'text', bytewise: true },
     /** Who created it (audit; owners may list and revoke their tokens). */
-    ownerUrn: text('owner_urn').notNull(),
-    createdAt: integer('created_at').notNull(),
-    /** Milliseconds since the epoch; null never expires (NO_EXPIRY). */
-    expiresAt: integer('expires_at'),
+    owner_urn: { type: 'text', bytewise: true },
+    created_at: { type: 'bigint' },
+    /** Null never expires (NO_EXPIRY). */
+    expires_at: { type: 'bigint', nullable: true },
   },
-  (t) => [index('access_tokens_owner_urn').on(t.ownerUrn), index('access_tokens_actor_urn').on(t.actorUrn)],
-);
+  primaryKey: ['id'],
+  indexes: [
+    { name: 'access_tokens_owner_urn', on: ['owner_urn'] },
+    { name: 'access_tokens_actor_urn', on: ['actor_urn'] },
+  ],
+});
 
 /**
  * At most one row: present once some process has claimed the database's first start (and printed its root token).
  * Claimed by an atomic insert, so among replicas starting together on an empty database exactly one wins; the
  * migration creating it pre-claims it for a database already in use.
  */
-export const firstStart = sqliteTable('first_start', {
-  /** Always 1: the primary key is what makes the claim atomic. */
-  id: integer('id').primaryKey(),
-  claimedAt: integer('claimed_at').notNull(),
+export const firstStart = defineTable('first_start', {
+  columns: {
+    /** Always 1: the primary key is what makes the claim atomic. */
+    id: { type: 'integer' },
+    claimed_at: { type: 'bigint' },
+  },
+  primaryKey: ['id'],
 });
+
+export const AUTH_SCHEMA = [users, accessTokens, firstStart] as const;
+
+// What drizzle-kit reads: it takes the tables among a schema file's exports, each config those of its dialect.
+export const { sqlite: usersSqlite, postgres: usersPostgres } = users;
+export const { sqlite: accessTokensSqlite, postgres: accessTokensPostgres } = accessTokens;
+export const { sqlite: firstStartSqlite, postgres: firstStartPostgres } = firstStart;

@@ -1,10 +1,8 @@
-import { createStampedCache, type CopiedTable, type SqlDatabase } from '@mds/db';
+import { copiedTable, createStampedCache, type CopiedTable, type SqlDatabase } from '@mds/db';
+import { accessTokens, users } from './schema';
 
 /** Auth's tables, for copying an installation: users with their roles, and tokens (`first_start` is not copied). */
-export const AUTH_TABLES: readonly CopiedTable[] = [
-  { name: 'users', columns: ['actor_urn', 'role_urn', 'created_at'], key: ['actor_urn'] },
-  { name: 'access_tokens', columns: ['id', 'name', 'description', 'actor_urn', 'owner_urn', 'created_at', 'expires_at'], key: ['id'] },
-];
+export const AUTH_TABLES: readonly CopiedTable[] = [copiedTable(users), copiedTable(accessTokens)];
 
 /** A stored token (`access_tokens`): only its salted hash, as `id`. */
 export interface TokenRow {

@@ -1,6 +1,6 @@
 import { defineConfig } from 'drizzle-kit';
 
-// SQLite only: migrations/postgres mirrors each generated migration by hand (drizzle-kit needs one config per dialect).
+// migrations/sqlite, generated from the description in src/db/schema.ts (`pnpm db:generate` runs both configs).
 export default defineConfig({
   dialect: 'sqlite',
   schema: './src/db/schema.ts',
