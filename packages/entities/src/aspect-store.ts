@@ -101,8 +101,8 @@ interface Slot {
   newest: number;
   /** Whether the write changed the row. */
   touched: boolean;
-  /** Whether the write gave the aspect a new value (not only new systemMetadata): its edges are then replaced. */
-  rewritten: boolean;
+  /** The new value, when the write gave the aspect one (not only new systemMetadata): its edges are then replaced. */
+  written?: unknown;
 }
 
 /** What one write has learnt and decided so far, item by item: applied to the database at its end, in a few statements. */
@@ -204,14 +204,14 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     const aspects = [...new Set(items.flatMap((item) => [item.aspect, findEntity(item.entityType)?.keyAspect ?? item.aspect]))];
     const slots = new Map<string, Slot>();
     for (const row of await latestRows(tx, urns, aspects, true)) {
-      slots.set(slotKey(row.urn, row.aspect), { row, stored: true, newest: Number(row.newest), touched: false, rewritten: false });
+      slots.set(slotKey(row.urn, row.aspect), { row, stored: true, newest: Number(row.newest), touched: false });
     }
     return slots;
   }
   const slotOf = (state: WriteState, urn: string, aspect: string): Slot => {
     const key = slotKey(urn, aspect);
     let slot = state.slots.get(key);
-    if (!slot) state.slots.set(key, (slot = { row: undefined, stored: false, newest: 0, touched: false, rewritten: false }));
+    if (!slot) state.slots.set(key, (slot = { row: undefined, stored: false, newest: 0, touched: false }));
     return slot;
   };
 
@@ -257,7 +257,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     state.created.get(item.urn)?.set(item.aspect, value);
 
     if (!current) {
-      slot.rewritten = true;
+      slot.written = value;
       slot.row = newRow(item.urn, item.aspect, value, firstSystemMetadata(item.systemMetadata, audit), audit);
       return written;
     }
@@ -273,7 +273,7 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
       return { urn: item.urn, aspect: item.aspect, outcome: 'unchanged' };
     }
     // A new value: the old latest row is archived unchanged as the next history version, and v0 is overwritten.
-    slot.rewritten = true;
+    slot.written = value;
     slot.newest += 1;
     state.archived.push({ ...current, version: slot.newest });
     const own = Object.fromEntries(Object.entries(requested).filter(([key]) => !SERVER_OWNED.includes(key)));
@@ -299,9 +299,9 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     await writeRows(tx, { table, columns: ROW_COLUMNS, rows: touched.filter((s) => s.stored).map((s) => asValues(s.row!)), onConflict: { replaceOn: ['urn', 'aspect', 'version'] } });
 
     // Edges of the aspects given a new value (an unchanged value keeps its edges; a new entity has none yet).
-    const rewritten = touched.filter((slot) => slot.rewritten && declaresEdges(slot.row!.aspect));
+    const rewritten = touched.filter((slot) => slot.written !== undefined && declaresEdges(slot.row!.aspect));
     await deleteRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect'] }, rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]));
-    const edges = rewritten.flatMap(({ row }) => edgesOf(row!.aspect, JSON.parse(row!.metadata)).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]));
+    const edges = rewritten.flatMap(({ row, written }) => edgesOf(row!.aspect, written).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]));
     await writeRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], rows: edges, onConflict: 'ignore' });
 
     await reindexEntities(tx, [...state.changed], state.created);
