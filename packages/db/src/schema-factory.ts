@@ -178,7 +178,9 @@ export function defineTable<const T extends string, const C extends Record<strin
 
   const pgColumns = Object.fromEntries(columnNames.map((c) => [c, pgColumn(c, spec.columns[c]!, c === soleKey)]));
   const postgres = pgTable(name, pgColumns, (t) => [
-    ...(soleKey ? [] : [pgPrimaryKey({ columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
+    // Named as PostgreSQL names a key of its own (drizzle's default is another name), so that drizzle-kit's snapshot
+    // names the key a hand-written `PRIMARY KEY (...)` made.
+    ...(soleKey ? [] : [pgPrimaryKey({ name: `${name}_pkey`, columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
     ...(spec.indexes ?? []).map((index) =>
       (index.unique ? pgUniqueIndex : pgIndex)(index.name).on(...nonEmpty(index.on.map((c) => (typeof c === 'string' ? t[c]! : sql`md5(${t[c.md5]!})`)))),
     ),
