@@ -52,22 +52,33 @@ export function createStatements() {
 
   const nameOf = (text: string) => `mds_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
 
-  function config(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
-    const values = params as unknown[] | undefined;
+  /** What to send for `sql`: its numbered text, and a name once it is worth preparing. */
+  function statementOf(sql: string, params: readonly unknown[] | undefined): { text: string; name?: string } {
     const known = named.get(sql);
-    if (known) return naming ? { name: known.name, text: known.text, values } : { text: known.text, values };
+    if (known) return naming ? known : { text: known.text };
     let statement = counted.get(sql);
     if (!statement) {
       if (counted.size >= MAX_COUNTED) counted.clear();
       counted.set(sql, (statement = { text: numberPlaceholders(sql), uses: 0 }));
     }
     statement.uses++;
-    const nameable = naming && values?.length && statement.uses >= USES_BEFORE_NAMED && named.size < MAX_NAMED && statement.text.length <= MAX_NAMED_LENGTH;
-    if (!nameable) return { text: statement.text, values };
+    const nameable = naming && params?.length && statement.uses >= USES_BEFORE_NAMED && named.size < MAX_NAMED && statement.text.length <= MAX_NAMED_LENGTH;
+    if (!nameable) return { text: statement.text };
     const name = nameOf(statement.text);
     named.set(sql, { text: statement.text, name });
     counted.delete(sql);
-    return { name, text: statement.text, values };
+    return { name, text: statement.text };
+  }
+
+  /**
+   * The query `pg` sends for `sql`, built from its text: given a config object (the only way to name a statement),
+   * `pg` copies it property descriptor by descriptor, 4 µs a statement, where a text costs nothing.
+   */
+  function queryOf(sql: string, params: readonly unknown[] | undefined): pg.Query {
+    const { text, name } = statementOf(sql, params);
+    const query = new pg.Query(text, params as unknown[] | undefined);
+    if (name !== undefined) (query as Named).name = name;
+    return query;
   }
 
   /** Whether the error calls for another try, after mending what caused it. */
@@ -88,13 +99,28 @@ export function createStatements() {
   return {
     /** Runs `sql` on the pool (run once more after a mended failure) or on a transaction's connection. */
     async query(on: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[] | undefined): Promise<pg.QueryResult> {
-      const first = config(sql, params);
+      const first = queryOf(sql, params);
       try {
-        return await on.query(first);
+        return await send(on, first);
       } catch (error) {
-        if (first.name === undefined || !mend(sql, first.name, error) || !(on instanceof pg.Pool)) throw error;
-        return await on.query(config(sql, params));
+        const { name } = first as Named;
+        if (name === undefined || !mend(sql, name, error) || !(on instanceof pg.Pool)) throw error;
+        return await send(on, queryOf(sql, params));
       }
     },
   };
+}
+
+type Named = pg.Query & { name?: string };
+
+/**
+ * Runs a query object: the pool checks a connection out for it and attaches its own callback; on a connection, a query
+ * object is answered through its callback alone.
+ */
+function send(on: pg.Pool | pg.PoolClient, query: pg.Query): Promise<pg.QueryResult> {
+  if (on instanceof pg.Pool) return on.query(query as unknown as pg.QueryConfig);
+  return new Promise((resolve, reject) => {
+    (query as { callback?: (error: Error | null, result: pg.QueryResult) => void }).callback = (error, result) => (error ? reject(error) : resolve(result));
+    on.query(query);
+  });
 }
