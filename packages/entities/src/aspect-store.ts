@@ -1,9 +1,10 @@
 import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
-import { createCommitCache, deleteRows, writeRows, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
+import { copiedTable, createCommitCache, deleteRows, writeRows, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { searchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
+import { entityRelationship, metadataAspectV2 } from './db/schema';
 import { applyPatch } from './patch';
 import { assertValid, urnParameter } from './proposals';
 import { declaresEdges, edgesOf } from './relationships';
@@ -88,7 +89,7 @@ interface Row {
   newest?: number;
 }
 
-const ROW_COLUMNS = ['urn', 'aspect', 'version', 'metadata', 'systemmetadata', 'createdon', 'createdby', 'createdfor'];
+const ROW_COLUMNS = metadataAspectV2.columnNames;
 const COLUMNS = ROW_COLUMNS.join(', ');
 
 /** One aspect of one entity as a write sees it: what the database held, and what the write has made of it so far. */
@@ -477,7 +478,4 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 export type AspectStore = ReturnType<typeof createAspectStore>;
 
 /** The aspect store's tables, for copying an installation (the search index is derived from them, so not listed). */
-export const ASPECT_STORE_TABLES: readonly CopiedTable[] = [
-  { name: 'metadata_aspect_v2', columns: ['urn', 'aspect', 'version', 'metadata', 'systemmetadata', 'createdon', 'createdby', 'createdfor'], key: ['urn', 'aspect', 'version'] },
-  { name: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], key: ['source', 'aspect', 'type', 'destination'] },
-];
+export const ASPECT_STORE_TABLES: readonly CopiedTable[] = [copiedTable(metadataAspectV2), copiedTable(entityRelationship)];
