@@ -19,7 +19,15 @@ export {
   type TimeseriesConfig,
 } from './config.ts';
 export type * from './port.ts';
-export { REGISTRY, indexName, type EntityType } from './registry.ts';
+export { REGISTRY, indexName, parseIndexName, type EntityType } from './registry.ts';
+// mds migrate-to-postgres: an embedded store's documents read, and written into the PostgreSQL store.
+export { EXPORT_BATCH, openEmbeddedTimeseriesReader, type EmbeddedIndex, type EmbeddedTimeseriesReader } from './embedded/export.ts';
+export {
+  postgresDocumentCounts,
+  postgresIndexWithDocuments,
+  postgresTimeseriesImport,
+  type PostgresTimeseriesImport,
+} from './postgres/import.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
 export type { TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';

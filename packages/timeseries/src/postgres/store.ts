@@ -89,12 +89,25 @@ function windowOf(request: { startTimeMillis?: number; endTimeMillis?: number })
   return [request.startTimeMillis ?? Number.MIN_SAFE_INTEGER, request.endTimeMillis ?? Number.MAX_SAFE_INTEGER];
 }
 
+/**
+ * The id of index `name` in `tx`, its (empty) table made first if it has none; the DDL lock is held until `tx` ends,
+ * so an index never gets two tables. Also used by the import of an embedded store (import.ts).
+ */
+export async function createIndexIn(tx: SqlExecutor, name: string): Promise<number> {
+  await lockDdl(tx);
+  const existing = await tx.get<{ id: number }>('SELECT id FROM timeseries_indices WHERE name = ?', [name]);
+  if (existing) return existing.id;
+  const table = tableName((await tx.get<{ n: number }>(`SELECT nextval('timeseries_table_number') AS n`))!.n);
+  for (const sql of createIndexTableSql(table)) await tx.run(sql);
+  return (await tx.get<{ id: number }>('INSERT INTO timeseries_indices (name, table_name) VALUES (?, ?) RETURNING id', [name, table]))!.id;
+}
+
 /** Key order of an index table (ids are hex, so code-unit order is the bytewise order of COLLATE "C"). */
 const byKey = (a: TimeseriesDocument, b: TimeseriesDocument) =>
   a.timestampMillis - b.timestampMillis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** A batch's rows as the column arrays of upsertSql. */
-function columnsOf(rows: readonly TimeseriesDocument[]): unknown[][] {
+/** A batch's rows as the column arrays of upsertSql (and of the import's inserts, import.ts). */
+export function columnsOf(rows: readonly TimeseriesDocument[]): unknown[][] {
   return [
     rows.map((d) => d.timestampMillis),
     rows.map((d) => d.id),
@@ -384,14 +397,7 @@ export class PostgresStore implements TimeseriesStore {
    * table, as on SQLite). One creation at a time across replicas, so an index never gets two tables.
    */
   private createIndex(name: string): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      await lockDdl(tx);
-      const existing = await tx.get<{ id: number }>('SELECT id FROM timeseries_indices WHERE name = ?', [name]);
-      if (existing) return existing.id;
-      const table = tableName((await tx.get<{ n: number }>(`SELECT nextval('timeseries_table_number') AS n`))!.n);
-      for (const sql of createIndexTableSql(table)) await tx.run(sql);
-      return (await tx.get<{ id: number }>('INSERT INTO timeseries_indices (name, table_name) VALUES (?, ?) RETURNING id', [name, table]))!.id;
-    }, READ_COMMITTED);
+    return this.db.transaction((tx) => createIndexIn(tx, name), READ_COMMITTED);
   }
 
   /** Where an index's rows are, holding its lock shared until the transaction ends (a reindex cannot move them meanwhile). */
