@@ -184,4 +184,4 @@ export function postgresTestDatabases(options: { poolSize?: number } = {}): Test
   return handles((url) => openPostgresDatabase({ url, poolSize: options.poolSize }), databases.create, databases.dropAll);
 }
 export { HAND_WRITTEN, migrationsFolderProblems, pendingMigration, schemaDescribed, schemaInDatabase, type ColumnShape, type SchemaShape, type TableShape } from './schema-check';
-export { describeMigrationsOfSchema } from './migrations-suite';
+export { databasesOfBothDialects, describeMigrationsOfSchema } from './migrations-suite';

@@ -1,22 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copiedTable, defineTable, type AnyTableDescription, type ColumnSpec, type SqlDialect, type TableSpec } from '../src/index';
-import { migrationsFolderProblems, pendingMigration, postgresTestDatabases, schemaDescribed, schemaInDatabase, sqliteTestDatabases } from '../src/testing';
+import { databasesOfBothDialects, migrationsFolderProblems, pendingMigration, schemaDescribed, schemaInDatabase } from '../src/testing';
 import { migrationsFolder, tempDir } from './helpers';
 
 // The schema factory: one description, drizzle's table for each dialect, and the check each package runs on its
 // migrations (schemaInDatabase against schemaDescribed), shown here to pass on what the description says and to
 // fail on every kind of drift.
-const databases = { sqlite: sqliteTestDatabases(), postgres: postgresTestDatabases({ poolSize: 1 }) };
-afterEach(async () => {
-  await databases.sqlite.closeOpened();
-  await databases.postgres.closeOpened();
-});
-afterAll(async () => {
-  await databases.sqlite.dispose();
-  await databases.postgres.dispose();
-});
+const databases = databasesOfBothDialects();
 
 const docs = defineTable('docs', {
   columns: {
