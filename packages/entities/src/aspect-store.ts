@@ -1,6 +1,6 @@
-import { findEntity, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
+import { findEntity, findEntityOfUrn, keyAspectValue, parseUrn, type EntitySpec } from '@mds/core';
 import { copiedTable, createCommitCache, deleteRows, writeRows, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
-import { searchDocument, type SearchIndex } from '@mds/search';
+import { searchDocument, type SearchDocument, type SearchIndex } from '@mds/search';
 import { ApiError, badRequest, unprocessable } from '@mds/schema';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from './canonical-json';
@@ -312,16 +312,22 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
   async function reindexEntities(tx: SqlExecutor, urns: readonly string[], created: ReadonlyMap<string, ReadonlyMap<string, unknown>> = new Map()) {
     if (!search || urns.length === 0) return;
     // An entity created by this write has only the aspects it wrote, and no document yet: nothing to read back.
-    const fresh = new Set(urns.filter((urn) => created.has(urn) && findEntity(parseUrn(urn).entityType)));
-    await search.put(tx, [...fresh].map((urn) => searchDocument(findEntity(parseUrn(urn).entityType)!, urn, created.get(urn)!)), { fresh: true });
-    const others = urns.filter((urn) => !fresh.has(urn));
+    const fresh: SearchDocument[] = [];
+    const others: string[] = [];
+    for (const urn of urns) {
+      const entity = findEntityOfUrn(urn);
+      const aspects = created.get(urn);
+      if (entity && aspects) fresh.push(searchDocument(entity, urn, aspects));
+      else others.push(urn);
+    }
+    await search.put(tx, fresh, { fresh: true });
     if (others.length === 0) return;
     const aspects = new Map<string, Map<string, unknown>>();
     for (const row of await latestRows(tx, others)) {
       aspects.set(row.urn, (aspects.get(row.urn) ?? new Map<string, unknown>()).set(row.aspect, JSON.parse(row.metadata)));
     }
     const documents = others.flatMap((urn) => {
-      const entity = findEntity(parseUrn(urn).entityType);
+      const entity = findEntityOfUrn(urn);
       return entity && aspects.has(urn) ? [searchDocument(entity, urn, aspects.get(urn)!)] : [];
     });
     await search.put(tx, documents);

@@ -219,18 +219,19 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
 
     async put(tx: SqlExecutor, given: SearchDocument | readonly SearchDocument[], options: { fresh?: boolean } = {}) {
       // One document per urn: the last given.
-      const docs = [...new Map((Array.isArray(given) ? given : [given as SearchDocument]).map((doc) => [doc.urn, doc])).values()];
-      if (docs.length === 0) return;
+      const all: readonly SearchDocument[] = Array.isArray(given) ? given : [given as SearchDocument];
+      if (all.length === 0) return;
+      const docs = all.length === 1 ? all : [...new Map(all.map((doc) => [doc.urn, doc])).values()];
       // A document replaced is removed and inserted again, so that any number of them take the same few statements.
       if (!options.fresh) await removeDocuments(tx, docs.map((doc) => doc.urn));
       const ids = await dialect.insertDocuments(tx, docs);
       // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
-      const termsOf = (doc: SearchDocument) => TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const));
-      const values = [...new Map(docs.flatMap(termsOf).map((pair) => [JSON.stringify(pair), pair])).values()].sort(byFieldThenValue);
+      const termsOfDocs = docs.map((doc) => TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)));
+      const values = [...new Map(termsOfDocs.flat().map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort(byFieldThenValue);
       await writeRows(tx, { table: 'search_value', columns: ['field', 'value'], rows: values, onConflict: 'ignore' });
       // Statements of their own, so that they see values a concurrent transaction committed while the first waited on
       // them. Joined through the unique index; `(field, value) IN (VALUES …)` scanned the table instead.
-      const terms = docs.flatMap((doc, i) => termsOf(doc).map(([field, value]) => [ids[i]!, field, value] as const));
+      const terms = termsOfDocs.flatMap((pairs, i) => pairs.map(([field, value]) => [ids[i]!, field, value] as const));
       for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
         const triples = chunk.map(() => '(?, ?, ?)').join(', ');
