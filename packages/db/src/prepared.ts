@@ -56,6 +56,8 @@ export function createStatements() {
   function statementOf(sql: string, params: readonly unknown[] | undefined): { text: string; name?: string } {
     const known = named.get(sql);
     if (known) return naming ? known : { text: known.text };
+    // Multi-row batches of every size would otherwise fill the count with texts of tens of kilobytes each.
+    if (sql.length > MAX_NAMED_LENGTH) return { text: numberPlaceholders(sql) };
     let statement = counted.get(sql);
     if (!statement) {
       if (counted.size >= MAX_COUNTED) counted.clear();
