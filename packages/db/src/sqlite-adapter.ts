@@ -136,12 +136,21 @@ export function openSqliteDatabase(file: string): SqlDatabase {
   };
 }
 
+/**
+ * Prepared statements kept per connection before the cache starts over: texts with lists of every length (`IN (?, …)`
+ * of 1 to 500 urns, batches of any size) would otherwise keep a compiled statement each, for the life of the process.
+ */
+const MAX_PREPARED = 1000;
+
 /** Statements on one connection, prepared once per text. */
 function executor(db: Database.Database): SqlExecutor {
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    if (!statement) {
+      if (statements.size >= MAX_PREPARED) statements.clear();
+      statements.set(sql, (statement = db.prepare(sql)));
+    }
     return statement;
   };
   // SQLite has no boolean: bind them as 0/1, as PostgreSQL callers write them.

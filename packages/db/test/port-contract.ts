@@ -22,6 +22,16 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: P
       expect(await db.get('SELECT id FROM items WHERE id = ?', [2])).toBeUndefined();
     });
 
+    it('answers any number of distinct statement texts (the adapter keeps a bounded number prepared)', async () => {
+      const db = await open();
+      for (let n = 0; n < 2_500; n++) {
+        expect(await db.get(`SELECT CAST(? AS integer) + ${n} AS v`, [1])).toEqual({ v: n + 1 });
+      }
+      await db.transaction(async (tx) => {
+        for (let n = 0; n < 1_200; n++) expect(await tx.get(`SELECT CAST(? AS integer) * ${n} AS v`, [2])).toEqual({ v: 2 * n });
+      });
+    });
+
     describe('writeRows and deleteRows', () => {
       const labels = async (db: Awaited<ReturnType<typeof withTable>>) => (await db.all<{ label: string }>('SELECT label FROM items ORDER BY id')).map((r) => r.label);
 
