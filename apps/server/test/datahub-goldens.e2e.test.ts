@@ -2,6 +2,7 @@ import { aspectSpec } from '@mds/core';
 import { fileItemProposals, pegasusSnapshot } from '@mds/entities';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '@mds/db/testing';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's own ingestion files (sources in packages/entities/test/fixtures/datahub/SOURCES.md), each sent as its
@@ -44,13 +45,20 @@ function load(name: string) {
   return { items, snapshots, systemMetadata, proposals, expected: [...expected.values()] };
 }
 
-let mds: Mds;
-beforeAll(async () => {
-  mds = await startMds();
-});
-afterAll(() => mds?.close());
+const postgres = testDatabases();
+afterAll(postgres.dropAll);
 
-describe("DataHub's golden files", () => {
+// On each dialect: batches of DataHub's files are where the aspect store's batched write path does most.
+describe.each([
+  ['SQLite', async () => ({})],
+  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
+] as const)("DataHub's golden files on %s", (_, database) => {
+  let mds: Mds;
+  beforeAll(async () => {
+    mds = await startMds(await database());
+  });
+  afterAll(() => mds?.close());
+
   it('are at least 5 files and 200 items', () => {
     const items = files.reduce((sum, name) => sum + load(name).items.length, 0);
     expect(files.length).toBeGreaterThanOrEqual(5);
