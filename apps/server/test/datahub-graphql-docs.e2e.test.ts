@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differences, exampleNames, ingestSampleData, leaves, loadExample, upsertAspect } from './support/graphql-docs';
+import { testDatabases } from '@mds/db/testing';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's own documented GraphQL examples (fixtures/datahub-graphql-docs, each with its source), replayed against a
@@ -239,12 +240,6 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
   },
 };
 
-beforeAll(async () => {
-  mds = await startMds();
-  await ingestSampleData(mds);
-});
-afterAll(() => mds?.close());
-
 describe('the committed examples', () => {
   it('are each in the story, replayed or awaiting, and say how every documented field is compared', () => {
     expect([...STORY].sort()).toEqual(exampleNames().sort());
@@ -260,7 +255,20 @@ describe('the committed examples', () => {
   });
 });
 
-describe("DataHub's documented GraphQL examples, replayed on its sample data", () => {
+const postgres = testDatabases();
+afterAll(postgres.dropAll);
+
+describe.each([
+  ['SQLite', async () => ({})],
+  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
+] as const)("DataHub's documented GraphQL examples, replayed on its sample data, on %s", (_, database) => {
+  beforeAll(async () => {
+    answers.clear();
+    mds = await startMds(await database());
+    await ingestSampleData(mds);
+  });
+  afterAll(() => mds?.close());
+
   for (const name of REPLAYED) {
     it(name, async () => {
       const example = loadExample(name);
