@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createOpenApiClient, type OpenApiClient } from '@mds/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '@mds/db/testing';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's OpenAPI usage guide, replayed: every request it shows (fixtures/openapi-usage-guide/guide.json, with its
@@ -31,11 +32,8 @@ interface Reply {
 
 let mds: Mds;
 let api: OpenApiClient;
-beforeAll(async () => {
-  mds = await startMds();
-  api = createOpenApiClient({ baseUrl: mds.url, token: mds.rootToken });
-});
-afterAll(() => mds?.close());
+const postgres = testDatabases();
+afterAll(postgres.dropAll);
 
 /**
  * Sends a guide request as written. Its URL is literal (query string and all), not one of the document's path
@@ -129,10 +127,19 @@ function checkLatest(reply: Reply, documented: any) {
   expect(entity.aspects.schemaMetadata.value).toEqual(postedSchema());
 }
 
-describe(`DataHub's OpenAPI usage guide (${guide.source.repo} ${guide.source.path} @ ${guide.source.commit.slice(0, 10)}), replayed`, () => {
-  it('has a check for every request of the fixture, and the fixture every check', () => {
-    expect(guide.requests.map((r) => r.id).sort()).toEqual(Object.keys(checks).sort());
+it('has a check for every request of the fixture, and the fixture every check', () => {
+  expect(guide.requests.map((r) => r.id).sort()).toEqual(Object.keys(checks).sort());
+});
+
+describe.each([
+  ['SQLite', async () => ({})],
+  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
+] as const)(`DataHub's OpenAPI usage guide (${guide.source.repo} ${guide.source.path} @ ${guide.source.commit.slice(0, 10)}), replayed on %s`, (_, database) => {
+  beforeAll(async () => {
+    mds = await startMds(await database());
+    api = createOpenApiClient({ baseUrl: mds.url, token: mds.rootToken });
   });
+  afterAll(() => mds?.close());
 
   for (const entry of guide.requests) {
     const title = `${entry.supported ? '' : 'NOT SUPPORTED (answers 404, checked): '}${entry.setup ? 'setup, ' : ''}${entry.id}: ${entry.method} ${entry.url}`;
