@@ -2,7 +2,7 @@ import { aspectSpec } from '@mds/core';
 import { fileItemProposals, pegasusSnapshot } from '@mds/entities';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '@mds/db/testing';
+import { serverDatabases } from './support/databases';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's own ingestion files (sources in packages/entities/test/fixtures/datahub/SOURCES.md), each sent as its
@@ -45,14 +45,9 @@ function load(name: string) {
   return { items, snapshots, systemMetadata, proposals, expected: [...expected.values()] };
 }
 
-const postgres = testDatabases();
-afterAll(postgres.dropAll);
 
 // On each dialect: batches of DataHub's files are where the aspect store's batched write path does most.
-describe.each([
-  ['SQLite', async () => ({})],
-  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
-] as const)("DataHub's golden files on %s", (_, database) => {
+describe.each(serverDatabases())("DataHub's golden files on %s", (_, database) => {
   let mds: Mds;
   beforeAll(async () => {
     mds = await startMds(await database());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differences, exampleNames, ingestSampleData, leaves, loadExample, upsertAspect } from './support/graphql-docs';
-import { testDatabases } from '@mds/db/testing';
+import { serverDatabases } from './support/databases';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's own documented GraphQL examples (fixtures/datahub-graphql-docs, each with its source), replayed against a
@@ -255,13 +255,8 @@ describe('the committed examples', () => {
   });
 });
 
-const postgres = testDatabases();
-afterAll(postgres.dropAll);
 
-describe.each([
-  ['SQLite', async () => ({})],
-  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
-] as const)("DataHub's documented GraphQL examples, replayed on its sample data, on %s", (_, database) => {
+describe.each(serverDatabases())("DataHub's documented GraphQL examples, replayed on its sample data, on %s", (_, database) => {
   beforeAll(async () => {
     answers.clear();
     mds = await startMds(await database());

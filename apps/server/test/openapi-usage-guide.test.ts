@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createOpenApiClient, type OpenApiClient } from '@mds/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '@mds/db/testing';
+import { serverDatabases } from './support/databases';
 import { startMds, type Mds } from './support/mds';
 
 // DataHub's OpenAPI usage guide, replayed: every request it shows (fixtures/openapi-usage-guide/guide.json, with its
@@ -32,8 +32,6 @@ interface Reply {
 
 let mds: Mds;
 let api: OpenApiClient;
-const postgres = testDatabases();
-afterAll(postgres.dropAll);
 
 /**
  * Sends a guide request as written. Its URL is literal (query string and all), not one of the document's path
@@ -131,10 +129,7 @@ it('has a check for every request of the fixture, and the fixture every check', 
   expect(guide.requests.map((r) => r.id).sort()).toEqual(Object.keys(checks).sort());
 });
 
-describe.each([
-  ['SQLite', async () => ({})],
-  ['PostgreSQL', async () => ({ DATABASE_URL: await postgres.create() })],
-] as const)(`DataHub's OpenAPI usage guide (${guide.source.repo} ${guide.source.path} @ ${guide.source.commit.slice(0, 10)}), replayed on %s`, (_, database) => {
+describe.each(serverDatabases())(`DataHub's OpenAPI usage guide (${guide.source.repo} ${guide.source.path} @ ${guide.source.commit.slice(0, 10)}), replayed on %s`, (_, database) => {
   beforeAll(async () => {
     mds = await startMds(await database());
     api = createOpenApiClient({ baseUrl: mds.url, token: mds.rootToken });
