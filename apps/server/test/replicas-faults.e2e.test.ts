@@ -1,30 +1,27 @@
-import { testDatabases } from '@mds/db/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from './support/api-client';
 import { freshDataDir, runCli, type ChildServer } from './support/child';
 import { sleep } from './support/live';
-import { aspectPath, clientOf, datasetProperties, mint, sharedSecrets, spawnReplica, TAG } from './support/replicas';
-import { tcpProxy } from './support/tcp-proxy';
+import { aspectPath, clientOf, databaseBehindRelay, datasetProperties, mint, sharedSecrets, spawnReplica, TAG } from './support/replicas';
 
 // A replica whose database goes away answers 503 with a JSON error (never a 500, never a hang), says so on /health,
 // and serves again by itself once the database is back, having lost nothing it acknowledged.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-const databases = testDatabases();
+let database: Awaited<ReturnType<typeof databaseBehindRelay>>;
 let url: string;
-let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+let proxy: typeof database.proxy;
 let a: ChildServer;
 let b: ChildServer;
 
 beforeAll(async () => {
-  url = await databases.create();
-  const server = new URL(url);
-  proxy = await tcpProxy({ host: server.hostname, port: Number(server.port) });
+  database = await databaseBehindRelay();
+  ({ url, proxy } = database);
   // A reaches the database through the relay, with a password in its URL (the test server trusts every local
   // connection, so any password is accepted) to show it masked in the log.
-  const relayed = new URL(proxy.relayed(url));
+  const relayed = new URL(database.relayed);
   relayed.password = 'not-to-be-logged';
   const secrets = sharedSecrets();
   a = await spawnReplica(relayed.toString(), secrets, { LOG_LEVEL: 'info' });
@@ -35,8 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await proxy?.close();
-  await databases.dropAll();
+  await database?.dispose();
 });
 
 describe('configuration', () => {

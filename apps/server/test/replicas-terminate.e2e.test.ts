@@ -1,34 +1,31 @@
 import { openPostgresDatabase } from '@mds/db';
-import { testDatabases, testPostgresUrl } from '@mds/db/testing';
+import { testPostgresUrl } from '@mds/db/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type ChildServer } from './support/child';
 import { sleep } from './support/live';
-import { aspectPath, clientOf, CREATE_TAG, datasetProperties, sharedSecrets, spawnReplica, TAG } from './support/replicas';
-import { tcpProxy } from './support/tcp-proxy';
+import { aspectPath, clientOf, CREATE_TAG, databaseBehindRelay, datasetProperties, sharedSecrets, spawnReplica, TAG } from './support/replicas';
 
 // PostgreSQL ending every connection of the database (pg_terminate_backend, as a failover or an operator does) while
 // two replicas write: each request answers 200 or 503, never a 500; both replicas serve again by themselves; and
 // every write they acknowledged is there.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-const databases = testDatabases();
+let database: Awaited<ReturnType<typeof databaseBehindRelay>>;
 let url: string;
-let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+let proxy: typeof database.proxy;
 let a: ChildServer;
 let b: ChildServer;
 
 beforeAll(async () => {
-  url = await databases.create();
-  const server = new URL(url);
-  proxy = await tcpProxy({ host: server.hostname, port: Number(server.port) });
+  database = await databaseBehindRelay();
+  ({ url, proxy } = database);
   const secrets = sharedSecrets();
   // A reaches the database through a relay that the outage test cuts; B directly.
-  [a, b] = await Promise.all([spawnReplica(proxy.relayed(url), secrets), spawnReplica(url, secrets)]);
+  [a, b] = await Promise.all([spawnReplica(database.relayed, secrets), spawnReplica(url, secrets)]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await proxy?.close();
-  await databases.dropAll();
+  await database?.dispose();
 });
 
 type Outcome = { status: number; read?: string; tag?: string };

@@ -1,7 +1,9 @@
+import { testDatabases } from '@mds/db/testing';
 import { randomBytes } from 'node:crypto';
 import { apiClient, type ApiClient } from './api-client';
 import { freshDataDir, type ChildServer } from './child';
 import { spawnLive, SYSTEM_AUTH } from './live';
+import { tcpProxy } from './tcp-proxy';
 
 /** The token secrets every replica of one database shares (a token minted on one is checked by the others). */
 export const sharedSecrets = () => ({
@@ -48,3 +50,25 @@ export const datasetProperties = (name: string, description: string) => ({
 export const datasetUrn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${name},PROD)`;
 /** Rest.li's read of a dataset's datasetProperties (latest version). */
 export const aspectPath = (name: string) => `/aspects/${encodeURIComponent(datasetUrn(name))}?aspect=datasetProperties&version=0`;
+
+/**
+ * A database of the test file's own and a TCP relay to it, which a test cuts and restores to take the database away
+ * from the replica that goes through it. `dispose` closes the relay and drops the database.
+ */
+export async function databaseBehindRelay() {
+  const databases = testDatabases();
+  const url = await databases.create();
+  const server = new URL(url);
+  const proxy = await tcpProxy({ host: server.hostname, port: Number(server.port) });
+  return {
+    url,
+    proxy,
+    /** The database's URL through the relay. */
+    relayed: proxy.relayed(url),
+    dispose: async () => {
+      await proxy.close();
+      await databases.dropAll();
+    },
+  };
+}
+
