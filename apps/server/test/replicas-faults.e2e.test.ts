@@ -11,14 +11,11 @@ import { aspectPath, clientOf, databaseBehindRelay, datasetProperties, mint, sha
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let database: Awaited<ReturnType<typeof databaseBehindRelay>>;
-let url: string;
-let proxy: typeof database.proxy;
 let a: ChildServer;
 let b: ChildServer;
 
 beforeAll(async () => {
   database = await databaseBehindRelay();
-  ({ url, proxy } = database);
   // A reaches the database through the relay, with a password in its URL (the test server trusts every local
   // connection, so any password is accepted) to show it masked in the log.
   const relayed = new URL(database.relayed);
@@ -28,7 +25,7 @@ beforeAll(async () => {
   // B's DATA_DIR holds an embedded installation's entities.db, which PostgreSQL does not have.
   const embedded = freshDataDir('embedded');
   writeFileSync(join(embedded, 'entities.db'), '');
-  b = await spawnReplica(url, secrets, { DATA_DIR: embedded });
+  b = await spawnReplica(database.url, secrets, { DATA_DIR: embedded });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -71,7 +68,7 @@ describe('the database out of reach', () => {
   it('answers 503 with a JSON error on GraphQL, Rest.li and OpenAPI, reports it on /health, and recovers by itself', async () => {
     const { token } = await mint(clientOf(a), 'urn:li:corpuser:datahub');
     expect((await clientOf(a).post('/aspects?action=ingestProposal', { proposal: datasetProperties('db.kept', 'before the outage') })).status).toBe(200);
-    await proxy.cut();
+    await database.proxy.cut();
     try {
       const started = performance.now();
       const graphql = await clientOf(a).graphql(TAG, { u: 'urn:li:tag:any' });
@@ -93,7 +90,7 @@ describe('the database out of reach', () => {
       // B, on its own connections, serves on.
       expect((await clientOf(b).get(aspectPath('db.kept'))).status).toBe(200);
     } finally {
-      await proxy.restore();
+      await database.proxy.restore();
     }
     await sleep(1_100); // /health reuses an answer for a second
     expect((await apiClient(a.url, null).get('/health')).status).toBe(200);

@@ -11,17 +11,14 @@ import { aspectPath, clientOf, CREATE_TAG, databaseBehindRelay, datasetPropertie
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let database: Awaited<ReturnType<typeof databaseBehindRelay>>;
-let url: string;
-let proxy: typeof database.proxy;
 let a: ChildServer;
 let b: ChildServer;
 
 beforeAll(async () => {
   database = await databaseBehindRelay();
-  ({ url, proxy } = database);
   const secrets = sharedSecrets();
   // A reaches the database through a relay that the outage test cuts; B directly.
-  [a, b] = await Promise.all([spawnReplica(database.relayed, secrets), spawnReplica(url, secrets)]);
+  [a, b] = await Promise.all([spawnReplica(database.relayed, secrets), spawnReplica(database.url, secrets)]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -63,9 +60,9 @@ it('the database cut off from A three times during writes: 200 or 503, A recover
   let refused = 0;
   for (let round = 0; round < 3; round++) {
     await sleep(150);
-    await proxy.cut();
+    await database.proxy.cut();
     await sleep(100);
-    await proxy.restore();
+    await database.proxy.restore();
   }
   const outcomes = await Promise.all(writes);
   refused = outcomes.filter((o) => o.status === 503).length;
@@ -75,7 +72,7 @@ it('the database cut off from A three times during writes: 200 or 503, A recover
 
 it('every connection terminated during writes: each answers 200 or 503, and every acknowledged write is kept', async () => {
   const admin = openPostgresDatabase({ url: testPostgresUrl(), poolSize: 1 });
-  const name = new URL(url).pathname.slice(1);
+  const name = new URL(database.url).pathname.slice(1);
   const terminate = () => admin.all('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()', [name]);
   try {
     const writes = writeLoad(120, 'load');

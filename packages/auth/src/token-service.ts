@@ -6,17 +6,10 @@ import { durationMs } from './durations';
 import { hashToken, mintToken } from './tokens-jwt';
 
 /** `AccessTokenMetadata` as GraphQL and the CLI see it. */
-export interface AccessTokenMetadata {
+export interface AccessTokenMetadata extends TokenRow {
   __typename: 'AccessTokenMetadata';
   urn: string;
   type: 'ACCESS_TOKEN';
-  id: string;
-  name: string;
-  description: string | null;
-  actorUrn: string;
-  ownerUrn: string;
-  createdAt: number;
-  expiresAt: number | null;
 }
 
 export interface CreateTokenInput {
