@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 /** The workspace's packages (pnpm-workspace.yaml): every folder of packages/ and apps/, and bench itself. */
 export function packageDirs() {
-  return [...['packages', 'apps'].flatMap((group) => (existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [])), 'bench'];
+  return [
+    ...['packages', 'apps'].flatMap((group) => (existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [])),
+    'bench',
+  ];
 }
 
 /** Prints the totals; ok when something passed and nothing failed. */
@@ -16,7 +19,9 @@ export function summarize() {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += r.numPassedTests;
     // A file that failed without a failing test (import or collection error, a throwing afterAll) counts as one failure.
-    const fileFailures = r.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'));
+    const fileFailures = r.testResults.filter(
+      (file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'),
+    );
     totals.failed += r.numFailedTests + fileFailures.length;
     totals.skipped += r.numPendingTests + r.numTodoTests;
   }

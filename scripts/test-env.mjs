@@ -45,9 +45,13 @@ const postgresBin = () => process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 /** A TCP port nobody listens on right now (asked of the kernel by a throwaway process: this module is synchronous). */
 const freePort = () =>
   Number(
-    execFileSync(process.execPath, ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      process.execPath,
+      ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"],
+      {
+        encoding: 'utf8',
+      },
+    ),
   );
 
 /**
@@ -61,7 +65,12 @@ function startThrowawayPostgres() {
     isRoot() ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
   const run = (command, args) => execFileSync(...asOwner(command, args), { stdio: ['ignore', 'ignore', 'pipe'] });
   const dir = mkdtempSync(join(tmpdir(), 'mds-test-postgres-'));
-  if (isRoot()) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+  if (isRoot())
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+      Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+    );
   const data = join(dir, 'data');
   const started = Date.now();
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
@@ -95,7 +104,10 @@ const provisioners = {
     if (process.env.MDS_TEST_POSTGRES_URL) return {};
     if (!executable(join(postgresBin(), 'pg_ctl'))) {
       aptInstall(['postgresql'], "the PostgreSQL tests start a throwaway server of Debian's postgresql (or set MDS_TEST_POSTGRES_URL)");
-      if (!executable(join(postgresBin(), 'pg_ctl'))) throw new MissingPrerequisite(`apt-get installed postgresql, but ${postgresBin()}/pg_ctl is still missing (PG_BIN names another directory)`);
+      if (!executable(join(postgresBin(), 'pg_ctl')))
+        throw new MissingPrerequisite(
+          `apt-get installed postgresql, but ${postgresBin()}/pg_ctl is still missing (PG_BIN names another directory)`,
+        );
     }
     return { MDS_TEST_POSTGRES_URL: startThrowawayPostgres() };
   },

@@ -74,10 +74,14 @@ export async function runBench(options: BenchOptions): Promise<Report> {
         const { rows, details } = await scenario.run(context);
         const serverMemory = mds.running() ? memoryOf(mds.pid) : undefined;
         results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows, serverMemory, details });
-        for (const row of rows) log(`  ${row.label}: ${row.value} ${row.unit}${row.target ? ` (${row.target.met ? 'met' : 'NOT met'}: ${row.target.text})` : ''}`);
+        for (const row of rows)
+          log(
+            `  ${row.label}: ${row.value} ${row.unit}${row.target ? ` (${row.target.met ? 'met' : 'NOT met'}: ${row.target.text})` : ''}`,
+          );
       } catch (error) {
         let message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        if (!mds.running() && scenario.name !== 'coldStart') message += `\nmds has exited; its stderr ends with:\n${mds.stderr().slice(-2000)}`;
+        if (!mds.running() && scenario.name !== 'coldStart')
+          message += `\nmds has exited; its stderr ends with:\n${mds.stderr().slice(-2000)}`;
         results.push({ name: scenario.name, title: scenario.title, seconds: seconds(), rows: [], details: {}, error: message });
         log(`  failed: ${message}`);
       }
@@ -87,7 +91,15 @@ export async function runBench(options: BenchOptions): Promise<Report> {
     postgres?.stop();
   }
   const database = postgres ? `PostgreSQL${postgres.durable ? '' : ' (throwaway test server, fsync off)'}` : 'SQLite';
-  const report: Report = { mode: config.mode, machine: machine(), config, server, database, seconds: Math.round((performance.now() - started) / 1000), scenarios: results };
+  const report: Report = {
+    mode: config.mode,
+    machine: machine(),
+    config,
+    server,
+    database,
+    seconds: Math.round((performance.now() - started) / 1000),
+    scenarios: results,
+  };
   if (profile) report.profile = { dir: profile.dir, threads: summarizeProfiles(profile.dir) };
   return report;
 }

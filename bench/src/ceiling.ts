@@ -55,7 +55,11 @@ export function createCeilingServer(): Server {
         const { document, errors } = prepare(query);
         if (errors.length > 0) return send(400, { errors });
         const result = execute({ schema, document, variableValues: variables, operationName, contextValue: {} });
-        if (result instanceof Promise) result.then((r) => send(200, r), (e: Error) => send(500, { message: e.message }));
+        if (result instanceof Promise)
+          result.then(
+            (r) => send(200, r),
+            (e: Error) => send(500, { message: e.message }),
+          );
         else send(200, result);
       } catch (error) {
         send(400, { message: (error as Error).message });

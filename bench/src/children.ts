@@ -61,7 +61,12 @@ export interface ListeningChild {
 export async function spawnListening(
   command: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; urlPattern: RegExp; what: string; /** File descriptor for its stdout (default: discarded). */ stdout?: number },
+  options: {
+    env: NodeJS.ProcessEnv;
+    urlPattern: RegExp;
+    what: string;
+    /** File descriptor for its stdout (default: discarded). */ stdout?: number;
+  },
 ): Promise<ListeningChild> {
   installExitHooks();
   const spawnedAt = performance.now();
@@ -73,7 +78,10 @@ export async function spawnListening(
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.what} did not start within ${START_TIMEOUT_MS} ms:\n${stderr}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${options.what} did not start within ${START_TIMEOUT_MS} ms:\n${stderr}`)),
+      START_TIMEOUT_MS,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = options.urlPattern.exec(stderr);

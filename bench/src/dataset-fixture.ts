@@ -7,9 +7,19 @@ export const DATASET_FIELDS = 20;
 export const benchReadDatasetUrn = (runId: string, k: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench_${runId}.read_${k},PROD)`;
 
 export const datasetAspects = (k: number) => ({
-  datasetProperties: { name: `read_${k}`, description: 'A dataset read by the benchmark.', customProperties: { team: 'bench', tier: 'gold' } },
+  datasetProperties: {
+    name: `read_${k}`,
+    description: 'A dataset read by the benchmark.',
+    customProperties: { team: 'bench', tier: 'gold' },
+  },
   globalTags: { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] },
-  ownership: { owners: [{ owner: 'urn:li:corpuser:alice', type: 'TECHNICAL_OWNER' }, { owner: 'urn:li:corpuser:bob', type: 'DATA_STEWARD' }], lastModified: { time: 0, actor: 'urn:li:corpuser:etl' } },
+  ownership: {
+    owners: [
+      { owner: 'urn:li:corpuser:alice', type: 'TECHNICAL_OWNER' },
+      { owner: 'urn:li:corpuser:bob', type: 'DATA_STEWARD' },
+    ],
+    lastModified: { time: 0, actor: 'urn:li:corpuser:etl' },
+  },
   schemaMetadata: {
     schemaName: `read_${k}`,
     platform: 'urn:li:dataPlatform:hive',
@@ -36,15 +46,29 @@ export function datasetAnswer(urn: string) {
     type: 'DATASET',
     name,
     platform: { urn: 'urn:li:dataPlatform:hive', name: 'hive' },
-    properties: { ...a.datasetProperties, customProperties: Object.entries(a.datasetProperties.customProperties).map(([key, value]) => ({ key, value })) },
+    properties: {
+      ...a.datasetProperties,
+      customProperties: Object.entries(a.datasetProperties.customProperties).map(([key, value]) => ({ key, value })),
+    },
     tags: { tags: a.globalTags.tags.map((t) => ({ tag: { urn: t.tag }, associatedUrn: urn })) },
-    ownership: { owners: a.ownership.owners.map((o) => ({ owner: { __typename: 'CorpUser', urn: o.owner, username: o.owner.split(':').pop() }, type: o.type })) },
+    ownership: {
+      owners: a.ownership.owners.map((o) => ({
+        owner: { __typename: 'CorpUser', urn: o.owner, username: o.owner.split(':').pop() },
+        type: o.type,
+      })),
+    },
     schemaMetadata: {
       name: a.schemaMetadata.schemaName,
       platformUrn: a.schemaMetadata.platform,
       version: 0,
       hash: '',
-      fields: a.schemaMetadata.fields.map((f) => ({ fieldPath: f.fieldPath, nativeDataType: f.nativeDataType, type: f.nativeDataType === 'bigint' ? 'NUMBER' : 'STRING', nullable: f.nullable, description: f.description })),
+      fields: a.schemaMetadata.fields.map((f) => ({
+        fieldPath: f.fieldPath,
+        nativeDataType: f.nativeDataType,
+        type: f.nativeDataType === 'bigint' ? 'NUMBER' : 'STRING',
+        nullable: f.nullable,
+        description: f.description,
+      })),
     },
   };
 }

@@ -77,7 +77,13 @@ export class Fixtures {
     return (this.readDatasetsOnce ??= (async () => {
       const urns = Array.from({ length: 100 }, (_, k) => benchReadDatasetUrn(this.runId, k));
       const proposals = urns.flatMap((urn, k) =>
-        Object.entries(datasetAspects(k)).map(([aspectName, value]) => ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } })),
+        Object.entries(datasetAspects(k)).map(([aspectName, value]) => ({
+          entityType: 'dataset',
+          entityUrn: urn,
+          changeType: 'UPSERT',
+          aspectName,
+          aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+        })),
       );
       await postJson(this.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals }));
       return urns;

@@ -46,7 +46,10 @@ if (args.help) {
 
 if (args.profile && args['profile-bundle']) fail('--profile and --profile-bundle are alternatives: give one of them');
 
-const names = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const names = args.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = names?.filter((n) => !SCENARIOS.some((s) => s.name === n)) ?? [];
 if (unknown.length) fail(`unknown scenario(s): ${unknown.join(', ')}`);
 const scenarios = names ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;

@@ -60,7 +60,9 @@ export interface MdsProcess extends ListeningChild {
 
 /** Only what the server needs, so that the caller's ELASTICSEARCH_*, PORT, NODE_OPTIONS… cannot change the setup. */
 function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefined, databaseUrl: string | undefined): NodeJS.ProcessEnv {
-  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  const inherited = Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])),
+  );
   return {
     ...inherited,
     PORT: '0',
@@ -81,16 +83,21 @@ function startNodeOptions(): string[] {
   const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { config?: { serverNodeOptions?: string } };
   const options = manifest.config?.serverNodeOptions;
   // Without them the bench would silently measure another process than the one `pnpm start` runs.
-  if (options === undefined) throw new Error("the root package.json has no config.serverNodeOptions, which `pnpm start` runs the server with");
+  if (options === undefined)
+    throw new Error('the root package.json has no config.serverNodeOptions, which `pnpm start` runs the server with');
   return options.split(/\s+/).filter(Boolean);
 }
 
 /** The newest modification time of the server's and packages' sources, to tell a stale bundle. */
 function newestSource(): number {
-  const roots = [join(SERVER_DIR, 'src'), ...readdirSync(join(SERVER_DIR, '../../packages')).map((p) => join(SERVER_DIR, '../../packages', p, 'src'))];
+  const roots = [
+    join(SERVER_DIR, 'src'),
+    ...readdirSync(join(SERVER_DIR, '../../packages')).map((p) => join(SERVER_DIR, '../../packages', p, 'src')),
+  ];
   let newest = 0;
   for (const root of roots.filter((r) => existsSync(r))) {
-    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }))
+      newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   }
   return newest;
 }
@@ -99,7 +106,13 @@ function newestSource(): number {
 function mdsEntry(fromSource = false): Omit<MdsLaunch, 'nodeOptions'> {
   if (fromSource || !existsSync(BUNDLE)) return { path: FROM_SOURCE, kind: 'source' };
   const stale = statSync(BUNDLE).mtimeMs < newestSource();
-  return { path: BUNDLE, kind: 'bundle', ...(stale ? { warning: `${BUNDLE} is older than the sources: run \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does)` } : {}) };
+  return {
+    path: BUNDLE,
+    kind: 'bundle',
+    ...(stale
+      ? { warning: `${BUNDLE} is older than the sources: run \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does)` }
+      : {}),
+  };
 }
 
 /**
@@ -131,7 +144,14 @@ export async function startMdsProcess(options: MdsProcessOptions = {}): Promise<
       what: 'mds',
       stdout: log,
     });
-    const restartOptions = { dataDir, secrets, token, fromSource: options.fromSource, logLevel: options.logLevel, databaseUrl: options.databaseUrl };
+    const restartOptions = {
+      dataDir,
+      secrets,
+      token,
+      fromSource: options.fromSource,
+      logLevel: options.logLevel,
+      databaseUrl: options.databaseUrl,
+    };
     return { ...child, launch, token, dataDir, restartOptions };
   } finally {
     closeSync(log); // the child holds its own copy

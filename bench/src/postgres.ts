@@ -10,7 +10,7 @@ import { cpuSecondsOf, statFields, TICKS_PER_SECOND } from './proc-status.ts';
 export function benchPostgres(): { url: string; durable: boolean; cpuSeconds: () => number | undefined; stop(): void } {
   const given = process.env.MDS_BENCH_POSTGRES_URL;
   const url = given ?? (provisionTestEnv() as { MDS_TEST_POSTGRES_URL?: string }).MDS_TEST_POSTGRES_URL;
-  if (!url) throw new Error('no PostgreSQL: set MDS_BENCH_POSTGRES_URL, or let the bench start one (it needs Debian\'s postgresql)');
+  if (!url) throw new Error("no PostgreSQL: set MDS_BENCH_POSTGRES_URL, or let the bench start one (it needs Debian's postgresql)");
   const port = new URL(url).port || '5432';
   const host = new URL(url).hostname;
   // Only a server on this machine can be charged its CPU time.

@@ -64,7 +64,13 @@ export function summarizeProfiles(dir: string, top = 15) {
           .sort((a, b) => b[1] - a[1])
           .slice(0, top)
           .map(([name, hits]) => ({ name, selfPct: Math.round((hits / total) * 1000) / 10 }));
-      return { file, busyPct: Math.round((total / (profile.samples.length || 1)) * 100), seconds: Math.round((profile.endTime - profile.startTime) / 1e5) / 10, functions: pct(byFunction), origins: pct(byOrigin) };
+      return {
+        file,
+        busyPct: Math.round((total / (profile.samples.length || 1)) * 100),
+        seconds: Math.round((profile.endTime - profile.startTime) / 1e5) / 10,
+        functions: pct(byFunction),
+        origins: pct(byOrigin),
+      };
     })
     .sort((a, b) => b.seconds - a.seconds);
 }

@@ -49,7 +49,11 @@ export const ASPECTS: readonly AspectSpec[] = [
     entityType: 'assertion',
     aspectName: 'assertionRunEvent',
     urn: (k) => `urn:li:assertion:assertion_${k}`,
-    value: (i) => ({ runId: `run-${i}`, asserteeUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,warehouse.table_${i % 1000},PROD)`, status: 'COMPLETE' }),
+    value: (i) => ({
+      runId: `run-${i}`,
+      asserteeUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,warehouse.table_${i % 1000},PROD)`,
+      status: 'COMPLETE',
+    }),
   },
   {
     entityType: 'dataProcessInstance',
@@ -67,7 +71,12 @@ export const ASPECTS: readonly AspectSpec[] = [
     entityType: 'dataJob',
     aspectName: 'datahubIngestionCheckpoint',
     urn: (k) => `urn:li:dataJob:(urn:li:dataFlow:(datahub,ingestion,PROD),checkpoint_${k})`,
-    value: (i) => ({ pipelineName: `pipeline-${i % 50}`, platformInstanceId: 'prod', config: '', state: { formatVersion: '1.0', serde: 'utf-8' } }),
+    value: (i) => ({
+      pipelineName: `pipeline-${i % 50}`,
+      platformInstanceId: 'prod',
+      config: '',
+      state: { formatVersion: '1.0', serde: 'utf-8' },
+    }),
   },
   {
     entityType: 'query',
@@ -89,7 +98,10 @@ function proposal(aspect: AspectSpec, row: number, timestampOffset = 0) {
     entityUrn: aspect.urn(row % ENTITIES),
     changeType: 'UPSERT',
     aspectName: aspect.aspectName,
-    aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0 + timestampOffset + row, ...aspect.value(row) }) },
+    aspect: {
+      contentType: 'application/json',
+      value: JSON.stringify({ timestampMillis: T0 + timestampOffset + row, ...aspect.value(row) }),
+    },
   };
 }
 

@@ -57,11 +57,7 @@ export function machine() {
 }
 
 /** A throughput measured against the ceiling, with its target as a fraction of the ceiling. */
-export function ratioRow(
-  label: string,
-  result: Awaited<ReturnType<typeof versusCeiling>>,
-  minRatio?: number,
-): Row {
+export function ratioRow(label: string, result: Awaited<ReturnType<typeof versusCeiling>>, minRatio?: number): Row {
   return {
     label,
     value: result.mds.rps,
@@ -76,7 +72,8 @@ export function ratioRow(
   };
 }
 
-const number = (n: number) => (Number.isInteger(n) || Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : String(Math.round(n * 100) / 100));
+const number = (n: number) =>
+  Number.isInteger(n) || Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : String(Math.round(n * 100) / 100);
 const cell = (s: string) => s.replaceAll('|', '\\|');
 
 export function toMarkdown(report: Report): string {

@@ -31,13 +31,18 @@ const refusing = () =>
 const tagRead = requests.tagRead(['urn:li:tag:x']);
 const oneShortRound = { connections: 2, rounds: 1, roundS: 1, warmupS: 0 };
 
-test.each(['mds', 'ceiling'] as const)('a round in which %s answers with errors fails, naming it, the count and an answer', async (failing) => {
-  const [good, bad] = await Promise.all([listen(createCeilingServer()), listen(refusing())]);
-  const [mds, ceiling] = failing === 'mds' ? [bad, good] : [good, bad];
-  await expect(versusCeiling(mds, ceiling, [tagRead], oneShortRound)).rejects.toThrow(
-    new RegExp(`^${failing} answered [1-9]\\d* of [1-9]\\d* requests in round 1 with an error .*non-2xx [1-9].*first: 401 \\{"message":"Unauthorized`),
-  );
-});
+test.each(['mds', 'ceiling'] as const)(
+  'a round in which %s answers with errors fails, naming it, the count and an answer',
+  async (failing) => {
+    const [good, bad] = await Promise.all([listen(createCeilingServer()), listen(refusing())]);
+    const [mds, ceiling] = failing === 'mds' ? [bad, good] : [good, bad];
+    await expect(versusCeiling(mds, ceiling, [tagRead], oneShortRound)).rejects.toThrow(
+      new RegExp(
+        `^${failing} answered [1-9]\\d* of [1-9]\\d* requests in round 1 with an error .*non-2xx [1-9].*first: 401 \\{"message":"Unauthorized`,
+      ),
+    );
+  },
+);
 
 test('rounds answered cleanly give a ratio', async () => {
   const [mds, ceiling] = await Promise.all([listen(createCeilingServer()), listen(createCeilingServer())]);

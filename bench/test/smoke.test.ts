@@ -35,7 +35,10 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   expect(report.machine).toMatchObject({ cores: expect.any(Number), node: process.version, date: expect.any(String) });
   expect(report.machine.cpuModel).not.toBe('');
   // The server runs with the node options `pnpm start` gives it.
-  const root = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string }; config: { serverNodeOptions: string } };
+  const root = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+    config: { serverNodeOptions: string };
+  };
   expect(root.scripts.start).toContain('$npm_package_config_serverNodeOptions');
   expect(report.server).toMatchObject({ kind: expect.stringMatching(/^(bundle|source)$/) });
   const startOptions = root.config.serverNodeOptions.split(/\s+/).filter(Boolean);

@@ -1,5 +1,13 @@
 import type { Auth } from '@mds/auth';
-import { ApiError, UNAUTHENTICATED_MESSAGE, UNKNOWN_ERROR_MESSAGE, badRequest, type ApiContext, type JsonRoute, type RestliRead } from '@mds/schema';
+import {
+  ApiError,
+  UNAUTHENTICATED_MESSAGE,
+  UNKNOWN_ERROR_MESSAGE,
+  badRequest,
+  type ApiContext,
+  type JsonRoute,
+  type RestliRead,
+} from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { datahubConfig } from './datahub-config';
@@ -109,13 +117,16 @@ export function createApp(options: AppOptions): RequestListener {
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
   // Swagger UI over the generated OpenAPI document; like the explorer, the page itself needs no credentials.
   const swaggerUi = createSwaggerUi({ docs: '/openapi/v3/api-docs' });
-  for (const name of swaggerUi.names) routes.set(`${SWAGGER_UI_PATH}${name}`, { methods: ['GET', 'HEAD'], route: (req, res) => swaggerUi.serve(name, req, res) });
+  for (const name of swaggerUi.names)
+    routes.set(`${SWAGGER_UI_PATH}${name}`, { methods: ['GET', 'HEAD'], route: (req, res) => swaggerUi.serve(name, req, res) });
   // The operations console (@mds/console): a static page, no credentials; its data comes from the API with the user's token.
   const operationsConsole = createConsole();
-  for (const [path, name] of Object.entries(operationsConsole.paths)) routes.set(path, { methods: ['GET', 'HEAD'], route: (req, res) => operationsConsole.serve(name, req, res) });
+  for (const [path, name] of Object.entries(operationsConsole.paths))
+    routes.set(path, { methods: ['GET', 'HEAD'], route: (req, res) => operationsConsole.serve(name, req, res) });
   // Asked without credentials by DataHub's clients before they authenticate anything (entities-api §7.7).
   const config = datahubConfig();
-  for (const prefix of RESTLI_PREFIXES) routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
+  for (const prefix of RESTLI_PREFIXES)
+    routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
   routes.set(GRAPHQL_PATH, {
     methods: ['POST'],
     graphql: true,
@@ -178,26 +189,37 @@ export function createApp(options: AppOptions): RequestListener {
     return undefined;
   };
   /** A JSON route's answer: its body read (POST and PATCH), its handler run, its answer sent. */
-  const jsonRoute = (route: JsonRoute, params: Record<string, string>): Route => async (req, res, search, info) => {
-    const context = await authenticated(req, info);
-    const answer = async () => {
-      const hasBody = req.method === 'POST' || req.method === 'PATCH';
-      // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
-      if (hasBody && req.headers['content-type'] !== undefined && !/^application\/json-patch\+json\s*(;|$)/i.test(req.headers['content-type'])) {
-        requireJsonContentType(req);
-      }
-      const body = hasBody ? await readJsonBody(req, route.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes) : undefined;
-      const request = { params, query: new URLSearchParams(search), body };
-      const result = await route.handler(context, request);
-      if (!route.whole) return sendJson(res, 200, result);
-      // JsonAnswer of @mds/schema's module.ts
-      const { status, headers = {}, body: answered, text } = result as { status: number; headers?: Record<string, string>; body?: unknown; text?: string };
-      if (text !== undefined) return void res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) }).end(text);
-      if (answered === undefined) return void res.writeHead(status, { ...headers, 'content-length': 0 }).end();
-      sendJson(res, status, answered, headers);
+  const jsonRoute =
+    (route: JsonRoute, params: Record<string, string>): Route =>
+    async (req, res, search, info) => {
+      const context = await authenticated(req, info);
+      const answer = async () => {
+        const hasBody = req.method === 'POST' || req.method === 'PATCH';
+        // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
+        if (
+          hasBody &&
+          req.headers['content-type'] !== undefined &&
+          !/^application\/json-patch\+json\s*(;|$)/i.test(req.headers['content-type'])
+        ) {
+          requireJsonContentType(req);
+        }
+        const body = hasBody ? await readJsonBody(req, route.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes) : undefined;
+        const request = { params, query: new URLSearchParams(search), body };
+        const result = await route.handler(context, request);
+        if (!route.whole) return sendJson(res, 200, result);
+        // JsonAnswer of @mds/schema's module.ts
+        const {
+          status,
+          headers = {},
+          body: answered,
+          text,
+        } = result as { status: number; headers?: Record<string, string>; body?: unknown; text?: string };
+        if (text !== undefined) return void res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) }).end(text);
+        if (answered === undefined) return void res.writeHead(status, { ...headers, 'content-length': 0 }).end();
+        sendJson(res, status, answered, headers);
+      };
+      return route.bulk ? ingestSlots.run(answer) : answer();
     };
-    return route.bulk ? ingestSlots.run(answer) : answer();
-  };
   /** Parameterized JSON routes by pattern (`/openapi/v3/entity/{entityName}`), each with its routes by method. */
   const patterns: { pattern: string; segments: string[]; byMethod: Map<string, JsonRoute> }[] = [];
   for (const prefix of JSON_ROUTE_PREFIXES) {
@@ -249,7 +271,14 @@ export function createApp(options: AppOptions): RequestListener {
     const sent = () => {
       const seconds = (performance.now() - started) / 1000;
       metrics.observe(entry ? (entry.keyed ?? path) : 'unmatched', info.operation, res.statusCode, seconds);
-      logRequest?.({ requestId: info.requestId, method: req.method, path, operation: info.operation, status: res.statusCode, ms: Math.round(seconds * 100_000) / 100 });
+      logRequest?.({
+        requestId: info.requestId,
+        method: req.method,
+        path,
+        operation: info.operation,
+        status: res.statusCode,
+        ms: Math.round(seconds * 100_000) / 100,
+      });
     };
     // The router's own answers (a CORS refusal, a preflight, a 404, a 405) leave at once, while node still parses the
     // request, so they are counted at once: counted later, the client's next request could be read, and the count
@@ -298,7 +327,13 @@ function decodeSegment(segment: string): string {
   }
 }
 
-function sendFailure(res: ServerResponse, thrown: unknown, shape: 'graphql' | 'restli' | 'json' | 'openapi', requestId: string, logger: Logger): void {
+function sendFailure(
+  res: ServerResponse,
+  thrown: unknown,
+  shape: 'graphql' | 'restli' | 'json' | 'openapi',
+  requestId: string,
+  logger: Logger,
+): void {
   if (res.headersSent) return void res.destroy();
   // The database out of reach is no bug of this request: a 503 it may retry, logged without a stack.
   const unreachable = isUnreachable(thrown);

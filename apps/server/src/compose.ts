@@ -29,7 +29,10 @@ type StartLog = Pick<Logger, 'info' | 'warn'>;
  * PostgreSQL database, or Elasticsearch), so truncation never blocks other writes. The entities package owns Rest.li
  * ingestion and hands time-series aspects to the time-series package.
  */
-export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database'>, log?: StartLog): Promise<Composition & Domains> {
+export async function compose(
+  config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database'>,
+  log?: StartLog,
+): Promise<Composition & Domains> {
   log?.info(config.database.logLine);
   const storage = openStorage(config.database, config.dataDir);
   try {
@@ -57,7 +60,15 @@ export async function compose(config: Pick<Config, 'dataDir' | 'env' | 'producti
     });
     return {
       // Closed last to first: the shared database after every module that uses it.
-      modules: [{ name: 'database', close: () => storage.close() }, auth.module, timeseries.module, entities.module, openapi, tags.module, entityGraphql],
+      modules: [
+        { name: 'database', close: () => storage.close() },
+        auth.module,
+        timeseries.module,
+        entities.module,
+        openapi,
+        tags.module,
+        entityGraphql,
+      ],
       authenticate: auth.authenticate,
       readinessChecks: [() => timeseries.store.checkReady(), ...(storage.readinessCheck ? [storage.readinessCheck] : [])],
       metricSources: timeseries.store,
@@ -88,10 +99,14 @@ class DatabaseUnreachableError extends Error {
  */
 function warnOfLocalState({ env, dataDir }: Pick<Config, 'env' | 'dataDir'>, timeseriesBackend: string, log: StartLog | undefined): void {
   if (existsSync(join(dataDir, 'entities.db'))) {
-    log?.warn(`${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served (mds migrate-to-postgres --from ${dataDir} copies them)`);
+    log?.warn(
+      `${join(dataDir, 'entities.db')} holds the entities of an embedded installation, which this PostgreSQL database does not have: they are not served (mds migrate-to-postgres --from ${dataDir} copies them)`,
+    );
   }
   if (timeseriesBackend === 'postgres' && existsSync(join(dataDir, 'timeseries.db'))) {
-    log?.warn(`${join(dataDir, 'timeseries.db')} holds time-series data an older mds kept local to this replica: it is not served, time series now live in PostgreSQL`);
+    log?.warn(
+      `${join(dataDir, 'timeseries.db')} holds time-series data an older mds kept local to this replica: it is not served, time series now live in PostgreSQL`,
+    );
   }
   if (!env.DATAHUB_TOKEN_SERVICE_SIGNING_KEY || !env.DATAHUB_TOKEN_SERVICE_SALT) {
     log?.warn(

@@ -30,7 +30,12 @@ const schema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((list) => list.split(',').map((o) => o.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins like https://app.example.com' }))),
 });
 
@@ -50,7 +55,14 @@ export type Config = {
   metricsPublic: boolean;
   /** Origins allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
-  graphql: { introspection: boolean; maxDepth: number; maxComplexity: number; maxAliases: number; maxDirectives: number; maxTokens: number };
+  graphql: {
+    introspection: boolean;
+    maxDepth: number;
+    maxComplexity: number;
+    maxAliases: number;
+    maxDirectives: number;
+    maxTokens: number;
+  };
   /** SQLite files in dataDir, or the PostgreSQL server of DATABASE_URL / EBEAN_DATASOURCE_URL (read by @mds/db). */
   database: DatabaseConfig;
   /** The whole environment, for the packages that read their own variables. */

@@ -38,7 +38,11 @@ export function createGraphiQLPage(options: { endpoint: string; title: string })
         defaultEditorToolsVisibility: 'headers',
       }),
     );
-    return { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`, csp: contentSecurityPolicy(html.toString('utf8')) };
+    return {
+      html,
+      etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`,
+      csp: contentSecurityPolicy(html.toString('utf8')),
+    };
   };
   const compressed = new Map<Encoding, Promise<Buffer>>();
 

@@ -86,7 +86,10 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
           options.logger.error({ requestId: context.requestId, path: error.path, err: error.originalError }, 'resolver failed');
         } else if (error.extensions?.type === UNAVAILABLE) {
           unreachable = true;
-          options.logger.warn({ requestId: context.requestId, path: error.path, reason: error.originalError?.message }, 'database unavailable');
+          options.logger.warn(
+            { requestId: context.requestId, path: error.path, reason: error.originalError?.message },
+            'database unavailable',
+          );
         }
       }
       // A field that met an unreachable database makes the whole answer a 503, which clients and proxies retry.
@@ -122,7 +125,15 @@ function requestError(errors: readonly GraphQLError[], operation = ''): GraphQLR
     status: 400,
     operation,
     result: {
-      errors: errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 400, type: 'BAD_REQUEST' } })),
+      errors: errors.map(
+        (e) =>
+          new GraphQLError(e.message, {
+            nodes: e.nodes,
+            source: e.source,
+            positions: e.positions,
+            extensions: { code: 400, type: 'BAD_REQUEST' },
+          }),
+      ),
     },
   };
 }

@@ -19,7 +19,10 @@ export function createLogger(level: string): Logger {
   const options = {
     level,
     base: undefined,
-    redact: { paths: ['authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'token', '*.token'], censor: '[redacted]' },
+    redact: {
+      paths: ['authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'token', '*.token'],
+      censor: '[redacted]',
+    },
   };
   if (level === 'silent') return pino(options);
   const destination = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' });

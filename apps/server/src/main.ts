@@ -3,7 +3,7 @@ import { registerCommands } from './cli/commands';
 import { version } from './version';
 
 const program = new Command('mds')
-  .description('mds: a lightweight metadata service that speaks DataHub\'s API')
+  .description("mds: a lightweight metadata service that speaks DataHub's API")
   .version(version)
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(text) });

@@ -43,7 +43,13 @@ export function createRequestMetrics() {
     if (!byOperation) routes.set(route, (byOperation = new Map()));
     let series = byOperation.get(operation);
     if (!series) {
-      series = { labels: `route="${escape(route)}",operation="${escape(operation)}"`, byStatus: new Map(), buckets: new Float64Array(LATENCY_BUCKETS.length), sum: 0, count: 0 };
+      series = {
+        labels: `route="${escape(route)}",operation="${escape(operation)}"`,
+        byStatus: new Map(),
+        buckets: new Float64Array(LATENCY_BUCKETS.length),
+        sum: 0,
+        count: 0,
+      };
       byOperation.set(operation, series);
     }
     return series;

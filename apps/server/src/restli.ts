@@ -19,7 +19,9 @@ export function createRestliDispatcher(actions: readonly RestliAction[]) {
       if (action) return action;
       const known = [...named.keys()].sort().join(', ');
       throw badRequest(
-        name ? `Unknown action '${name}' on /${resource}. Known actions: ${known}` : `Missing ?action= on /${resource}. Known actions: ${known}`,
+        name
+          ? `Unknown action '${name}' on /${resource}. Known actions: ${known}`
+          : `Missing ?action= on /${resource}. Known actions: ${known}`,
       );
     },
 

@@ -34,7 +34,18 @@ export interface RunningServer<C extends Composition = Composition> {
 /** How often, while draining, connections that went idle after their last answer are closed. */
 const DRAIN_SWEEP_MS = 10;
 
-type ServerConfig = Pick<Config, 'host' | 'port' | 'maxBodyBytes' | 'maxBulkBodyBytes' | 'maxConcurrentIngests' | 'shutdownTimeoutMs' | 'corsOrigins' | 'graphql' | 'metricsPublic'>;
+type ServerConfig = Pick<
+  Config,
+  | 'host'
+  | 'port'
+  | 'maxBodyBytes'
+  | 'maxBulkBodyBytes'
+  | 'maxConcurrentIngests'
+  | 'shutdownTimeoutMs'
+  | 'corsOrigins'
+  | 'graphql'
+  | 'metricsPublic'
+>;
 
 /**
  * Listens at once and answers 503 ("starting") until the composition is ready — opening databases and applying
@@ -119,5 +130,7 @@ const starting: RequestListener = (req, res) => {
 function refuseConnect(_req: unknown, socket: Duplex): void {
   const body = JSON.stringify({ message: 'Method CONNECT is not allowed', status: 405 });
   socket.on('error', () => socket.destroy());
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

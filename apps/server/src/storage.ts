@@ -1,4 +1,12 @@
-import { isDatabaseUnavailable, openDatabase, openPostgresDatabase, openSqliteDatabase, type DatabaseConfig, type SqlDatabase, type SqliteDatabase } from '@mds/db';
+import {
+  isDatabaseUnavailable,
+  openDatabase,
+  openPostgresDatabase,
+  openSqliteDatabase,
+  type DatabaseConfig,
+  type SqlDatabase,
+  type SqliteDatabase,
+} from '@mds/db';
 import { join } from 'node:path';
 
 /** The databases the packages are given, as the configuration says where data lives. */

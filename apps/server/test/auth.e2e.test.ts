@@ -32,7 +32,8 @@ const createFor = (actorUrn: string, token: string) =>
   mds.graphql(CREATE, { input: { type: 'PERSONAL', actorUrn, duration: 'ONE_HOUR', name: 'n', description: 'd' } }, token);
 
 /** GraphQL over HTTP with `authorization` as it is sent (the system client's Basic credentials by default). */
-const graphqlAs = (query: string, variables: Record<string, unknown> = {}, authorization = SYSTEM) => apiClient(mds.url, authorization).graphql(query, variables);
+const graphqlAs = (query: string, variables: Record<string, unknown> = {}, authorization = SYSTEM) =>
+  apiClient(mds.url, authorization).graphql(query, variables);
 
 describe('createAccessToken', () => {
   it.each([
@@ -68,7 +69,11 @@ describe('createAccessToken', () => {
   });
 
   it('NO_EXPIRY is refused unless the operator allows it', async () => {
-    const { body } = await mds.graphql(CREATE, { input: { type: 'PERSONAL', actorUrn: ALICE, duration: 'NO_EXPIRY', name: 'forever' } }, tokens.admin);
+    const { body } = await mds.graphql(
+      CREATE,
+      { input: { type: 'PERSONAL', actorUrn: ALICE, duration: 'NO_EXPIRY', name: 'forever' } },
+      tokens.admin,
+    );
     expect(body.errors[0].extensions).toEqual({ code: 400, type: 'BAD_REQUEST' });
     expect(body.errors[0].message).toMatch(/NO_EXPIRY/);
   });
@@ -83,7 +88,11 @@ describe('listAccessTokens', () => {
     const listed = all.body.data.listAccessTokens.tokens.map((t: any) => t.actorUrn);
     expect(listed).toEqual(expect.arrayContaining([ALICE, EDDIE, RITA, newcomer, 'urn:li:corpuser:datahub']));
 
-    const own = await mds.graphql(LIST, { input: { start: 0, count: 100, filters: [{ field: 'ownerUrn', values: [RITA] }] } }, tokens.reader);
+    const own = await mds.graphql(
+      LIST,
+      { input: { start: 0, count: 100, filters: [{ field: 'ownerUrn', values: [RITA] }] } },
+      tokens.reader,
+    );
     expect(own.body.data.listAccessTokens.total).toBeGreaterThan(0);
     expect(own.body.data.listAccessTokens.tokens.every((t: any) => t.actorUrn === RITA)).toBe(true);
 
@@ -130,7 +139,9 @@ describe('roles', () => {
       const denied = await mds.graphql(ASSIGN, { role: 'urn:li:dataHubRole:Admin', actors: [bob] }, tokens[who]);
       expect(denied.body.errors[0].extensions).toEqual({ code: 403, type: 'UNAUTHORIZED' });
     }
-    expect((await mds.graphql(ASSIGN, { role: 'urn:li:dataHubRole:Editor', actors: [bob] }, tokens.admin)).body.data.batchAssignRole).toBe(true);
+    expect((await mds.graphql(ASSIGN, { role: 'urn:li:dataHubRole:Editor', actors: [bob] }, tokens.admin)).body.data.batchAssignRole).toBe(
+      true,
+    );
     expect((await mds.graphql(ME, {}, bobToken)).body.data.me.platformPrivileges).toEqual({
       manageTags: true,
       createTags: true,

@@ -7,7 +7,9 @@ import { startMds, type Mds } from './support/mds';
 // MAX_BODY_BYTES is 1 MiB by default; these bodies are five times that, as a client's oversized batch would be.
 const LIMIT = 1024 * 1024;
 const FIVE_MB = 5 * LIMIT;
-const EXPECTED = { errors: [{ message: `Request body exceeds the limit of ${LIMIT} bytes`, extensions: { code: 413, type: 'PAYLOAD_TOO_LARGE' } }] };
+const EXPECTED = {
+  errors: [{ message: `Request body exceeds the limit of ${LIMIT} bytes`, extensions: { code: 413, type: 'PAYLOAD_TOO_LARGE' } }],
+};
 
 let mds: Mds;
 beforeAll(async () => {
@@ -65,10 +67,17 @@ describe('a body over MAX_BODY_BYTES gets a 413 every client reads', () => {
 
   it('http.request streaming the body in paced chunks (no Content-Length) sees the 413 once its upload is done', async () => {
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${mds.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: authorization() } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${mds.url}/api/graphql`,
+        { method: 'POST', headers: { 'content-type': 'application/json', authorization: authorization() } },
+        (res) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       void (async () => {
         for await (const chunk of pacedQuery()) req.write(chunk);
@@ -97,7 +106,9 @@ describe('a body over MAX_BODY_BYTES gets a 413 every client reads', () => {
       });
       socket.on('error', (error) => errors.push(error.message)).on('close', () => resolve({ text, uploaded, errors }));
       const length = Buffer.byteLength(bigQuery(FIVE_MB));
-      socket.write(`POST /api/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: ${authorization()}\r\nContent-Length: ${length}\r\n\r\n`);
+      socket.write(
+        `POST /api/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: ${authorization()}\r\nContent-Length: ${length}\r\n\r\n`,
+      );
       void (async () => {
         for await (const chunk of pacedQuery()) if (socket.writable) socket.write(chunk);
         uploadDone = true;

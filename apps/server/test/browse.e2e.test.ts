@@ -12,8 +12,18 @@ beforeAll(async () => {
   mds = await startMds();
   await ingestSnapshots(mds);
   for (const file of ['kafka_without_schemas_mces_golden.json', 'test_containers.json']) await ingestGolden(mds, file);
-  const path = [{ id: 'prod' }, { id: 'urn:li:container:DATABASE', urn: 'urn:li:container:DATABASE' }, { id: 'urn:li:container:SCHEMA', urn: 'urn:li:container:SCHEMA' }];
-  const proposal = { entityType: 'dataset', entityUrn: COLLATIONS, aspectName: 'browsePathsV2', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: JSON.stringify({ path }) } };
+  const path = [
+    { id: 'prod' },
+    { id: 'urn:li:container:DATABASE', urn: 'urn:li:container:DATABASE' },
+    { id: 'urn:li:container:SCHEMA', urn: 'urn:li:container:SCHEMA' },
+  ];
+  const proposal = {
+    entityType: 'dataset',
+    entityUrn: COLLATIONS,
+    aspectName: 'browsePathsV2',
+    changeType: 'UPSERT',
+    aspect: { contentType: 'application/json', value: JSON.stringify({ path }) },
+  };
   expect((await mds.post('/aspects?action=ingestProposal', { proposal })).status).toBe(200);
 });
 afterAll(() => mds?.close());
@@ -41,7 +51,12 @@ describe('browseV2', () => {
     const { browseV2 } = await data(BROWSE, { input: { types: ['DATASET'], path: ['prod'] } });
     expect(browseV2.groups).toEqual([
       { name: 'kafka', count: 3, hasSubGroups: false, entity: null },
-      { name: 'urn:li:container:DATABASE', count: 1, hasSubGroups: true, entity: { urn: 'urn:li:container:DATABASE', properties: { name: 'root_db' } } },
+      {
+        name: 'urn:li:container:DATABASE',
+        count: 1,
+        hasSubGroups: true,
+        entity: { urn: 'urn:li:container:DATABASE', properties: { name: 'root_db' } },
+      },
     ]);
     expect(browseV2.metadata).toEqual({ path: ['prod'], totalNumEntities: 4 });
   });
@@ -56,19 +71,31 @@ describe('browseV2', () => {
 
 describe('search and autoCompleteForMultiple', () => {
   it('search answers as searchAcrossEntities over the one type it names', async () => {
-    const query = (field: string, typing: string) => `{ ${field}(input: { ${typing}, query: "topic", start: 0, count: 10 }) { total searchResults { entity { urn type } } } }`;
+    const query = (field: string, typing: string) =>
+      `{ ${field}(input: { ${typing}, query: "topic", start: 0, count: 10 }) { total searchResults { entity { urn type } } } }`;
     const one = await data(query('search', 'type: DATASET'));
     const across = await data(query('searchAcrossEntities', 'types: [DATASET]'));
     expect(one.search).toEqual(across.searchAcrossEntities);
-    expect(one.search.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn).sort()).toEqual([topic('key_topic'), topic('key_value_topic'), topic('value_topic')]);
+    expect(one.search.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn).sort()).toEqual([
+      topic('key_topic'),
+      topic('key_value_topic'),
+      topic('value_topic'),
+    ]);
   });
 
   it('suggests names per type, with their entities', async () => {
-    const { autoCompleteForMultiple } = await data(`{ autoCompleteForMultiple(input: { types: [DATASET, DASHBOARD], query: "SampleHive", limit: 5 }) {
+    const { autoCompleteForMultiple } =
+      await data(`{ autoCompleteForMultiple(input: { types: [DATASET, DASHBOARD], query: "SampleHive", limit: 5 }) {
       query suggestions { type suggestions entities { urn } } } }`);
     expect(autoCompleteForMultiple).toEqual({
       query: 'SampleHive',
-      suggestions: [{ type: 'DATASET', suggestions: ['SampleHiveDataset'], entities: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)' }] }],
+      suggestions: [
+        {
+          type: 'DATASET',
+          suggestions: ['SampleHiveDataset'],
+          entities: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)' }],
+        },
+      ],
     });
   });
 });

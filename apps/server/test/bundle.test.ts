@@ -17,16 +17,25 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
   try {
     const token = rootTokenIn(server.stderr())!;
     const { post } = apiClient(server.url, `Bearer ${token}`);
-    expect((await post('/api/graphql', { query: 'mutation { createTag(input: { id: "bundled", name: "b" }) }' })).body).toEqual({ data: { createTag: 'urn:li:tag:bundled' } });
+    expect((await post('/api/graphql', { query: 'mutation { createTag(input: { id: "bundled", name: "b" }) }' })).body).toEqual({
+      data: { createTag: 'urn:li:tag:bundled' },
+    });
     const proposal = (t: number) => ({
       entityType: 'dataset',
       entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)',
       changeType: 'UPSERT',
       aspectName: 'operation',
-      aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: t, operationType: 'INSERT', lastUpdatedTimestamp: t }) },
+      aspect: {
+        contentType: 'application/json',
+        value: JSON.stringify({ timestampMillis: t, operationType: 'INSERT', lastUpdatedTimestamp: t }),
+      },
     });
     expect((await post('/aspects?action=ingestProposalBatch', { proposals: [1, 2, 3].map(proposal) })).status).toBe(200);
-    const dry = await post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'operation', endTimeMillis: 2 });
+    const dry = await post('/gms/operations?action=truncateTimeseriesAspect', {
+      entityType: 'dataset',
+      aspect: 'operation',
+      endTimeMillis: 2,
+    });
     expect(dry.body.value).toMatch(/^Delete 2 out of 3 rows \(66\.67%\)\./);
   } finally {
     expect(await server.stop()).toBe(0);

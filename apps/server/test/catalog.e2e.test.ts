@@ -60,7 +60,10 @@ describe('containers', () => {
   });
 
   it('answers null for an absent container and for another type’s urn', async () => {
-    expect(await data(`{ container(urn: "urn:li:container:nope") { urn } other: container(urn: "${COLLATIONS}") { urn } }`)).toEqual({ container: null, other: null });
+    expect(await data(`{ container(urn: "urn:li:container:nope") { urn } other: container(urn: "${COLLATIONS}") { urn } }`)).toEqual({
+      container: null,
+      other: null,
+    });
   });
 });
 
@@ -72,21 +75,41 @@ describe('users and groups', () => {
       urn: 'urn:li:corpuser:hsimpson',
       type: 'CORP_USER',
       username: 'hsimpson',
-      properties: { active: true, displayName: 'Homer Simpson', email: 'hsimpson', title: 'Mr. Everything', firstName: 'Homer', lastName: 'Simpson', fullName: 'Homer Simpson' },
+      properties: {
+        active: true,
+        displayName: 'Homer Simpson',
+        email: 'hsimpson',
+        title: 'Mr. Everything',
+        firstName: 'Homer',
+        lastName: 'Simpson',
+        fullName: 'Homer Simpson',
+      },
       editableProperties: null,
     });
   });
 
   it('answers corpGroup(urn), and null for a user that was never ingested', async () => {
-    const { corpGroup, corpUser } = await data(`{ corpGroup(urn: "urn:li:corpGroup:simpons-group") { urn type name properties { displayName } exists }
+    const { corpGroup, corpUser } =
+      await data(`{ corpGroup(urn: "urn:li:corpGroup:simpons-group") { urn type name properties { displayName } exists }
       corpUser(urn: "urn:li:corpuser:nobody") { urn } }`);
-    expect(corpGroup).toEqual({ urn: 'urn:li:corpGroup:simpons-group', type: 'CORP_GROUP', name: 'simpons-group', properties: { displayName: null }, exists: true });
+    expect(corpGroup).toEqual({
+      urn: 'urn:li:corpGroup:simpons-group',
+      type: 'CORP_GROUP',
+      name: 'simpons-group',
+      properties: { displayName: null },
+      exists: true,
+    });
     expect(corpUser).toBeNull();
   });
 
   it('finds users by name in searchAcrossEntities', async () => {
-    const { searchAcrossEntities } = await data(`{ searchAcrossEntities(input: { types: [CORP_USER], query: "homer" }) { total searchResults { entity { urn ... on CorpUser { properties { fullName } } } } } }`);
-    expect(searchAcrossEntities).toEqual({ total: 1, searchResults: [{ entity: { urn: 'urn:li:corpuser:hsimpson', properties: { fullName: 'Homer Simpson' } } }] });
+    const { searchAcrossEntities } = await data(
+      `{ searchAcrossEntities(input: { types: [CORP_USER], query: "homer" }) { total searchResults { entity { urn ... on CorpUser { properties { fullName } } } } } }`,
+    );
+    expect(searchAcrossEntities).toEqual({
+      total: 1,
+      searchResults: [{ entity: { urn: 'urn:li:corpuser:hsimpson', properties: { fullName: 'Homer Simpson' } } }],
+    });
   });
 });
 
@@ -106,7 +129,12 @@ describe('domains and platforms', () => {
 
   it('answers dataPlatform(urn) from dataPlatformInfo', async () => {
     const { dataPlatform } = await data(`{ dataPlatform(urn: "urn:li:dataPlatform:kafka") { urn type name properties { displayName } } }`);
-    expect(dataPlatform).toEqual({ urn: 'urn:li:dataPlatform:kafka', type: 'DATA_PLATFORM', name: 'kafka', properties: { displayName: 'Kafka' } });
+    expect(dataPlatform).toEqual({
+      urn: 'urn:li:dataPlatform:kafka',
+      type: 'DATA_PLATFORM',
+      name: 'kafka',
+      properties: { displayName: 'Kafka' },
+    });
   });
 });
 
@@ -142,7 +170,9 @@ describe('relationships and lineage', () => {
       relationships(input: { types: ["OwnedBy"], direction: OUTGOING, start: $start, count: 1 }) { start count total relationships { type direction entity { urn ... on CorpUser { username } } } } } }`;
     const first = (await data(query, { start: 0 })).dataset.relationships;
     const second = (await data(query, { start: 1 })).dataset.relationships;
-    const rest = await mds.clientFor(mds.rootToken).get(`/relationships?urn=${encodeURIComponent(HIVE)}&types=List(OwnedBy)&direction=OUTGOING&start=0&count=10`);
+    const rest = await mds
+      .clientFor(mds.rootToken)
+      .get(`/relationships?urn=${encodeURIComponent(HIVE)}&types=List(OwnedBy)&direction=OUTGOING&start=0&count=10`);
     expect(first.total).toBe(rest.body.total);
     expect([...first.relationships, ...second.relationships].map((r: { entity: { urn: string } }) => r.entity.urn)).toEqual(
       rest.body.relationships.slice(0, 2).map((r: { entity: string }) => r.entity),

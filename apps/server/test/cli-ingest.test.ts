@@ -95,7 +95,10 @@ describe('mds ingest on DATA_DIR', () => {
       aspect: { json: { removed: false } },
       ...more,
     });
-    writeFileSync(file, JSON.stringify([status('a'), status('b', { aspectName: 'chartInfo' }), status('c'), status('d', { entityType: 'spaceship' })]));
+    writeFileSync(
+      file,
+      JSON.stringify([status('a'), status('b', { aspectName: 'chartInfo' }), status('c'), status('d', { entityType: 'spaceship' })]),
+    );
     const { code, stdout } = await runCli(['ingest', file], { DATA_DIR });
     expect(code).toBe(1);
     expect(stdout).toBe(
@@ -116,8 +119,14 @@ describe('mds ingest on DATA_DIR', () => {
     const DATA_DIR = freshDataDir('cli-ingest-junk');
     const file = join(DATA_DIR, 'junk.json');
     writeFileSync(file, '{"not":"an array"}');
-    expect(await runCli(['ingest', file], { DATA_DIR })).toMatchObject({ code: 1, stderr: `mds: ${file}: The file is not a JSON array (it must start with "[")\n` });
-    expect(await runCli(['ingest', join(DATA_DIR, 'nope.json')], { DATA_DIR })).toMatchObject({ code: 1, stderr: `mds: cannot read ${join(DATA_DIR, 'nope.json')}: no such file\n` });
+    expect(await runCli(['ingest', file], { DATA_DIR })).toMatchObject({
+      code: 1,
+      stderr: `mds: ${file}: The file is not a JSON array (it must start with "[")\n`,
+    });
+    expect(await runCli(['ingest', join(DATA_DIR, 'nope.json')], { DATA_DIR })).toMatchObject({
+      code: 1,
+      stderr: `mds: cannot read ${join(DATA_DIR, 'nope.json')}: no such file\n`,
+    });
   });
 });
 
@@ -138,12 +147,17 @@ describe('mds ingest --url', () => {
   afterAll(() => server?.stop());
 
   it('sends the files to the server in batches and reads them back over HTTP', async () => {
-    const { code, stdout } = await runCli(['ingest', KAFKA, '--url', server.url, '--token', token], { DATA_DIR: '/nonexistent/mds-cli-remote' });
+    const { code, stdout } = await runCli(['ingest', KAFKA, '--url', server.url, '--token', token], {
+      DATA_DIR: '/nonexistent/mds-cli-remote',
+    });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Read 24 items \(24 aspects\)\.\nAccepted: 24\nFailed: 0\n$/);
-    const res = await fetch(`${server.url}/aspects/${encodeURIComponent('urn:li:dataset:(urn:li:dataPlatform:kafka,key_value_topic,PROD)')}?aspect=status&version=0`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const res = await fetch(
+      `${server.url}/aspects/${encodeURIComponent('urn:li:dataset:(urn:li:dataPlatform:kafka,key_value_topic,PROD)')}?aspect=status&version=0`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
     expect(res.status).toBe(200);
   });
 

@@ -14,7 +14,8 @@ import { freshDataDir, runCli, spawnServer, type ChildServer } from './support/c
 const BIN = fileURLToPath(new URL('../bin/mds.js', import.meta.url));
 const INDEX = 'dataset_datasetprofileaspect_v1';
 const TRUNCATE = ['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--older-than', '1d'];
-const DRY_RUN = /^Delete (\d+) out of (\d+) rows \(\d+\.\d\d%\)\. (Reindexing the aspect without the deleted records|Issuing a delete by query request)\. This was a dry run\. Run with dryRun = false to execute\.\n$/;
+const DRY_RUN =
+  /^Delete (\d+) out of (\d+) rows \(\d+\.\d\d%\)\. (Reindexing the aspect without the deleted records|Issuing a delete by query request)\. This was a dry run\. Run with dryRun = false to execute\.\n$/;
 
 /** A data directory with three days of every time-series aspect, and tokens for root and a Reader. */
 async function seededDataDir() {
@@ -23,7 +24,8 @@ async function seededDataDir() {
   try {
     await domains.timeseries.seed({ days: 3, docsPerDay: 100 });
     await domains.auth.roles.assign('urn:li:dataHubRole:Reader', ['urn:li:corpuser:reader']);
-    const token = async (actorUrn: string) => (await domains.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'cli-ops' })).accessToken;
+    const token = async (actorUrn: string) =>
+      (await domains.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'cli-ops' })).accessToken;
     return { DATA_DIR, rootToken: await token(ROOT_ACTOR_URN), readerToken: await token('urn:li:corpuser:reader') };
   } finally {
     for (const module of [...domains.modules].reverse()) await module.close?.();
@@ -34,7 +36,15 @@ const json = (stdout: string) => JSON.parse(stdout) as IndexSize[];
 
 /** The table's data rows (index names, in printed order) and its total cell. */
 function tableOf(stdout: string) {
-  const cells = stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((c) => c.trim()));
+  const cells = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('│'))
+    .map((line) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   return { header: cells[0], rows: cells.slice(1, -1), total: cells.at(-1) };
 }
 
@@ -60,30 +70,40 @@ describe('local mode (DATA_DIR)', () => {
     expect(asJson.code).toBe(0);
     const sizes = json(asJson.stdout);
     expect(sizes).toHaveLength(10);
-    expect(sizes[0]).toEqual({ aspectName: expect.any(String), sizeMb: expect.any(Number), indexName: expect.any(String), entityName: expect.any(String), sizeInMb: sizes[0]!.sizeMb });
+    expect(sizes[0]).toEqual({
+      aspectName: expect.any(String),
+      sizeMb: expect.any(Number),
+      indexName: expect.any(String),
+      entityName: expect.any(String),
+      sizeInMb: sizes[0]!.sizeMb,
+    });
 
     const table = await runCli(['index-sizes'], env);
     expect(table.code).toBe(0);
     expectTableMatches(table.stdout, sizes);
   });
 
-  it('truncate is a dry run by default, then --execute deletes with a progress bar and the index shrinks', { timeout: 60_000 }, async () => {
-    const before = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
-    const dry = await runCli(TRUNCATE, env);
-    expect([dry.code, dry.stderr]).toEqual([0, expect.stringContaining('add --execute')]);
-    const [, matching, total] = DRY_RUN.exec(dry.stdout)!;
-    expect(Number(matching)).toBeGreaterThan(0);
+  it(
+    'truncate is a dry run by default, then --execute deletes with a progress bar and the index shrinks',
+    { timeout: 60_000 },
+    async () => {
+      const before = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
+      const dry = await runCli(TRUNCATE, env);
+      expect([dry.code, dry.stderr]).toEqual([0, expect.stringContaining('add --execute')]);
+      const [, matching, total] = DRY_RUN.exec(dry.stdout)!;
+      expect(Number(matching)).toBeGreaterThan(0);
 
-    const run = await runCli([...TRUNCATE, '--execute', '--force-delete-by-query', '--batch-size', '25'], env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/Started truncation task \S+:\d+ in this process\./);
-    expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
-    expect(run.stdout).toMatch(new RegExp(`^Task \\S+:\\d+ completed: deleted ${matching} of ${matching} rows in \\d+\\.\\d s\\.\\n$`));
+      const run = await runCli([...TRUNCATE, '--execute', '--force-delete-by-query', '--batch-size', '25'], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/Started truncation task \S+:\d+ in this process\./);
+      expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
+      expect(run.stdout).toMatch(new RegExp(`^Task \\S+:\\d+ completed: deleted ${matching} of ${matching} rows in \\d+\\.\\d s\\.\\n$`));
 
-    expect((await runCli(TRUNCATE, env)).stdout).toMatch(new RegExp(`^Delete 0 out of ${Number(total) - Number(matching)} rows`));
-    const after = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
-    expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
-  });
+      expect((await runCli(TRUNCATE, env)).stdout).toMatch(new RegExp(`^Delete 0 out of ${Number(total) - Number(matching)} rows`));
+      const after = json((await runCli(['index-sizes', '--json'], env)).stdout).find((s) => s.indexName === INDEX)!;
+      expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
+    },
+  );
 
   it('an unknown aspect is the server’s 400 message, exit 1', async () => {
     const result = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'nope', '--end-time', '2024-01-01'], env);
@@ -117,37 +137,71 @@ describe('remote mode (--url)', () => {
     expectTableMatches(table.stdout, fromApi);
   });
 
-  it('truncate prints the server’s dry-run message verbatim, and --execute follows the task to completion', { timeout: 60_000 }, async () => {
-    const client = createMdsClient({ url: server.url, token: seeded.rootToken });
-    const endTime = String(Date.now() - 86_400_000);
-    const dry = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, ...remote], env);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toBe(`${await client.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: Number(endTime) })}\n`);
-    const [, matching] = DRY_RUN.exec(dry.stdout)!;
-    const before = (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!;
+  it(
+    'truncate prints the server’s dry-run message verbatim, and --execute follows the task to completion',
+    { timeout: 60_000 },
+    async () => {
+      const client = createMdsClient({ url: server.url, token: seeded.rootToken });
+      const endTime = String(Date.now() - 86_400_000);
+      const dry = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, ...remote], env);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toBe(
+        `${await client.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: Number(endTime) })}\n`,
+      );
+      const [, matching] = DRY_RUN.exec(dry.stdout)!;
+      const before = (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!;
 
-    const run = await runCli(['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, '--execute', ...remote], env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`on ${server.url}.`);
-    expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
-    expect(run.stdout).toMatch(new RegExp(`^Task \\S+:\\d+ completed: deleted ${matching} of ${matching} rows`));
+      const run = await runCli(
+        ['truncate', '--entity', 'dataset', '--aspect', 'datasetProfile', '--end-time', endTime, '--execute', ...remote],
+        env,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`on ${server.url}.`);
+      expect(run.stderr).toContain(`100% | ${matching}/${matching} rows deleted`);
+      expect(run.stdout).toMatch(new RegExp(`^Task \\S+:\\d+ completed: deleted ${matching} of ${matching} rows`));
 
-    // The server recomputes sizes in the background once writes pause.
-    await expect.poll(async () => (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!.sizeInMb, { timeout: 10_000 }).toBeLessThan(before.sizeInMb);
-    const after = json((await runCli(['index-sizes', '--json', ...remote], env)).stdout).find((s) => s.indexName === INDEX)!;
-    expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
-  });
+      // The server recomputes sizes in the background once writes pause.
+      await expect
+        .poll(async () => (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!.sizeInMb, { timeout: 10_000 })
+        .toBeLessThan(before.sizeInMb);
+      const after = json((await runCli(['index-sizes', '--json', ...remote], env)).stdout).find((s) => s.indexName === INDEX)!;
+      expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
+    },
+  );
 
   it('Ctrl-C stops watching, not the task, and says how to check it later', { timeout: 60_000 }, async () => {
     const client = createMdsClient({ url: server.url, token: seeded.rootToken });
     // Enough rows that a truncation in batches of one takes seconds.
     for (let batch = 0; batch < 40; batch++) {
       const proposals = Array.from({ length: 1000 }, (_, i) =>
-        timeseriesProposal({ entityType: 'chart', entityUrn: `urn:li:chart:(looker,c${i})`, aspectName: 'chartUsageStatistics', value: { timestampMillis: 1_000_000 + batch * 1000 + i, viewsCount: i } }),
+        timeseriesProposal({
+          entityType: 'chart',
+          entityUrn: `urn:li:chart:(looker,c${i})`,
+          aspectName: 'chartUsageStatistics',
+          value: { timestampMillis: 1_000_000 + batch * 1000 + i, viewsCount: i },
+        }),
       );
       await client.ingestProposalBatch(proposals);
     }
-    const child = spawn(process.execPath, [BIN, 'truncate', '--entity', 'chart', '--aspect', 'chartUsageStatistics', '--end-time', '2000-01-01', '--execute', '--force-delete-by-query', '--batch-size', '1', ...remote], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'truncate',
+        '--entity',
+        'chart',
+        '--aspect',
+        'chartUsageStatistics',
+        '--end-time',
+        '2000-01-01',
+        '--execute',
+        '--force-delete-by-query',
+        '--batch-size',
+        '1',
+        ...remote,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     let interrupted = false;
     child.stderr.on('data', (chunk: Buffer) => {
@@ -158,7 +212,9 @@ describe('remote mode (--url)', () => {
     expect(code, stderr).toBe(130);
     const task = /Stopped watching\. Task (\S+:\d+) keeps running on (\S+); check it with: mds task-status \1 --url \2/.exec(stderr)?.[1];
     expect(task, stderr).toBeDefined();
-    await expect.poll(async () => client.operations.getEsTaskStatus(task!), { timeout: 30_000, interval: 250 }).toMatchObject({ completed: true, status: { deleted: 40_000, total: 40_000 } });
+    await expect
+      .poll(async () => client.operations.getEsTaskStatus(task!), { timeout: 30_000, interval: 250 })
+      .toMatchObject({ completed: true, status: { deleted: 40_000, total: 40_000 } });
     expect(await client.operations.getEsTaskStatus(task!)).not.toHaveProperty('error');
   });
 
@@ -198,7 +254,14 @@ describe('usage errors exit 2 and say what is wrong', () => {
 
 describe('units and times', () => {
   it('sizes are decimal, three significant digits, the unit moving up before 1000', () => {
-    expect([0.000512, 0.2089, 0.9996, 12.345, 1234.5, 0].map(formatMegabytes)).toEqual(['512 B', '209 kB', '1.00 MB', '12.3 MB', '1.23 GB', '0 B']);
+    expect([0.000512, 0.2089, 0.9996, 12.345, 1234.5, 0].map(formatMegabytes)).toEqual([
+      '512 B',
+      '209 kB',
+      '1.00 MB',
+      '12.3 MB',
+      '1.23 GB',
+      '0 B',
+    ]);
   });
 
   it('--older-than takes days, hours or minutes; --end-time epoch milliseconds or an ISO date', () => {

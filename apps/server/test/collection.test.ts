@@ -34,11 +34,13 @@ function parseBru(source: string, file: string): Map<string, Block> {
     if (TEXT_BLOCKS.includes(name)) blocks.set(name, { kind: 'text', text: body.map((l) => l.replace(/^ {2}/, '')).join('\n') });
     else if (LIST_BLOCKS.includes(name)) blocks.set(name, { kind: 'list', items: body.map((l) => l.trim()).filter(Boolean) });
     else if (DICT_BLOCKS.includes(name)) {
-      const pairs = body.filter((l) => l.trim()).map((l): [string, string] => {
-        const pair = /^\s+([^\s:~][^:]*):\s?(.*)$/.exec(l);
-        if (!pair) throw new Error(`${file}: bad line in '${name}': ${JSON.stringify(l)}`);
-        return [pair[1]!, pair[2]!];
-      });
+      const pairs = body
+        .filter((l) => l.trim())
+        .map((l): [string, string] => {
+          const pair = /^\s+([^\s:~][^:]*):\s?(.*)$/.exec(l);
+          if (!pair) throw new Error(`${file}: bad line in '${name}': ${JSON.stringify(l)}`);
+          return [pair[1]!, pair[2]!];
+        });
       blocks.set(name, { kind: 'dict', pairs });
     } else throw new Error(`${file}: block '${name}' is not supported by this test's parser`);
   }
@@ -145,7 +147,10 @@ async function send(request: BruRequest, vars: Map<string, string>): Promise<Res
   if (bodyMode === 'json') body = JSON.stringify(JSON.parse(interpolate(text(blocks, 'body:json') ?? '', vars, file)));
   else if (bodyMode === 'graphql') {
     const variables = text(blocks, 'body:graphql:vars');
-    body = JSON.stringify({ query: interpolate(text(blocks, 'body:graphql') ?? '', vars, file), variables: variables ? JSON.parse(interpolate(variables, vars, file)) : {} });
+    body = JSON.stringify({
+      query: interpolate(text(blocks, 'body:graphql') ?? '', vars, file),
+      variables: variables ? JSON.parse(interpolate(variables, vars, file)) : {},
+    });
   } else if (bodyMode !== 'none') throw new Error(`${file}: body mode '${bodyMode}' is not supported by this test`);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
 
@@ -171,7 +176,11 @@ async function freshRun(): Promise<Map<string, string>> {
 
 describe('the Bruno collection (docs/bruno)', () => {
   it('is a collection whose environment declares baseUrl and the secret token', () => {
-    expect(JSON.parse(readFileSync(join(COLLECTION, 'bruno.json'), 'utf8'))).toMatchObject({ version: '1', type: 'collection', name: 'mds' });
+    expect(JSON.parse(readFileSync(join(COLLECTION, 'bruno.json'), 'utf8'))).toMatchObject({
+      version: '1',
+      type: 'collection',
+      name: 'mds',
+    });
     expect(dict(environment, 'vars').map(([name]) => name)).toContain('baseUrl');
     expect(environment.get('vars:secret')).toEqual({ kind: 'list', items: ['token'] });
   });
@@ -188,8 +197,12 @@ describe('the Bruno collection (docs/bruno)', () => {
       new Set([
         'GET /health',
         'GET /api/graphiql',
-        ...['me', 'listRoles', 'batchAssignRole', 'createAccessToken', 'listAccessTokens', 'revokeAccessToken'].map((op) => `graphql ${op}`),
-        ...['createTag', 'tag', 'updateTag', 'setTagColor', 'updateDescription', 'searchAcrossEntities', 'deleteTag'].map((op) => `graphql ${op}`),
+        ...['me', 'listRoles', 'batchAssignRole', 'createAccessToken', 'listAccessTokens', 'revokeAccessToken'].map(
+          (op) => `graphql ${op}`,
+        ),
+        ...['createTag', 'tag', 'updateTag', 'setTagColor', 'updateDescription', 'searchAcrossEntities', 'deleteTag'].map(
+          (op) => `graphql ${op}`,
+        ),
         'POST /aspects?action=ingestProposal',
         'POST /aspects?action=ingestProposalBatch',
         'POST /gms/operations?action=getIndexSizes',

@@ -45,7 +45,6 @@ function load(name: string) {
   return { items, snapshots, systemMetadata, proposals, expected: [...expected.values()] };
 }
 
-
 // On each dialect: batches of DataHub's files are where the aspect store's batched write path does most.
 describe.each(serverDatabases())("DataHub's golden files on %s", (_, database) => {
   let mds: Mds;
@@ -75,7 +74,9 @@ describe.each(serverDatabases())("DataHub's golden files on %s", (_, database) =
       .map((p) => p as { entityType: string; aspectName: string })
       .filter((p) => aspectSpec(p.aspectName)?.kind === 'timeseries')
       .map((p) => `${p.entityType}_${p.aspectName}aspect_v1`.toLowerCase());
-    const indices = (await mds.post('/gms/operations?action=getIndexSizes', {})).body.value.indexSizes.map((s: { indexName: string }) => s.indexName);
+    const indices = (await mds.post('/gms/operations?action=getIndexSizes', {})).body.value.indexSizes.map(
+      (s: { indexName: string }) => s.indexName,
+    );
     for (const index of new Set(timeseries)) expect(indices).toContain(index);
     expect(expected.length + timeseries.length).toBeGreaterThan(0);
     for (const { urn, aspect, value } of expected) {

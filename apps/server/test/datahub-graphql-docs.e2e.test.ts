@@ -81,16 +81,24 @@ const read = async (query: string) => {
   expect(body.errors).toBeUndefined();
   return body.data;
 };
-const datasetTags = async (urn: string) => ((await read(`{ dataset(urn: "${urn}") { tags { tags { tag { urn } } } } }`)).dataset.tags?.tags ?? []).map((t: any) => t.tag.urn);
+const datasetTags = async (urn: string) =>
+  ((await read(`{ dataset(urn: "${urn}") { tags { tags { tag { urn } } } } }`)).dataset.tags?.tags ?? []).map((t: any) => t.tag.urn);
 const fieldInfo = async (urn: string, fieldPath: string) => {
-  const data = await read(`{ dataset(urn: "${urn}") { editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description tags { tags { tag { urn } } } } } } }`);
+  const data = await read(
+    `{ dataset(urn: "${urn}") { editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description tags { tags { tag { urn } } } } } } }`,
+  );
   return data.dataset.editableSchemaMetadata?.editableSchemaFieldInfo.find((info: any) => info.fieldPath === fieldPath);
 };
 const owners = async (urn: string) =>
-  ((await read(`{ dataset(urn: "${urn}") { ownership { owners { owner { ... on CorpUser { urn } ... on CorpGroup { urn } } type } } } }`)).dataset.ownership?.owners ?? []).map((o: any) => [o.owner.urn, o.type]);
+  (
+    (await read(`{ dataset(urn: "${urn}") { ownership { owners { owner { ... on CorpUser { urn } ... on CorpGroup { urn } } type } } } }`))
+      .dataset.ownership?.owners ?? []
+  ).map((o: any) => [o.owner.urn, o.type]);
 const ownerUrns = async (urn: string) => (await owners(urn)).map(([owner]: string[]) => owner);
-const deprecated = async (urn: string) => (await read(`{ dataset(urn: "${urn}") { deprecation { deprecated } } }`)).dataset.deprecation?.deprecated;
-const domainOf = async (urn: string) => (await read(`{ dataset(urn: "${urn}") { domain { domain { urn } } } }`)).dataset.domain?.domain.urn ?? null;
+const deprecated = async (urn: string) =>
+  (await read(`{ dataset(urn: "${urn}") { deprecation { deprecated } } }`)).dataset.deprecation?.deprecated;
+const domainOf = async (urn: string) =>
+  (await read(`{ dataset(urn: "${urn}") { domain { domain { urn } } } }`)).dataset.domain?.domain.urn ?? null;
 /** A search answer's own consistency: `count` is what it returns, `total` at least that. */
 const expectSearchShape = (result: any) => {
   expect(result).toMatchObject({ start: 0, count: result.searchResults.length });
@@ -100,13 +108,17 @@ const expectSearchShape = (result: any) => {
 // What the docs take for granted that DataHub's sample data lacks, written (idempotently) before the examples using it.
 const marketing = () =>
   // The urn of the docs' setDomain and nested createDomain examples; name and description of their createDomain example.
-  upsertAspect(mds, 'domain', MARKETING, 'domainProperties', { name: 'Marketing', description: 'Entities related to the marketing department' });
+  upsertAspect(mds, 'domain', MARKETING, 'domainProperties', {
+    name: 'Marketing',
+    description: 'Entities related to the marketing department',
+  });
 // The urn of docs/domains.md's examples; the name is ours (the docs show none).
 const engineering = () => upsertAspect(mds, 'domain', ENGINEERING, 'domainProperties', { name: 'Engineering' });
 const PETS = loadExample('best-practices-search-page-1').documentedFields[0]!.among as string[];
 const PREPARE: Record<string, () => Promise<unknown>> = {
   // The docs' answer is a dataset's that is not deprecated; the sample data holds no deprecation aspect (see the fixture).
-  'deprecation-read': () => upsertAspect(mds, 'dataset', CREATED, 'deprecation', { deprecated: false, note: '', actor: 'urn:li:corpuser:datahub' }),
+  'deprecation-read': () =>
+    upsertAspect(mds, 'dataset', CREATED, 'deprecation', { deprecated: false, note: '', actor: 'urn:li:corpuser:datahub' }),
   'domains-create-nested-domain': marketing,
   'domains-set-domain': marketing,
   'domains-feature-set-domain': engineering,
@@ -120,7 +132,11 @@ const PREPARE: Record<string, () => Promise<unknown>> = {
   },
   // The best-practices pages ran on DataHub's demo data: its four datasets the pages show, named by their keys.
   'best-practices-search-page-1': () =>
-    Promise.all(PETS.map((urn) => upsertAspect(mds, 'dataset', urn, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(urn)![1], customProperties: {} }))),
+    Promise.all(
+      PETS.map((urn) =>
+        upsertAspect(mds, 'dataset', urn, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(urn)![1], customProperties: {} }),
+      ),
+    ),
 };
 
 const answers = new Map<string, any>();
@@ -133,7 +149,8 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
       description: 'Having this tag means this column or table is deprecated.',
     }),
   'tags-add-tags-dataset': async () => expect(await datasetTags(CREATED)).toContain(DEPRECATED),
-  'tags-add-tags-column': async () => expect((await fieldInfo(CREATED, 'user_name')).tags.tags.map((t: any) => t.tag.urn)).toContain(DEPRECATED),
+  'tags-add-tags-column': async () =>
+    expect((await fieldInfo(CREATED, 'user_name')).tags.tags.map((t: any) => t.tag.urn)).toContain(DEPRECATED),
   // Removed from the column only: the dataset-level tag of tags-add-tags-dataset stays.
   'tags-remove-tag-column': async (data) => {
     expect(data).toEqual({ removeTag: true });
@@ -143,7 +160,8 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
   'adding-tags-column': async () => expect((await fieldInfo(CREATED, 'user_name')).tags.tags.map((t: any) => t.tag.urn)).toContain(LEGACY),
   'adding-tags-dataset': async () => expect(await datasetTags(CREATED)).toContain(LEGACY),
   // The sample data tags SampleHdfsDataset's shipment_info column Legacy (editableSchemaMetadata).
-  'removing-tags-column': async () => expect(((await fieldInfo(HDFS, 'shipment_info')).tags?.tags ?? []).map((t: any) => t.tag.urn)).not.toContain(LEGACY),
+  'removing-tags-column': async () =>
+    expect(((await fieldInfo(HDFS, 'shipment_info')).tags?.tags ?? []).map((t: any) => t.tag.urn)).not.toContain(LEGACY),
   'removing-tags-dataset': async () => expect(await datasetTags(HDFS)).not.toContain(LEGACY),
   // Entity-level removal: the column tag of adding-tags-column stays.
   'removing-tags-batch': async (data) => {
@@ -159,14 +177,21 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
     expect((await ownerUrns(CREATED)).sort()).toEqual(['urn:li:corpGroup:bfoo', 'urn:li:corpuser:datahub']);
   },
   'descriptions-update-dataset': async () => {
-    const { dataset } = await read(`{ dataset(urn: "${CREATED}") { editableProperties { description } institutionalMemory { elements { url label } } } }`);
+    const { dataset } = await read(
+      `{ dataset(urn: "${CREATED}") { editableProperties { description } institutionalMemory { elements { url label } } } }`,
+    );
     expect(dataset.editableProperties.description).toBe(
       '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n',
     );
-    expect(dataset.institutionalMemory.elements).toContainEqual({ url: 'https://wikipedia.com/real_estate', label: 'This is the definition of what real estate means' });
+    expect(dataset.institutionalMemory.elements).toContainEqual({
+      url: 'https://wikipedia.com/real_estate',
+      label: 'This is the definition of what real estate means',
+    });
   },
   'descriptions-update-column-description': async () =>
-    expect((await fieldInfo(DELETED, 'user_name')).description).toBe('Name of the user who was deleted. This description is updated via GrpahQL.'),
+    expect((await fieldInfo(DELETED, 'user_name')).description).toBe(
+      'Name of the user who was deleted. This description is updated via GrpahQL.',
+    ),
   // A GraphQL block string, its common indentation and first and last blank lines removed.
   'descriptions-update-column-description-markdown': async () =>
     expect((await fieldInfo(DELETED, 'user_name')).description).toBe(
@@ -210,9 +235,12 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
   },
   'getting-started-update-dashboard': async (data) => {
     expect(data).toEqual({ updateDashboard: { urn: DASHBOARD } });
-    expect((await read(`{ dashboard(urn: "${DASHBOARD}") { editableProperties { description } } }`)).dashboard.editableProperties).toEqual({ description: 'My new desription' });
+    expect((await read(`{ dashboard(urn: "${DASHBOARD}") { editableProperties { description } } }`)).dashboard.editableProperties).toEqual({
+      description: 'My new desription',
+    });
   },
-  'querying-entities-corp-user': async (data) => expect(data).toEqual({ corpUser: { username: 'datahub', urn: 'urn:li:corpuser:datahub' } }),
+  'querying-entities-corp-user': async (data) =>
+    expect(data).toEqual({ corpUser: { username: 'datahub', urn: 'urn:li:corpuser:datahub' } }),
   'querying-entities-add-tag-data-flow': async (data) => {
     expect(data).toEqual({ addTag: true });
     const { dataFlow } = await read(`{ dataFlow(urn: "${DAG}") { tags { tags { tag { urn } } } } }`);
@@ -235,7 +263,9 @@ const READ_BACK: Record<string, (data: any) => Promise<void>> = {
   // "if you search for a hive dataset named fct_users_delete, you will no longer be able to see it".
   'datasets-batch-update-soft-deleted': async () => {
     expect((await read(`{ dataset(urn: "${DELETED}") { status { removed } } }`)).dataset.status).toEqual({ removed: true });
-    const found = await read(`{ searchAcrossEntities(input: { types: [DATASET], query: "fct_users_deleted" }) { searchResults { entity { urn } } } }`);
+    const found = await read(
+      `{ searchAcrossEntities(input: { types: [DATASET], query: "fct_users_deleted" }) { searchResults { entity { urn } } } }`,
+    );
     expect(found.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).not.toContain(DELETED);
   },
 };
@@ -254,7 +284,6 @@ describe('the committed examples', () => {
     }
   });
 });
-
 
 describe.each(serverDatabases())("DataHub's documented GraphQL examples, replayed on its sample data, on %s", (_, database) => {
   beforeAll(async () => {

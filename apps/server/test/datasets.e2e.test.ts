@@ -46,9 +46,18 @@ describe('dataset(urn)', () => {
     const { body } = await mds.graphql(DATASET, { urn: HIVE });
     const dataset = body.data.dataset;
     expect(dataset).toMatchObject({ urn: HIVE, type: 'DATASET', name: 'SampleHiveDataset', exists: true, status: null, properties: null });
-    expect(dataset.platform).toEqual({ urn: 'urn:li:dataPlatform:hive', name: 'hive', properties: expect.objectContaining({ displayName: 'Hive' }) });
+    expect(dataset.platform).toEqual({
+      urn: 'urn:li:dataPlatform:hive',
+      name: 'hive',
+      properties: expect.objectContaining({ displayName: 'Hive' }),
+    });
     const schema = file.SchemaMetadata;
-    expect(dataset.schemaMetadata).toMatchObject({ name: schema.schemaName, platformUrn: schema.platform, version: schema.version, hash: schema.hash });
+    expect(dataset.schemaMetadata).toMatchObject({
+      name: schema.schemaName,
+      platformUrn: schema.platform,
+      version: schema.version,
+      hash: schema.hash,
+    });
     expect(dataset.schemaMetadata.fields.map((f: any) => [f.fieldPath, f.nativeDataType, f.nullable])).toEqual(
       schema.fields.map((f: any) => [f.fieldPath, f.nativeDataType ?? null, f.nullable ?? false]),
     );
@@ -56,9 +65,13 @@ describe('dataset(urn)', () => {
     // The tag entity the file also holds answers through the tags package.
     const legacy = dataset.tags.tags.find((t: any) => t.tag.urn === 'urn:li:tag:Legacy');
     if (legacy) expect(legacy.tag.properties.name).toBe('Legacy');
-    expect(dataset.ownership.owners.map((o: any) => [o.owner.urn, o.type, o.associatedUrn])).toEqual(file.Ownership.owners.map((o: any) => [o.owner, o.type, HIVE]));
+    expect(dataset.ownership.owners.map((o: any) => [o.owner.urn, o.type, o.associatedUrn])).toEqual(
+      file.Ownership.owners.map((o: any) => [o.owner, o.type, HIVE]),
+    );
     expect(dataset.ownership.lastModified).toEqual({ time: file.Ownership.lastModified.time, actor: file.Ownership.lastModified.actor });
-    expect(dataset.institutionalMemory.elements.map((e: any) => [e.url, e.label])).toEqual(file.InstitutionalMemory.elements.map((e: any) => [e.url, e.description]));
+    expect(dataset.institutionalMemory.elements.map((e: any) => [e.url, e.label])).toEqual(
+      file.InstitutionalMemory.elements.map((e: any) => [e.url, e.description]),
+    );
   });
 
   it('answers datasetProperties with the key’s origin and custom properties as entries', async () => {
@@ -68,7 +81,11 @@ describe('dataset(urn)', () => {
       name: file.DatasetProperties.name ?? 'SampleKafkaDataset',
       description: file.DatasetProperties.description ?? null,
       origin: 'PROD',
-      customProperties: Object.entries(file.DatasetProperties.customProperties ?? {}).map(([key, value]) => ({ key, value, associatedUrn: KAFKA })),
+      customProperties: Object.entries(file.DatasetProperties.customProperties ?? {}).map(([key, value]) => ({
+        key,
+        value,
+        associatedUrn: KAFKA,
+      })),
       lastModified: { time: 0 },
     });
   });
@@ -93,7 +110,11 @@ describe('entity, entities, entityExists', () => {
     const { body } = await mds.graphql(query, { urns, one: HIVE });
     expect(body.data).toEqual({
       entity: { urn: HIVE, type: 'DATASET', name: 'SampleHiveDataset' },
-      entities: [{ urn: 'urn:li:tag:Legacy', type: 'TAG', properties: { name: 'Legacy' } }, null, { urn: KAFKA, type: 'DATASET', name: 'SampleKafkaDataset' }],
+      entities: [
+        { urn: 'urn:li:tag:Legacy', type: 'TAG', properties: { name: 'Legacy' } },
+        null,
+        { urn: KAFKA, type: 'DATASET', name: 'SampleKafkaDataset' },
+      ],
       exists: true,
       absent: false,
     });
@@ -134,25 +155,57 @@ describe('dashboard, chart, dataFlow, dataJob', () => {
     const { body } = await mds.graphql(query);
     expect(body.errors).toBeUndefined();
     expect(body.data.dashboard).toEqual({
-      urn: 'urn:li:dashboard:(looker,baz)', type: 'DASHBOARD', tool: 'looker', dashboardId: 'baz', platform: { urn: 'urn:li:dataPlatform:looker' },
-      properties: { name: 'Baz Dashboard', description: 'Baz Dashboard', customProperties: [{ key: 'prop1', value: 'fakeprop' }, { key: 'prop2', value: 'pikachu' }], created: { actor: 'urn:li:corpuser:jdoe' } },
+      urn: 'urn:li:dashboard:(looker,baz)',
+      type: 'DASHBOARD',
+      tool: 'looker',
+      dashboardId: 'baz',
+      platform: { urn: 'urn:li:dataPlatform:looker' },
+      properties: {
+        name: 'Baz Dashboard',
+        description: 'Baz Dashboard',
+        customProperties: [
+          { key: 'prop1', value: 'fakeprop' },
+          { key: 'prop2', value: 'pikachu' },
+        ],
+        created: { actor: 'urn:li:corpuser:jdoe' },
+      },
       ownership: { owners: [{ owner: { urn: 'urn:li:corpGroup:bfoo' }, type: 'DATAOWNER' }] },
     });
-    expect(body.data.chart).toEqual({ chartId: 'baz1', properties: { name: 'Baz Chart 1', description: 'Baz Chart 1', lastModified: { actor: 'urn:li:corpuser:datahub' } }, tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] } });
-    expect(body.data.dataFlow).toEqual({ orchestrator: 'airflow', flowId: 'dag_abc', cluster: 'PROD', properties: { name: 'Users', description: 'Constructs the fct_users_deleted and fct_users_created tables', project: null } });
+    expect(body.data.chart).toEqual({
+      chartId: 'baz1',
+      properties: { name: 'Baz Chart 1', description: 'Baz Chart 1', lastModified: { actor: 'urn:li:corpuser:datahub' } },
+      tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] },
+    });
+    expect(body.data.dataFlow).toEqual({
+      orchestrator: 'airflow',
+      flowId: 'dag_abc',
+      cluster: 'PROD',
+      properties: { name: 'Users', description: 'Constructs the fct_users_deleted and fct_users_created tables', project: null },
+    });
     expect(body.data.dataJob).toEqual({
       jobId: 'task_123',
       dataFlow: { urn: 'urn:li:dataFlow:(airflow,dag_abc,PROD)', properties: { name: 'Users' } },
       properties: { name: 'User Creations', description: 'Constructs the fct_users_created from logging_events' },
-      inputOutput: { inputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)', name: 'logging_events' }], outputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)' }] },
+      inputOutput: {
+        inputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)', name: 'logging_events' }],
+        outputDatasets: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)' }],
+      },
     });
     expect(body.data.wrongType).toBeNull();
   });
 
   it('are searched with the others: a query finds the dashboard, typed as such', async () => {
     const { body } = await mds.graphql(`{ searchAcrossEntities(input: { query: "baz" }) { searchResults { entity { urn type } } } }`);
-    const found = body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string; type: string } }) => [r.entity.type, r.entity.urn]);
-    expect(found).toEqual(expect.arrayContaining([['DASHBOARD', 'urn:li:dashboard:(looker,baz)'], ['CHART', 'urn:li:chart:(looker,baz1)']]));
+    const found = body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string; type: string } }) => [
+      r.entity.type,
+      r.entity.urn,
+    ]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['DASHBOARD', 'urn:li:dashboard:(looker,baz)'],
+        ['CHART', 'urn:li:chart:(looker,baz1)'],
+      ]),
+    );
   });
 });
 
@@ -160,7 +213,8 @@ describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
   const SEARCH = `query ($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
     total searchResults { entity { urn } } facets { field displayName aggregations { value count entity { urn ... on Tag { properties { name } } } } }
   } }`;
-  const search = async (input: Record<string, unknown>) => (await mds.graphql(SEARCH, { input: { query: '*', types: ['DATASET'], count: 50, ...input } })).body;
+  const search = async (input: Record<string, unknown>) =>
+    (await mds.graphql(SEARCH, { input: { query: '*', types: ['DATASET'], count: 50, ...input } })).body;
 
   it('filters with orFilters, conditions and negation, and counts facets over every match', async () => {
     const hive = await search({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] });
@@ -168,13 +222,24 @@ describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
     expect(urns.length).toBeGreaterThan(2);
     expect(urns.every((urn: string) => urn.startsWith('urn:li:dataset:(urn:li:dataPlatform:hive,'))).toBe(true);
     const notHive = await search({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] });
-    expect(notHive.data.searchAcrossEntities.total + hive.data.searchAcrossEntities.total).toBe((await search({})).data.searchAcrossEntities.total);
-    const startsWith = await search({ filters: [{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:kafka'], condition: 'START_WITH' }] });
+    expect(notHive.data.searchAcrossEntities.total + hive.data.searchAcrossEntities.total).toBe(
+      (await search({})).data.searchAcrossEntities.total,
+    );
+    const startsWith = await search({
+      filters: [{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:kafka'], condition: 'START_WITH' }],
+    });
     expect(startsWith.data.searchAcrossEntities.searchResults).toEqual([{ entity: { urn: KAFKA } }]);
     // Facets: platforms counted over the whole match set, tags naming their entity.
     const facets = Object.fromEntries(hive.data.searchAcrossEntities.facets.map((f: { field: string }) => [f.field, f]));
-    expect(facets.platform).toMatchObject({ displayName: 'Platform', aggregations: [{ value: 'urn:li:dataPlatform:hive', count: urns.length }] });
-    expect(facets.tags.aggregations).toContainEqual({ value: 'urn:li:tag:Legacy', count: 1, entity: { urn: 'urn:li:tag:Legacy', properties: { name: 'Legacy' } } });
+    expect(facets.platform).toMatchObject({
+      displayName: 'Platform',
+      aggregations: [{ value: 'urn:li:dataPlatform:hive', count: urns.length }],
+    });
+    expect(facets.tags.aggregations).toContainEqual({
+      value: 'urn:li:tag:Legacy',
+      count: 1,
+      entity: { urn: 'urn:li:tag:Legacy', properties: { name: 'Legacy' } },
+    });
   });
 
   it('honours skipAggregates, maxAggValues, includeSoftDeleted and sort; an unsupported condition is a 400', async () => {

@@ -16,7 +16,11 @@ const mcp = (aspectName: string, value: unknown, more: Record<string, unknown> =
   ...more,
 });
 const patchMcp = (aspectName: string, patch: unknown, urn = ORDERS) =>
-  mcp(aspectName, patch, { entityUrn: urn, changeType: 'PATCH', aspect: { contentType: 'application/json-patch+json', value: JSON.stringify(patch) } });
+  mcp(aspectName, patch, {
+    entityUrn: urn,
+    changeType: 'PATCH',
+    aspect: { contentType: 'application/json-patch+json', value: JSON.stringify(patch) },
+  });
 const tags = (...names: string[]) => ({ tags: names.map((name) => ({ tag: `urn:li:tag:${name}` })) });
 const RESTLI_ERROR = 'com.linkedin.restli.server.RestLiServiceException';
 
@@ -60,21 +64,32 @@ describe('ingestProposal and reads', () => {
       body: { aspect: { 'com.linkedin.dataset.DatasetProperties': { description: 'third', customProperties: {} } }, version: 0 },
     });
     expect((await aspect(ORDERS, 'datasetProperties', 1)).body.aspect['com.linkedin.dataset.DatasetProperties'].description).toBe('first');
-    expect((await aspect(ORDERS, 'datasetProperties', -1)).body).toMatchObject({ version: 2, aspect: { 'com.linkedin.dataset.DatasetProperties': { description: 'second' } } });
-    expect(await aspect(ORDERS, 'datasetProperties', 9)).toEqual({ status: 404, body: { exceptionClass: RESTLI_ERROR, stackTrace: '', status: 404 } });
+    expect((await aspect(ORDERS, 'datasetProperties', -1)).body).toMatchObject({
+      version: 2,
+      aspect: { 'com.linkedin.dataset.DatasetProperties': { description: 'second' } },
+    });
+    expect(await aspect(ORDERS, 'datasetProperties', 9)).toEqual({
+      status: 404,
+      body: { exceptionClass: RESTLI_ERROR, stackTrace: '', status: 404 },
+    });
     expect((await aspect(ORDERS, 'datasetKey')).body.aspect['com.linkedin.metadata.key.DatasetKey'].name).toBe('db.orders');
   });
 
   it('§12.10 async "true" still leaves the aspect readable when the answer arrives', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.async,PROD)';
-    expect((await mds.post('/aspects?action=ingestProposal', { proposal: mcp('status', { removed: false }, { entityUrn: urn }), async: 'true' })).status).toBe(200);
+    expect(
+      (await mds.post('/aspects?action=ingestProposal', { proposal: mcp('status', { removed: false }, { entityUrn: urn }), async: 'true' }))
+        .status,
+    ).toBe(200);
     expect((await aspect(urn, 'status')).body.aspect).toEqual({ 'com.linkedin.common.Status': { removed: false } });
   });
 
   it('keeps fields the registry does not know, so a round trip returns exactly what was ingested (issue 18 over §12.14)', async () => {
     const value = { description: 'kept', customProperties: { a: 'b' }, somethingNew: { nested: [1, 2] } };
     await ingest(mcp('editableDatasetProperties', value));
-    expect((await aspect(ORDERS, 'editableDatasetProperties')).body.aspect['com.linkedin.dataset.EditableDatasetProperties']).toEqual(value);
+    expect((await aspect(ORDERS, 'editableDatasetProperties')).body.aspect['com.linkedin.dataset.EditableDatasetProperties']).toEqual(
+      value,
+    );
   });
 
   it('§12.28 §12.29 /entitiesV2 always has the key aspect; the batch form answers results keyed by decoded urn', async () => {
@@ -83,7 +98,14 @@ describe('ingestProposal and reads', () => {
     expect(one.body).toEqual({
       entityName: 'dataset',
       urn: unknown,
-      aspects: { datasetKey: { name: 'datasetKey', type: 'VERSIONED', version: 0, value: { platform: 'urn:li:dataPlatform:kafka', name: 'never.seen', origin: 'DEV' } } },
+      aspects: {
+        datasetKey: {
+          name: 'datasetKey',
+          type: 'VERSIONED',
+          version: 0,
+          value: { platform: 'urn:li:dataPlatform:kafka', name: 'never.seen', origin: 'DEV' },
+        },
+      },
     });
     const { status, body } = await get(`/entitiesV2?ids=List(${enc(ORDERS)},${enc(unknown)})&aspects=List(globalTags)`);
     expect(status).toBe(200);
@@ -97,9 +119,14 @@ describe('ingestProposal and reads', () => {
     const snapshot = body.value['com.linkedin.metadata.snapshot.DatasetSnapshot'];
     expect(snapshot.urn).toBe(ORDERS);
     expect(snapshot.aspects).toContainEqual({ 'com.linkedin.common.GlobalTags': tags('pii') });
-    expect(snapshot.aspects).toContainEqual({ 'com.linkedin.metadata.key.DatasetKey': { platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' } });
+    expect(snapshot.aspects).toContainEqual({
+      'com.linkedin.metadata.key.DatasetKey': { platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' },
+    });
     const missing = 'urn:li:dataset:(urn:li:dataPlatform:hive,nope,PROD)';
-    expect(await get(`/entities/${enc(missing)}`)).toEqual({ status: 404, body: { exceptionClass: RESTLI_ERROR, stackTrace: '', message: `Did not find ${missing}`, status: 404 } });
+    expect(await get(`/entities/${enc(missing)}`)).toEqual({
+      status: 404,
+      body: { exceptionClass: RESTLI_ERROR, stackTrace: '', message: `Did not find ${missing}`, status: 404 },
+    });
   });
 
   it('§12.20 time-series aspects go to the time-series store and never appear in /aspects', async () => {
@@ -109,12 +136,17 @@ describe('ingestProposal and reads', () => {
     const sizes = (await mds.post('/gms/operations?action=getIndexSizes', {})).body.value.indexSizes;
     expect(sizes.map((s: { indexName: string }) => s.indexName)).toContain('dataset_datasetprofileaspect_v1');
     const create = await ingest({ ...profile, changeType: 'CREATE' });
-    expect([create.status, create.body.message]).toEqual([422, 'ChangeType CREATE is not supported for time-series aspect datasetProfile: only UPSERT is']);
+    expect([create.status, create.body.message]).toEqual([
+      422,
+      'ChangeType CREATE is not supported for time-series aspect datasetProfile: only UPSERT is',
+    ]);
   });
 
   it('echoes the X-RestLi-Protocol-Version header the emitter sends, on /config and every answer after it', async () => {
     for (const path of ['/config', `/aspects/${enc(ORDERS)}?aspect=globalTags&version=0`, `/aspects/${enc(ORDERS)}?aspect=nope`]) {
-      const res = await fetch(`${mds.url}${path}`, { headers: { authorization: `Bearer ${mds.rootToken}`, 'x-restli-protocol-version': '2.0.0' } });
+      const res = await fetch(`${mds.url}${path}`, {
+        headers: { authorization: `Bearer ${mds.rootToken}`, 'x-restli-protocol-version': '2.0.0' },
+      });
       expect(res.headers.get('x-restli-protocol-version'), path).toBe('2.0.0');
     }
   });
@@ -139,23 +171,45 @@ describe('write errors of §6.5, with the Rest.li error body (§12.24)', () => {
   it('§12.11 unknown entity type → 422', () => refused(mcp('status', {}, { entityType: 'spaceship' }), 422, 'Unknown entity: spaceship'));
   it('§12.12 an aspect of another entity → 422', () => refused(mcp('chartInfo', {}), 422, 'Unknown aspect chartInfo for entity dataset'));
   it('§12.13 urn type ≠ entityType → 422; the case of entityType is ignored', async () => {
-    await refused(mcp('status', {}, { entityUrn: 'urn:li:chart:(looker,1)' }), 422, 'URN entity type does not match MCP entity type. chart != dataset');
+    await refused(
+      mcp('status', {}, { entityUrn: 'urn:li:chart:(looker,1)' }),
+      422,
+      'URN entity type does not match MCP entity type. chart != dataset',
+    );
     expect((await ingest(mcp('status', { removed: false }, { entityType: 'DATASET', entityUrn: fresh }))).status).toBe(200);
   });
   it('§12.15 a missing required field → 422 naming the class and the field', () =>
     refused(
-      mcp('schemaMetadata', { schemaName: 'x', platform: 'urn:li:dataPlatform:hive', version: 0, platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields: [] }),
+      mcp('schemaMetadata', {
+        schemaName: 'x',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+        fields: [],
+      }),
       422,
       'Failed to validate record with class com.linkedin.schema.SchemaMetadata: \nERROR :: /hash :: field is required but not found and has no default value',
     ));
   it('§12.16 malformed, whitespace-padded and over-long urns → 400', async () => {
     await refused(mcp('status', {}, { entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,a' }), 400, /^Invalid urn: /);
     await refused(mcp('status', {}, { entityUrn: ` ${ORDERS}` }), 400, 'Error: cannot provide an URN with leading or trailing whitespace');
-    await refused(mcp('status', {}, { entityUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(600)},PROD)` }), 400, 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)');
-    await refused(mcp('status', {}, { entityUrn: 'urn:li:dataset:onlyonepart' }), 400, 'Failed to convert urn to entity key: urns parts and key fields do not have same length');
+    await refused(
+      mcp('status', {}, { entityUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(600)},PROD)` }),
+      400,
+      'Error: cannot provide an URN longer than 512 bytes (when URL encoded)',
+    );
+    await refused(
+      mcp('status', {}, { entityUrn: 'urn:li:dataset:onlyonepart' }),
+      400,
+      'Failed to convert urn to entity key: urns parts and key fields do not have same length',
+    );
     await refused(mcp('status', {}, { entityUrn: 'urn:li:tag:a\uD800' }), 400, /^Invalid urn: .* lone surrogate/s);
     // A job's flow is a data flow urn (DataHub's DataJobUrn), not any text.
-    await refused(mcp('status', {}, { entityType: 'dataJob', entityUrn: 'urn:li:dataJob:(a,b)' }), 400, /its flow must be a dataFlow urn, not 'a'/);
+    await refused(
+      mcp('status', {}, { entityType: 'dataJob', entityUrn: 'urn:li:dataJob:(a,b)' }),
+      400,
+      /its flow must be a dataFlow urn, not 'a'/,
+    );
   });
   it('§12.17 aspect.json over Rest.li → 400', () =>
     refused({ ...mcp('status', {}), aspect: { json: { removed: false } } }, 400, 'Field "value" is required but it is not present'));
@@ -167,8 +221,16 @@ describe('write errors of §6.5, with the Rest.li error body (§12.24)', () => {
   it('§12.18 §12.19 CREATE and CREATE_ENTITY refuse what exists, silently with If-None-Match: *', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.create,PROD)';
     expect((await ingest(mcp('status', { removed: false }, { entityUrn: urn, changeType: 'CREATE' }))).status).toBe(200);
-    await refused(mcp('status', { removed: true }, { entityUrn: urn, changeType: 'CREATE' }), 422, 'Cannot perform CREATE since the aspect already exists.');
-    await refused(mcp('globalTags', tags('x'), { entityUrn: urn, changeType: 'CREATE_ENTITY' }), 422, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
+    await refused(
+      mcp('status', { removed: true }, { entityUrn: urn, changeType: 'CREATE' }),
+      422,
+      'Cannot perform CREATE since the aspect already exists.',
+    );
+    await refused(
+      mcp('globalTags', tags('x'), { entityUrn: urn, changeType: 'CREATE_ENTITY' }),
+      422,
+      'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.',
+    );
     const quiet = mcp('status', { removed: true }, { entityUrn: urn, changeType: 'CREATE', headers: { 'If-None-Match': '*' } });
     expect((await ingest(quiet)).status).toBe(200);
     expect((await aspect(urn, 'status')).body.aspect['com.linkedin.common.Status']).toEqual({ removed: false });
@@ -176,13 +238,25 @@ describe('write errors of §6.5, with the Rest.li error body (§12.24)', () => {
   it('If-Version-Match refuses a stale write with 422 and writes nothing', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.versioned,PROD)';
     await ingest(mcp('status', { removed: false }, { entityUrn: urn }));
-    await refused(mcp('status', { removed: true }, { entityUrn: urn, headers: { 'If-Version-Match': '7' } }), 422, /^Expected version 7 of aspect status/);
+    await refused(
+      mcp('status', { removed: true }, { entityUrn: urn, headers: { 'If-Version-Match': '7' } }),
+      422,
+      /^Expected version 7 of aspect status/,
+    );
     expect((await ingest(mcp('status', { removed: true }, { entityUrn: urn, headers: { 'If-Version-Match': '1' } }))).status).toBe(200);
   });
   it('§12.25 a Reader may not write: 403 with DataHub text, nothing written', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.reader,PROD)';
     const res = await ingest(mcp('status', { removed: false }, { entityUrn: urn }), reader);
-    expect(res).toEqual({ status: 403, body: { exceptionClass: RESTLI_ERROR, stackTrace: '', status: 403, message: `User urn:li:corpuser:reader is unauthorized to modify entity: HttpStatus: 403 Urn: ${urn}` } });
+    expect(res).toEqual({
+      status: 403,
+      body: {
+        exceptionClass: RESTLI_ERROR,
+        stackTrace: '',
+        status: 403,
+        message: `User urn:li:corpuser:reader is unauthorized to modify entity: HttpStatus: 403 Urn: ${urn}`,
+      },
+    });
     expect((await aspect(urn, 'status')).status).toBe(404);
     expect((await ingest(mcp('status', { removed: false }, { entityUrn: urn }), editor)).status).toBe(200);
     expect((await get(`/entitiesV2/${enc(urn)}`, reader)).status).toBe(200);
@@ -203,10 +277,16 @@ describe('ingestProposalBatch', () => {
 
   it('mixes versioned and time-series items; a bad time-series item fails the batch too', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.mixed,PROD)';
-    const good = [mcp('status', { removed: false }, { entityUrn: urn }), mcp('datasetProfile', { timestampMillis: 1, rowCount: 1 }, { entityUrn: urn })];
+    const good = [
+      mcp('status', { removed: false }, { entityUrn: urn }),
+      mcp('datasetProfile', { timestampMillis: 1, rowCount: 1 }, { entityUrn: urn }),
+    ];
     const bad = mcp('datasetProfile', { rowCount: 2 }, { entityUrn: urn });
     const refused = await batch([...good, bad]);
-    expect([refused.status, refused.body.message]).toEqual([400, "Parameter 'proposals.2.aspect.value' of action 'ingestProposalBatch': has no timestampMillis (every time-series aspect value needs one)"]);
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      "Parameter 'proposals.2.aspect.value' of action 'ingestProposalBatch': has no timestampMillis (every time-series aspect value needs one)",
+    ]);
     expect((await aspect(urn, 'status')).status).toBe(404);
     expect((await batch(good)).status).toBe(200);
     expect((await aspect(urn, 'status')).status).toBe(200);
@@ -227,10 +307,16 @@ describe('PATCH (§6.6)', () => {
 
   it('§12.22 /owners/<owner>/<TYPE> adds one edge; remove /owners/<owner> drops all of them', async () => {
     const owner = 'urn:li:corpuser:jdoe';
-    await ingest(patchMcp('ownership', [
-      { op: 'add', path: `/owners/${owner}/TECHNICAL_OWNER`, value: { owner, type: 'TECHNICAL_OWNER' } },
-      { op: 'add', path: `/owners/${owner}/BUSINESS_OWNER`, value: { owner, type: 'BUSINESS_OWNER' } },
-    ], urn));
+    await ingest(
+      patchMcp(
+        'ownership',
+        [
+          { op: 'add', path: `/owners/${owner}/TECHNICAL_OWNER`, value: { owner, type: 'TECHNICAL_OWNER' } },
+          { op: 'add', path: `/owners/${owner}/BUSINESS_OWNER`, value: { owner, type: 'BUSINESS_OWNER' } },
+        ],
+        urn,
+      ),
+    );
     expect(((await value('ownership')) as { owners: unknown[] }).owners).toHaveLength(2);
     await ingest(patchMcp('ownership', [{ op: 'remove', path: `/owners/${owner}` }], urn));
     expect(((await value('ownership')) as { owners: unknown[] }).owners).toEqual([]);
@@ -253,7 +339,12 @@ describe('MCE ingestion (§6.8)', () => {
       'com.linkedin.metadata.snapshot.DatasetSnapshot': {
         urn,
         aspects: [
-          { 'com.linkedin.common.Ownership': { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:jdoe' } } },
+          {
+            'com.linkedin.common.Ownership': {
+              owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }],
+              lastModified: { time: 0, actor: 'urn:li:corpuser:jdoe' },
+            },
+          },
           { 'com.linkedin.common.Status': { removed: false } },
         ],
       },
@@ -272,7 +363,10 @@ describe('MCE ingestion (§6.8)', () => {
     expect((await aspect(urn, 'status')).status).toBe(200);
     const mismatch = await mds.post('/entities?action=batchIngest', { entities: [snapshot(urn)], systemMetadata: [] });
     expect([mismatch.status, mismatch.body.message]).toEqual([412, 'entities and systemMetadata length must match']);
-    const two = await mds.post('/entities?action=batchIngest', { entities: [snapshot(`${urn}2`.replace(',PROD)2', '2,PROD)')), snapshot(urn)], systemMetadata: [{ runId: 'a' }, { runId: 'b' }] });
+    const two = await mds.post('/entities?action=batchIngest', {
+      entities: [snapshot(`${urn}2`.replace(',PROD)2', '2,PROD)')), snapshot(urn)],
+      systemMetadata: [{ runId: 'a' }, { runId: 'b' }],
+    });
     expect(two.status).toBe(200);
   });
 });
@@ -298,15 +392,20 @@ describe('/entities actions (§7.4)', () => {
     const profile = (t: number) => mcp('datasetProfile', { timestampMillis: t, rowCount: t }, { entityUrn: urn });
     await batch([profile(1_000), profile(2_000), profile(3_000)]);
     const points = async () =>
-      (await mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile' })).body.value.values.map(
-        (v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis,
-      );
+      (
+        await mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile' })
+      ).body.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis);
     expect(await points()).toEqual([3_000, 2_000, 1_000]);
     // A time-series aspect's points alone, in a window: the aspects stay.
-    expect((await mds.post('/entities?action=delete', { urn, aspectName: 'datasetProfile', startTimeMillis: 2_500 })).body).toEqual({ value: { urn, timeseriesRows: 1 } });
+    expect((await mds.post('/entities?action=delete', { urn, aspectName: 'datasetProfile', startTimeMillis: 2_500 })).body).toEqual({
+      value: { urn, timeseriesRows: 1 },
+    });
     expect(await points()).toEqual([2_000, 1_000]);
     expect((await aspect(urn, 'status')).status).toBe(200);
-    expect(await mds.post('/entities?action=delete', { urn })).toEqual({ status: 200, body: { value: { urn, rows: 3, timeseriesRows: 2 } } });
+    expect(await mds.post('/entities?action=delete', { urn })).toEqual({
+      status: 200,
+      body: { value: { urn, rows: 3, timeseriesRows: 2 } },
+    });
     expect(await points()).toEqual([]);
     expect((await aspect(urn, 'status')).status).toBe(404);
     expect((await mds.post('/entities?action=delete', { urn })).body.value).toEqual({ urn, rows: 0, timeseriesRows: 0 });
@@ -316,9 +415,15 @@ describe('/entities actions (§7.4)', () => {
 describe('getTimeseriesAspectValues (§7.5)', () => {
   it('answers one entity’s points newest first, in DataHub’s envelope, and the latest alone', async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.profiled,PROD)';
-    const profile = (t: number) => mcp('datasetProfile', { timestampMillis: t, rowCount: t / 1000 }, { entityUrn: urn, systemMetadata: { runId: `run-${t}`, lastObserved: t } });
+    const profile = (t: number) =>
+      mcp(
+        'datasetProfile',
+        { timestampMillis: t, rowCount: t / 1000 },
+        { entityUrn: urn, systemMetadata: { runId: `run-${t}`, lastObserved: t } },
+      );
     expect((await batch([profile(1_000), profile(3_000), profile(2_000)])).status).toBe(200);
-    const values = (body: Record<string, unknown>, token?: string) => mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile', ...body }, token);
+    const values = (body: Record<string, unknown>, token?: string) =>
+      mds.post('/aspects?action=getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile', ...body }, token);
     const { status, body } = await values({ startTimeMillis: 1_500 });
     expect(status).toBe(200);
     expect(body.value).toEqual({
@@ -327,14 +432,26 @@ describe('getTimeseriesAspectValues (§7.5)', () => {
       limit: 10_000,
       startTimeMillis: 1_500,
       values: [
-        { aspect: { value: JSON.stringify({ timestampMillis: 3_000, rowCount: 3 }), contentType: 'application/json' }, systemMetadata: { runId: 'run-3000', lastObserved: 3_000 } },
-        { aspect: { value: JSON.stringify({ timestampMillis: 2_000, rowCount: 2 }), contentType: 'application/json' }, systemMetadata: { runId: 'run-2000', lastObserved: 2_000 } },
+        {
+          aspect: { value: JSON.stringify({ timestampMillis: 3_000, rowCount: 3 }), contentType: 'application/json' },
+          systemMetadata: { runId: 'run-3000', lastObserved: 3_000 },
+        },
+        {
+          aspect: { value: JSON.stringify({ timestampMillis: 2_000, rowCount: 2 }), contentType: 'application/json' },
+          systemMetadata: { runId: 'run-2000', lastObserved: 2_000 },
+        },
       ],
     });
     expect((await values({ latestValue: true })).body.value.values).toHaveLength(1);
     // /entitiesV2 answers a time-series aspect named explicitly with its newest point, and leaves it out otherwise.
     const named = (await get(`/entitiesV2/${enc(urn)}?aspects=List(datasetProfile)`)).body.aspects;
-    expect(named.datasetProfile).toEqual({ name: 'datasetProfile', type: 'TIMESERIES', value: { timestampMillis: 3_000, rowCount: 3 }, timestamp: 3_000, systemMetadata: { runId: 'run-3000', lastObserved: 3_000 } });
+    expect(named.datasetProfile).toEqual({
+      name: 'datasetProfile',
+      type: 'TIMESERIES',
+      value: { timestampMillis: 3_000, rowCount: 3 },
+      timestamp: 3_000,
+      systemMetadata: { runId: 'run-3000', lastObserved: 3_000 },
+    });
     expect((await get(`/entitiesV2/${enc(urn)}`)).body.aspects.datasetProfile).toBeUndefined();
     const batched = (await get(`/entitiesV2?ids=List(${enc(urn)})&aspects=List(datasetProfile)`)).body.results[urn].aspects;
     expect(batched.datasetProfile.timestamp).toBe(3_000);
@@ -352,8 +469,25 @@ describe('GET /relationships (§7.6)', () => {
   const relationships = (query: string, token = mds.rootToken) => get(`/relationships?${query}`, token);
 
   beforeAll(async () => {
-    await ingest(mcp('upstreamLineage', { upstreams: [{ dataset: raw, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' } }] }, { entityUrn: clean }));
-    await ingest(mcp('ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }, { owner: 'urn:li:corpGroup:data-eng', type: 'TECHNICAL_OWNER' }] }, { entityUrn: clean }));
+    await ingest(
+      mcp(
+        'upstreamLineage',
+        { upstreams: [{ dataset: raw, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' } }] },
+        { entityUrn: clean },
+      ),
+    );
+    await ingest(
+      mcp(
+        'ownership',
+        {
+          owners: [
+            { owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' },
+            { owner: 'urn:li:corpGroup:data-eng', type: 'TECHNICAL_OWNER' },
+          ],
+        },
+        { entityUrn: clean },
+      ),
+    );
     await ingest(mcp('globalTags', tags('pii'), { entityUrn: clean }));
     await ingest({
       ...mcp('dataJobInputOutput', { inputDatasets: [raw], outputDatasets: [clean] }),
@@ -385,19 +519,28 @@ describe('GET /relationships (§7.6)', () => {
     ]);
     const page = await relationships(`urn=${enc(raw)}&direction=INCOMING&start=1&count=1`);
     expect(page.body).toEqual({ start: 1, count: 1, total: 2, relationships: [{ type: 'DownstreamOf', entity: clean }] });
-    expect((await relationships(`urn=${enc(clean)}&types=List(Produces)&direction=INCOMING`)).body.relationships).toEqual([{ type: 'Produces', entity: job }]);
+    expect((await relationships(`urn=${enc(clean)}&types=List(Produces)&direction=INCOMING`)).body.relationships).toEqual([
+      { type: 'Produces', entity: job },
+    ]);
   });
 
   it('follows the latest value: an edge removed from the aspect is gone, a hard delete drops them all', async () => {
     await ingest(mcp('globalTags', tags('gold'), { entityUrn: clean }));
-    expect((await relationships(`urn=${enc(clean)}&types=List(TaggedWith)`)).body.relationships).toEqual([{ type: 'TaggedWith', entity: 'urn:li:tag:gold' }]);
+    expect((await relationships(`urn=${enc(clean)}&types=List(TaggedWith)`)).body.relationships).toEqual([
+      { type: 'TaggedWith', entity: 'urn:li:tag:gold' },
+    ]);
     await mds.post('/entities?action=delete', { urn: job });
-    expect((await relationships(`urn=${enc(raw)}&direction=INCOMING`)).body.relationships).toEqual([{ type: 'DownstreamOf', entity: clean }]);
+    expect((await relationships(`urn=${enc(raw)}&direction=INCOMING`)).body.relationships).toEqual([
+      { type: 'DownstreamOf', entity: clean },
+    ]);
   });
 
   it('refuses unknown types and directions with 400, and needs VIEW_ENTITY_PAGE', async () => {
     const bad = await relationships(`urn=${enc(clean)}&types=List(Likes)`);
-    expect([bad.status, bad.body.message]).toEqual([400, 'Unknown relationship type(s) Likes; known: OwnedBy, TaggedWith, DownstreamOf, AssociatedWith, IsPartOf, Contains, Consumes, Produces']);
+    expect([bad.status, bad.body.message]).toEqual([
+      400,
+      'Unknown relationship type(s) Likes; known: OwnedBy, TaggedWith, DownstreamOf, AssociatedWith, IsPartOf, Contains, Consumes, Produces',
+    ]);
     expect((await relationships(`urn=${enc(clean)}&direction=SIDEWAYS`)).status).toBe(400);
     const noRole = await mds.tokenFor('urn:li:corpuser:nobody', null);
     expect(await relationships(`urn=${enc(clean)}`, noRole)).toEqual({
@@ -413,14 +556,30 @@ describe('/entities search actions (§7.4)', () => {
 
   beforeAll(async () => {
     const proposals = [
-      mcp('datasetProperties', { name: 'shop_orders', description: 'Every order of the shop', customProperties: {} }, { entityUrn: ds('orders') }),
+      mcp(
+        'datasetProperties',
+        { name: 'shop_orders', description: 'Every order of the shop', customProperties: {} },
+        { entityUrn: ds('orders') },
+      ),
       mcp('globalTags', tags('pii'), { entityUrn: ds('orders') }),
       mcp('browsePaths', { paths: ['/prod/hive/shop'] }, { entityUrn: ds('orders') }),
-      mcp('datasetProperties', { name: 'shop_order_lines', description: 'Lines of each order', customProperties: {} }, { entityUrn: ds('order_lines') }),
+      mcp(
+        'datasetProperties',
+        { name: 'shop_order_lines', description: 'Lines of each order', customProperties: {} },
+        { entityUrn: ds('order_lines') },
+      ),
       mcp('browsePaths', { paths: ['/prod/hive/shop'] }, { entityUrn: ds('order_lines') }),
-      mcp('datasetProperties', { name: 'shop_clicks', description: 'Click stream', customProperties: {} }, { entityUrn: ds('clicks', 'kafka') }),
+      mcp(
+        'datasetProperties',
+        { name: 'shop_clicks', description: 'Click stream', customProperties: {} },
+        { entityUrn: ds('clicks', 'kafka') },
+      ),
       mcp('browsePaths', { paths: ['/prod/kafka'] }, { entityUrn: ds('clicks', 'kafka') }),
-      mcp('datasetProperties', { name: 'shop_returns', description: 'Returned orders', customProperties: {} }, { entityUrn: ds('returns') }),
+      mcp(
+        'datasetProperties',
+        { name: 'shop_returns', description: 'Returned orders', customProperties: {} },
+        { entityUrn: ds('returns') },
+      ),
       mcp('status', { removed: true }, { entityUrn: ds('returns') }),
     ];
     expect((await batch(proposals)).status).toBe(200);
@@ -429,7 +588,12 @@ describe('/entities search actions (§7.4)', () => {
   it('search finds by words in name and description, with facets and the total, in DataHub’s SearchResult shape', async () => {
     const { status, body } = await action('search', { entity: 'dataset', input: 'shop order', start: 0, count: 1 });
     expect(status).toBe(200);
-    expect(body.value).toMatchObject({ from: 0, pageSize: 1, numEntities: 2, entities: [{ entity: expect.stringMatching(/shop\.order/) }] });
+    expect(body.value).toMatchObject({
+      from: 0,
+      pageSize: 1,
+      numEntities: 2,
+      entities: [{ entity: expect.stringMatching(/shop\.order/) }],
+    });
     const platform = body.value.metadata.aggregations.find((a: { name: string }) => a.name === 'platform');
     expect(platform).toEqual({
       name: 'platform',
@@ -441,11 +605,16 @@ describe('/entities search actions (§7.4)', () => {
 
   it('§12.34 soft-deleted entities vanish from search, searchAcrossEntities, list and autocomplete unless asked for', async () => {
     const returns = ds('returns');
-    const found = async (name: string, body: Record<string, unknown>) => JSON.stringify((await action(name, body)).body.value).includes(returns);
+    const found = async (name: string, body: Record<string, unknown>) =>
+      JSON.stringify((await action(name, body)).body.value).includes(returns);
     expect(await found('search', { entity: 'dataset', input: 'returned', start: 0, count: 10 })).toBe(false);
-    expect(await found('search', { entity: 'dataset', input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } })).toBe(true);
+    expect(
+      await found('search', { entity: 'dataset', input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } }),
+    ).toBe(true);
     expect(await found('searchAcrossEntities', { input: 'returned', start: 0, count: 10 })).toBe(false);
-    expect(await found('searchAcrossEntities', { input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } })).toBe(true);
+    expect(await found('searchAcrossEntities', { input: 'returned', start: 0, count: 10, searchFlags: { includeSoftDeleted: true } })).toBe(
+      true,
+    );
     expect(await found('list', { entity: 'dataset', start: 0, count: 1000 })).toBe(false);
     expect(await found('list', { entity: 'dataset', start: 0, count: 1000, includeSoftDelete: true })).toBe(true);
     expect(await found('autocomplete', { entity: 'dataset', query: 'shop_ret', limit: 10 })).toBe(false);
@@ -458,9 +627,21 @@ describe('/entities search actions (§7.4)', () => {
     expect(body.value.entities.map((e: { entity: string }) => e.entity)).not.toContain(ds('order_lines'));
     const tagFacet = body.value.metadata.aggregations.find((a: { name: string }) => a.name === 'tags');
     expect(tagFacet.filterValues).toContainEqual({ value: 'urn:li:tag:pii', facetCount: expect.any(Number), filtered: true });
-    const legacy = await action('search', { entity: 'dataset', input: '*', filter: { criteria: [{ field: 'platform', value: 'urn:li:dataPlatform:kafka' }] }, start: 0, count: 10 });
+    const legacy = await action('search', {
+      entity: 'dataset',
+      input: '*',
+      filter: { criteria: [{ field: 'platform', value: 'urn:li:dataPlatform:kafka' }] },
+      start: 0,
+      count: 10,
+    });
     expect(legacy.body.value.entities).toEqual([{ entity: ds('clicks', 'kafka'), matchedFields: [] }]);
-    const bad = await action('search', { entity: 'dataset', input: '*', filter: { criteria: [{ field: 'platform', value: 'x', condition: 'DESCENDANTS_INCL' }] }, start: 0, count: 10 });
+    const bad = await action('search', {
+      entity: 'dataset',
+      input: '*',
+      filter: { criteria: [{ field: 'platform', value: 'x', condition: 'DESCENDANTS_INCL' }] },
+      start: 0,
+      count: 10,
+    });
     expect([bad.status, bad.body.message]).toEqual([400, 'Unsupported filter condition DESCENDANTS_INCL']);
   });
 
@@ -476,9 +657,20 @@ describe('/entities search actions (§7.4)', () => {
     const completed = await action('autocomplete', { entity: 'dataset', query: 'shop_ord', limit: 5 });
     expect(completed.body.value.suggestions.sort()).toEqual(['shop_order_lines', 'shop_orders']);
     const prod = await action('browse', { entity: 'dataset', path: '/prod', start: 0, limit: 10 });
-    expect(prod.body.value.groups).toEqual(expect.arrayContaining([{ name: 'hive', count: 2 }, { name: 'kafka', count: 1 }]));
+    expect(prod.body.value.groups).toEqual(
+      expect.arrayContaining([
+        { name: 'hive', count: 2 },
+        { name: 'kafka', count: 1 },
+      ]),
+    );
     const shop = await action('browse', { entity: 'dataset', path: '/prod/hive/shop', start: 0, limit: 10 });
-    expect(shop.body.value).toMatchObject({ numEntities: 2, entities: [{ name: 'shop_order_lines', urn: ds('order_lines') }, { name: 'shop_orders', urn: ds('orders') }] });
+    expect(shop.body.value).toMatchObject({
+      numEntities: 2,
+      entities: [
+        { name: 'shop_order_lines', urn: ds('order_lines') },
+        { name: 'shop_orders', urn: ds('orders') },
+      ],
+    });
   });
 
   it('follows every write: a hard delete or a new description changes what is found', async () => {

@@ -44,7 +44,11 @@ it('runs `me` with a pasted token and shows the answer', { timeout: 90_000 }, as
   await expect.poll(() => textOf(page, '.graphiql-query-editor')).toContain('appConfig');
 
   await replaceEditorText(page, headersEditor, JSON.stringify({ Authorization: `Bearer ${mds.rootToken}` }));
-  await replaceEditorText(page, '.graphiql-query-editor', 'query me { me { corpUser { urn username } platformPrivileges { manageTokens } } }');
+  await replaceEditorText(
+    page,
+    '.graphiql-query-editor',
+    'query me { me { corpUser { urn username } platformPrivileges { manageTokens } } }',
+  );
   // GraphiQL re-derives the operation name after a debounce; running earlier would run the old name.
   await expect.poll(() => page.locator('.graphiql-tab-active').innerText()).toBe('me');
   await page.locator('.graphiql-execute-button').click();

@@ -17,7 +17,11 @@ const echo = defineAction({
 
 let server: RunningServer;
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { method: 'POST', body, headers: { authorization: 'Bearer ok', 'content-type': 'application/json', ...headers } });
+  fetch(server.url + path, {
+    method: 'POST',
+    body,
+    headers: { authorization: 'Bearer ok', 'content-type': 'application/json', ...headers },
+  });
 
 beforeAll(async () => {
   server = await startServer(loadConfig({ PORT: '0', MAX_BODY_BYTES: String(64 * 1024) }), createLogger('silent'), {
@@ -46,17 +50,26 @@ describe('POST /api/graphql', () => {
     expect((await res.json()).errors[0].message).toMatch(/not valid JSON/);
   });
 
-  it.each([['{}'], ['{"query": 42}'], ['[{"query":"{ __typename }"}]'], ['"text"']])('refuses %s without a string query with 400', async (body) => {
-    const res = await post('/api/graphql', body);
-    expect(res.status).toBe(400);
-    expect((await res.json()).errors[0]).toMatchObject({ message: expect.stringMatching(/"query"/), extensions: { code: 400, type: 'BAD_REQUEST' } });
-  });
+  it.each([['{}'], ['{"query": 42}'], ['[{"query":"{ __typename }"}]'], ['"text"']])(
+    'refuses %s without a string query with 400',
+    async (body) => {
+      const res = await post('/api/graphql', body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors[0]).toMatchObject({
+        message: expect.stringMatching(/"query"/),
+        extensions: { code: 400, type: 'BAD_REQUEST' },
+      });
+    },
+  );
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('answers content type %s with 415', async (type) => {
-    const res = await post('/api/graphql', '{"query":"{ __typename }"}', { 'content-type': type });
-    expect(res.status).toBe(415);
-    expect((await res.json()).errors[0].extensions).toEqual({ code: 415, type: 'UNSUPPORTED_MEDIA_TYPE' });
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(
+    'answers content type %s with 415',
+    async (type) => {
+      const res = await post('/api/graphql', '{"query":"{ __typename }"}', { 'content-type': type });
+      expect(res.status).toBe(415);
+      expect((await res.json()).errors[0].extensions).toEqual({ code: 415, type: 'UNSUPPORTED_MEDIA_TYPE' });
+    },
+  );
 
   it('answers a syntax error with 400 and graphql-js message', async () => {
     const res = await post('/api/graphql', JSON.stringify({ query: '{ appConfig { ' }));
@@ -134,11 +147,14 @@ describe('other paths', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each(['/', '/graphql', '/api/graphql/', '/graphiql', '/api/graphiql/x'])('%s is a JSON 404 (no landing page, no GraphiQL)', async (path) => {
-    const res = await fetch(server.url + path, { headers: { accept: 'text/html' } });
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toMatch(/application\/json/);
-  });
+  it.each(['/', '/graphql', '/api/graphql/', '/graphiql', '/api/graphiql/x'])(
+    '%s is a JSON 404 (no landing page, no GraphiQL)',
+    async (path) => {
+      const res = await fetch(server.url + path, { headers: { accept: 'text/html' } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    },
+  );
 });
 
 // Answers of one turn of the event loop leave together once it is over (see sendJson): each must still reach its
@@ -146,7 +162,9 @@ describe('other paths', () => {
 describe('answers on the wire', () => {
   it('gives each of many concurrent requests its own answer', async () => {
     const words = Array.from({ length: 64 }, (_, i) => `w${i}`);
-    const answers = await Promise.all(words.map(async (word) => (await post('/gms/operations?action=echo', JSON.stringify({ word }))).json()));
+    const answers = await Promise.all(
+      words.map(async (word) => (await post('/gms/operations?action=echo', JSON.stringify({ word }))).json()),
+    );
     expect(answers).toEqual(words.map((word) => ({ value: { word } })));
   });
 
@@ -176,7 +194,9 @@ describe('GET /api/graphiql', () => {
       new Promise<{ status: number; headers: Record<string, unknown>; bytes: number }>((resolve, reject) => {
         request(server.url + '/api/graphiql', { headers }, (res) => {
           let bytes = 0;
-          res.on('data', (c: Buffer) => (bytes += c.length)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes }));
+          res
+            .on('data', (c: Buffer) => (bytes += c.length))
+            .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes }));
         })
           .on('error', reject)
           .end();

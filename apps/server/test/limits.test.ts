@@ -52,7 +52,9 @@ describe('GraphQL limits at their defaults', () => {
   });
 
   it('caps ingestProposalBatch at 10,000 proposals', async () => {
-    const { status, body } = await mds.post('/aspects?action=ingestProposalBatch', { proposals: Array.from({ length: 10_001 }, () => ({})) });
+    const { status, body } = await mds.post('/aspects?action=ingestProposalBatch', {
+      proposals: Array.from({ length: 10_001 }, () => ({})),
+    });
     expect(status).toBe(400);
     expect(body.message).toMatch(/at most 10000 proposals/);
   });
@@ -79,10 +81,14 @@ describe('configured limits', () => {
     expect(await refusal(tight.graphql(DEEP))).toMatch(/Query depth limit of 3 exceeded/);
   });
   it('complexity', async () => {
-    expect(await refusal(tight.graphql('{ appConfig { appVersion } me { corpUser { urn username } } }'))).toMatch(/Query Cost limit of 8 exceeded/);
+    expect(await refusal(tight.graphql('{ appConfig { appVersion } me { corpUser { urn username } } }'))).toMatch(
+      /Query Cost limit of 8 exceeded/,
+    );
   });
   it('aliases, directives, tokens', async () => {
-    expect(await refusal(tight.graphql('{ a: appConfig { appVersion } b: appConfig { appVersion } c: appConfig { appVersion } }'))).toMatch(/Aliases limit of 2/);
+    expect(await refusal(tight.graphql('{ a: appConfig { appVersion } b: appConfig { appVersion } c: appConfig { appVersion } }'))).toMatch(
+      /Aliases limit of 2/,
+    );
     expect(await refusal(tight.graphql('{ __typename @include(if: true) @skip(if: false) }'))).toMatch(/Directives limit of 1/);
     expect(await refusal(tight.graphql(`{ ${repeat(45, () => '__typename')} }`))).toMatch(/Token limit of 40/);
   });
@@ -95,7 +101,10 @@ describe('configured limits', () => {
   it('request bodies: MAX_BODY_BYTES, and MAX_INGEST_BODY_BYTES on ingestion', async () => {
     const big = await tight.post('/api/graphql', { query: `{ __typename }`, variables: { pad: 'x'.repeat(3000) } });
     expect(big.status).toBe(413);
-    expect(big.body.errors[0]).toEqual({ message: 'Request body exceeds the limit of 2048 bytes', extensions: { code: 413, type: 'PAYLOAD_TOO_LARGE' } });
+    expect(big.body.errors[0]).toEqual({
+      message: 'Request body exceeds the limit of 2048 bytes',
+      extensions: { code: 413, type: 'PAYLOAD_TOO_LARGE' },
+    });
     const ingest = await tight.post('/aspects?action=ingestProposalBatch', { proposals: [], pad: 'x'.repeat(3000) });
     expect(ingest.status).toBe(400); // over MAX_BODY_BYTES but under the ingestion limit: read, then refused for its content
     // A single proposal over MAX_BODY_BYTES (a wide schemaMetadata) has the ingestion limit too, read in a slot.
@@ -119,9 +128,15 @@ describe('configured limits', () => {
       const body = JSON.stringify({ proposals: [usage(i)] });
       const req = request(`${tight.url}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tight.rootToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${tight.rootToken}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       });
-      const status = new Promise<number>((resolve, reject) => req.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject));
+      const status = new Promise<number>((resolve, reject) =>
+        req.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject),
+      );
       req.write(body.slice(0, 10));
       return { status, finish: () => req.end(body.slice(10)), abandon: () => req.destroy() };
     };
@@ -131,7 +146,9 @@ describe('configured limits', () => {
       await sleep(100); // the slow request is now reading its body, in the slot
 
       let waitingAnswered = false;
-      const waiting = tight.post('/aspects?action=ingestProposalBatch', { proposals: [usage(2)] }).then((answer) => ((waitingAnswered = true), answer));
+      const waiting = tight
+        .post('/aspects?action=ingestProposalBatch', { proposals: [usage(2)] })
+        .then((answer) => ((waitingAnswered = true), answer));
       await sleep(300);
       expect(waitingAnswered).toBe(false);
       // Other requests are not held up.
@@ -178,7 +195,7 @@ describe('browsers: CORS, CSRF and the explorer’s CSP', () => {
   it('refuses other origins unless listed in CORS_ORIGINS', async () => {
     const foreign = await call(mds, '/api/graphql', graphqlInit({ origin: 'https://evil.example' }));
     expect(foreign.status).toBe(403);
-    expect(((await foreign.json())).message).toMatch(/CORS_ORIGINS/);
+    expect((await foreign.json()).message).toMatch(/CORS_ORIGINS/);
     const same = await call(mds, '/api/graphql', graphqlInit({ origin: mds.url }));
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
@@ -187,10 +204,16 @@ describe('browsers: CORS, CSRF and the explorer’s CSP', () => {
   it('lets a listed origin in, preflight included', async () => {
     const open = await startMds({ CORS_ORIGINS: 'https://app.example, https://other.example' });
     try {
-      const preflight = await call(open, '/api/graphql', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      const preflight = await call(open, '/api/graphql', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/);
-      const res = await call(open, '/api/graphql', { ...graphqlInit({ origin: 'https://app.example' }), headers: { 'content-type': 'application/json', origin: 'https://app.example', authorization: `Bearer ${open.rootToken}` } });
+      const res = await call(open, '/api/graphql', {
+        ...graphqlInit({ origin: 'https://app.example' }),
+        headers: { 'content-type': 'application/json', origin: 'https://app.example', authorization: `Bearer ${open.rootToken}` },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     } finally {
@@ -198,12 +221,19 @@ describe('browsers: CORS, CSRF and the explorer’s CSP', () => {
     }
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('refuses a CORS-simple %s POST (CSRF)', async (type) => {
-    for (const path of ['/api/graphql', '/gms/operations?action=getIndexSizes', '/aspects?action=ingestProposal']) {
-      const res = await call(mds, path, { method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${mds.rootToken}` }, body: '{}' });
-      expect(res.status).toBe(415);
-    }
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(
+    'refuses a CORS-simple %s POST (CSRF)',
+    async (type) => {
+      for (const path of ['/api/graphql', '/gms/operations?action=getIndexSizes', '/aspects?action=ingestProposal']) {
+        const res = await call(mds, path, {
+          method: 'POST',
+          headers: { 'content-type': type, authorization: `Bearer ${mds.rootToken}` },
+          body: '{}',
+        });
+        expect(res.status).toBe(415);
+      }
+    },
+  );
 
   it('serves the explorer with a CSP that allows only itself', async () => {
     const csp = (await call(mds, '/api/graphiql', {})).headers.get('content-security-policy')!;

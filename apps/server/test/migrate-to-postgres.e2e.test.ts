@@ -62,7 +62,19 @@ const profile = (urn: string, i: number) =>
       columnCount: 2,
       sizeInBytes: 4_096 * (i + 1),
       fieldProfiles: [
-        { fieldPath: 'id', uniqueCount: 1_000 * (i + 1), uniqueProportion: 1, nullCount: 0, nullProportion: 0, min: '1', max: String(1_000 * (i + 1)), mean: '500.5', median: '500', stdev: '288.7', sampleValues: ['1', '2'] },
+        {
+          fieldPath: 'id',
+          uniqueCount: 1_000 * (i + 1),
+          uniqueProportion: 1,
+          nullCount: 0,
+          nullProportion: 0,
+          min: '1',
+          max: String(1_000 * (i + 1)),
+          mean: '500.5',
+          median: '500',
+          stdev: '288.7',
+          sampleValues: ['1', '2'],
+        },
         { fieldPath: 'note', nullCount: i, nullProportion: i / 1_000, sampleValues: [] },
       ],
     },
@@ -87,7 +99,9 @@ const TIMESERIES = [
   datasetProperties('db.customers', 'profiled'),
   ...PROFILED.flatMap((urn, n) => Array.from({ length: 5 + n }, (_, i) => profile(urn, i))),
   ...OPERATED.flatMap((urn) => Array.from({ length: 6 }, (_, i) => operation(urn, i))),
-  ...[1, 2, 3].map((i) => proposal('dashboard', DASHBOARD, 'dashboardUsageStatistics', { timestampMillis: T0 + i * DAY, viewsCount: 10 * i, executionsCount: i })),
+  ...[1, 2, 3].map((i) =>
+    proposal('dashboard', DASHBOARD, 'dashboardUsageStatistics', { timestampMillis: T0 + i * DAY, viewsCount: 10 * i, executionsCount: i }),
+  ),
 ];
 const LARGE_COUNT = 12_000;
 const TIMESERIES_QUERY = `query ($urn: String!) { dataset(urn: $urn) {
@@ -136,7 +150,8 @@ beforeAll(async () => {
   try {
     await domains.tags.create({ id: 'migrated', name: 'Migrated', description: 'made before the move' }, ROOT_ACTOR_URN);
     await domains.auth.roles.assign('urn:li:dataHubRole:Editor', ['urn:li:corpuser:eddie']);
-    editorToken = (await domains.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eddie', duration: 'ONE_DAY', name: 'before the move' })).accessToken;
+    editorToken = (await domains.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eddie', duration: 'ONE_DAY', name: 'before the move' }))
+      .accessToken;
   } finally {
     for (const module of [...domains.modules].reverse()) await module.close?.();
   }
@@ -153,7 +168,12 @@ beforeAll(async () => {
   }
 
   url = await databases.create();
-  migration = await runCli(['migrate-to-postgres', '--from', DATA_DIR], { DATABASE_URL: url, DATA_DIR: freshDataDir('migrate-cli'), NODE_ENV: 'test', ...secrets });
+  migration = await runCli(['migrate-to-postgres', '--from', DATA_DIR], {
+    DATABASE_URL: url,
+    DATA_DIR: freshDataDir('migrate-cli'),
+    NODE_ENV: 'test',
+    ...secrets,
+  });
   replica = await spawnReplica(url, secrets);
 });
 afterAll(async () => {
@@ -163,7 +183,10 @@ afterAll(async () => {
 
 describe('mds migrate-to-postgres', () => {
   it('copies every table, checks the counts, and says what to start the replicas with', () => {
-    expect([migration.code, migration.stderr]).toEqual([0, expect.stringMatching(/metadata_aspect_v2: \d+ rows[\s\S]*access_tokens: 1 rows[\s\S]*search index: \d+ entities/)]);
+    expect([migration.code, migration.stderr]).toEqual([
+      0,
+      expect.stringMatching(/metadata_aspect_v2: \d+ rows[\s\S]*access_tokens: 1 rows[\s\S]*search index: \d+ entities/),
+    ]);
     expect(migration.stdout).toMatch(/every table's row count matches/);
     expect(migration.stdout).toMatch(/DATAHUB_TOKEN_SERVICE_SIGNING_KEY and DATAHUB_TOKEN_SERVICE_SALT/);
   });
@@ -176,8 +199,13 @@ describe('mds migrate-to-postgres', () => {
 
   it('keeps the tokens and roles: the Editor’s token works on the replica, with its role', async () => {
     const api = clientOf(replica, editorToken);
-    expect((await api.graphql(ME)).body.data.me).toEqual({ corpUser: { urn: 'urn:li:corpuser:eddie' }, platformPrivileges: { createTags: true } });
-    expect((await api.graphql(CREATE_TAG, { i: { id: 'after-the-move', name: 'After' } })).body.data).toEqual({ createTag: 'urn:li:tag:after-the-move' });
+    expect((await api.graphql(ME)).body.data.me).toEqual({
+      corpUser: { urn: 'urn:li:corpuser:eddie' },
+      platformPrivileges: { createTags: true },
+    });
+    expect((await api.graphql(CREATE_TAG, { i: { id: 'after-the-move', name: 'After' } })).body.data).toEqual({
+      createTag: 'urn:li:tag:after-the-move',
+    });
     // The copied database is no first start: no replica prints a root token for it.
     expect(replica.stderr()).not.toMatch(/root access token/);
   });
@@ -191,12 +219,23 @@ describe('mds migrate-to-postgres', () => {
 });
 
 const migrate = (from: string, databaseUrl: string, env: Record<string, string> = {}) =>
-  runCli(['migrate-to-postgres', '--from', from], { DATABASE_URL: databaseUrl, DATA_DIR: freshDataDir('migrate-cli'), NODE_ENV: 'test', ...secrets, ...env });
+  runCli(['migrate-to-postgres', '--from', from], {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: freshDataDir('migrate-cli'),
+    NODE_ENV: 'test',
+    ...secrets,
+    ...env,
+  });
 const PROFILE_INDEX = 'dataset_datasetprofileaspect_v1';
 const PROFILES_COPIED = 5 + 6 + 7 + BOOTSTRAP_PROFILES + LARGE_COUNT;
 /** Every document of timeseries.db: the profiles, 12 operations, 3 dashboard usages, HIVE's usage statistics. */
 const DOCUMENTS = PROFILES_COPIED + 12 + 3 + 1;
-const INDICES = ['dashboard_dashboardusagestatisticsaspect_v1', 'dataset_datasetprofileaspect_v1', 'dataset_datasetusagestatisticsaspect_v1', 'dataset_operationaspect_v1'];
+const INDICES = [
+  'dashboard_dashboardusagestatisticsaspect_v1',
+  'dataset_datasetprofileaspect_v1',
+  'dataset_datasetusagestatisticsaspect_v1',
+  'dataset_operationaspect_v1',
+];
 
 describe('mds migrate-to-postgres: time series', () => {
   it('copies every index of timeseries.db, index by index, checks each count, and says what is not copied', () => {
@@ -214,9 +253,21 @@ describe('mds migrate-to-postgres: time series', () => {
   it('a replica on the copy answers the same profiles, operations and usage, field by field, and lists the same indices', async () => {
     const answers = await timeseriesAnswers(clientOf(replica));
     // Not vacuous: the embedded server answered every point.
-    const embeddedProfiles = PROFILED.map((urn) => (embeddedTimeseries.graphql[urn] as { data: { dataset: { datasetProfiles: unknown[] } } }).data.dataset.datasetProfiles.length);
+    const embeddedProfiles = PROFILED.map(
+      (urn) =>
+        (embeddedTimeseries.graphql[urn] as { data: { dataset: { datasetProfiles: unknown[] } } }).data.dataset.datasetProfiles.length,
+    );
     expect(embeddedProfiles).toEqual([5 + BOOTSTRAP_PROFILES, 6, 7]);
-    expect(embeddedTimeseries.restli.map((answer) => answer.values.length)).toEqual([5 + BOOTSTRAP_PROFILES, 6, 7, 6, 6, 1, 3, LARGE_COUNT]);
+    expect(embeddedTimeseries.restli.map((answer) => answer.values.length)).toEqual([
+      5 + BOOTSTRAP_PROFILES,
+      6,
+      7,
+      6,
+      6,
+      1,
+      3,
+      LARGE_COUNT,
+    ]);
     expect(embeddedTimeseries.indices).toEqual(INDICES);
     for (const urn of PROFILED) expect((answers.graphql[urn] as { errors?: unknown }).errors).toBeUndefined();
     expect(answers).toEqual(embeddedTimeseries);
@@ -226,14 +277,21 @@ describe('mds migrate-to-postgres: time series', () => {
     const target = await databases.create();
     const db = openPostgresDatabase({ url: target, poolSize: 1 });
     try {
-      const timeseries = await createTimeseries({ dataDir: freshDataDir('seed'), config: { backend: 'postgres', indexPrefix: '' }, database: db });
+      const timeseries = await createTimeseries({
+        dataDir: freshDataDir('seed'),
+        config: { backend: 'postgres', indexPrefix: '' },
+        database: db,
+      });
       await timeseries.seed({ days: 1, docsPerDay: 1 });
       await timeseries.close();
     } finally {
       await db.close();
     }
     const refused = await migrate(DATA_DIR, target);
-    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/already holds time series \(\w+aspect_v1\): migrate-to-postgres fills an empty database only/)]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringMatching(/already holds time series \(\w+aspect_v1\): migrate-to-postgres fills an empty database only/),
+    ]);
   });
 
   it('with a cluster configured, copies no time series and says what became of those in timeseries.db', async () => {
@@ -242,7 +300,11 @@ describe('mds migrate-to-postgres: time series', () => {
     const said =
       'not copied: the replicas keep time series in the cluster at http://127.0.0.1:9 (ELASTICSEARCH_URL or ELASTICSEARCH_HOST is set), which this command does not write to. ' +
       `${join(DATA_DIR, 'timeseries.db')} (${DOCUMENTS} documents in ${INDICES.length} indices) is left as it is.`;
-    expect([run.code, run.stderr, run.stdout]).toEqual([0, expect.stringContaining(`time series: ${said}`), expect.stringContaining(`Time series: ${said}`)]);
+    expect([run.code, run.stderr, run.stdout]).toEqual([
+      0,
+      expect.stringContaining(`time series: ${said}`),
+      expect.stringContaining(`Time series: ${said}`),
+    ]);
     expect(run.stderr).not.toMatch(/time series \w+aspect_v1:/);
     expect(run.stdout).toMatch(/every table's row count matches/);
     const db = openPostgresDatabase({ url: target, poolSize: 1 });
@@ -255,9 +317,14 @@ describe('mds migrate-to-postgres: time series', () => {
 
   it('without timeseries.db, copies the rest and says there were none', async () => {
     const withoutTimeseries = freshDataDir('no-timeseries');
-    for (const file of readdirSync(DATA_DIR).filter((name) => !name.startsWith('timeseries.db'))) copyFileSync(join(DATA_DIR, file), join(withoutTimeseries, file));
+    for (const file of readdirSync(DATA_DIR).filter((name) => !name.startsWith('timeseries.db')))
+      copyFileSync(join(DATA_DIR, file), join(withoutTimeseries, file));
     const run = await migrate(withoutTimeseries, await databases.create());
     const said = 'none to copy (the data directory has no timeseries.db).';
-    expect([run.code, run.stderr, run.stdout]).toEqual([0, expect.stringContaining(`time series: ${said}`), expect.stringContaining(`Time series: ${said}`)]);
+    expect([run.code, run.stderr, run.stdout]).toEqual([
+      0,
+      expect.stringContaining(`time series: ${said}`),
+      expect.stringContaining(`Time series: ${said}`),
+    ]);
   });
 });

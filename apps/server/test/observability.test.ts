@@ -67,7 +67,14 @@ describe('GET /metrics', () => {
       aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: 1_700_000_000_000 + i, viewsCount: i }) },
     }));
     await mds.post('/aspects?action=ingestProposalBatch', { proposals });
-    const task = (await mds.post('/gms/operations?action=truncateTimeseriesAspect', { entityType: 'chart', aspect: 'chartUsageStatistics', endTimeMillis: 1_700_000_000_010, dryRun: false })).body.value;
+    const task = (
+      await mds.post('/gms/operations?action=truncateTimeseriesAspect', {
+        entityType: 'chart',
+        aspect: 'chartUsageStatistics',
+        endTimeMillis: 1_700_000_000_010,
+        dryRun: false,
+      })
+    ).body.value;
     await pollTask(mds, task, (s) => s.completed);
     const { text } = await scrape(mds);
     expect(text).toMatch(/^mds_timeseries_index_size_bytes\{index="chart_chartusagestatisticsaspect_v1"\} [1-9]\d*$/m);
@@ -110,7 +117,7 @@ describe('GET /health (readiness)', () => {
     const down = await startMds({ ELASTICSEARCH_URL: 'http://127.0.0.1:9', ELASTICSEARCH_TIMEOUT_MS: '300' });
     try {
       const res = await fetch(`${down.url}/health`);
-      const body = (await res.json());
+      const body = await res.json();
       expect(res.status).toBe(503);
       expect(body).toEqual({ status: 'unavailable', reason: expect.stringMatching(/Elasticsearch/) });
     } finally {

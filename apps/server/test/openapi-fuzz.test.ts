@@ -31,15 +31,25 @@ beforeAll(async () => {
   const seeded = await fetch(`${mds.url}/openapi/v3/entity/dataset?async=false`, {
     method: 'POST',
     headers: { authorization: `Bearer ${mds.rootToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(DATASETS.map((urn) => ({ urn, status: { value: { removed: false } }, globalTags: { value: { tags: [{ tag: 'urn:li:tag:fuzz' }] } } }))),
+    body: JSON.stringify(
+      DATASETS.map((urn) => ({
+        urn,
+        status: { value: { removed: false } },
+        globalTags: { value: { tags: [{ tag: 'urn:li:tag:fuzz' }] } },
+      })),
+    ),
   });
   expect(seeded.status).toBe(200);
-  databases = ['entities.db', 'timeseries.db'].map((file) => new Database(join(mds.dataDir, file), { readonly: true, fileMustExist: true }));
+  databases = ['entities.db', 'timeseries.db'].map(
+    (file) => new Database(join(mds.dataDir, file), { readonly: true, fileMustExist: true }),
+  );
 });
 afterAll(async () => {
   for (const db of databases ?? []) db.close();
   await mds?.close();
-  console.log(`openapi fuzz: ${tally.requests} requests over ${tally.operations.size} operations; by status ${JSON.stringify(Object.fromEntries([...tally.byStatus].sort()))}`);
+  console.log(
+    `openapi fuzz: ${tally.requests} requests over ${tally.operations.size} operations; by status ${JSON.stringify(Object.fromEntries([...tally.byStatus].sort()))}`,
+  );
 });
 
 /** URNs a urn field or parameter draws from: existing datasets, fresh ones, and URNs of the entity type asked. */

@@ -28,26 +28,53 @@ const one = (urn: string) => `resources: [{ resourceUrn: "${urn}" }]`;
 const CASES: Record<string, Case> = {
   addTag: { kind: 'dataset', mutation: (u) => `addTag(input: { tagUrn: "${NEW_TAG}", resourceUrn: "${u}" })` },
   addTags: { kind: 'dataset', mutation: (u) => `addTags(input: { tagUrns: ["${NEW_TAG}"], resourceUrn: "${u}" })` },
-  addTagToField: { kind: 'dataset', mutation: (u) => `addTag(input: { tagUrn: "${TAG}", resourceUrn: "${u}", subResourceType: DATASET_FIELD, subResource: "id" })` },
+  addTagToField: {
+    kind: 'dataset',
+    mutation: (u) => `addTag(input: { tagUrn: "${TAG}", resourceUrn: "${u}", subResourceType: DATASET_FIELD, subResource: "id" })`,
+  },
   removeTag: { kind: 'dataset', mutation: (u) => `removeTag(input: { tagUrn: "${TAG}", resourceUrn: "${u}" })` },
   batchAddTags: { kind: 'dataset', mutation: (u) => `batchAddTags(input: { tagUrns: ["${NEW_TAG}"], ${one(u)} })` },
   batchRemoveTags: { kind: 'dataset', mutation: (u) => `batchRemoveTags(input: { tagUrns: ["${TAG}"], ${one(u)} })` },
-  addOwner: { kind: 'dataset', mutation: (u) => `addOwner(input: { ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER, resourceUrn: "${u}" })` },
-  addOwners: { kind: 'dataset', mutation: (u) => `addOwners(input: { owners: [{ ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER }], resourceUrn: "${u}" })` },
+  addOwner: {
+    kind: 'dataset',
+    mutation: (u) => `addOwner(input: { ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER, resourceUrn: "${u}" })`,
+  },
+  addOwners: {
+    kind: 'dataset',
+    mutation: (u) =>
+      `addOwners(input: { owners: [{ ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER }], resourceUrn: "${u}" })`,
+  },
   removeOwner: { kind: 'dataset', mutation: (u) => `removeOwner(input: { ownerUrn: "${JDOE}", resourceUrn: "${u}" })` },
-  batchAddOwners: { kind: 'dataset', mutation: (u) => `batchAddOwners(input: { owners: [{ ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER }], ${one(u)} })` },
+  batchAddOwners: {
+    kind: 'dataset',
+    mutation: (u) =>
+      `batchAddOwners(input: { owners: [{ ownerUrn: "${JDOE}", ownerEntityType: CORP_USER, type: TECHNICAL_OWNER }], ${one(u)} })`,
+  },
   batchRemoveOwners: { kind: 'dataset', mutation: (u) => `batchRemoveOwners(input: { ownerUrns: ["${JDOE}"], ${one(u)} })` },
   updateDescription: { kind: 'dataset', mutation: (u) => `updateDescription(input: { description: "new", resourceUrn: "${u}" })` },
-  updateFieldDescription: { kind: 'dataset', mutation: (u) => `updateDescription(input: { description: "new", resourceUrn: "${u}", subResourceType: DATASET_FIELD, subResource: "id" })` },
+  updateFieldDescription: {
+    kind: 'dataset',
+    mutation: (u) =>
+      `updateDescription(input: { description: "new", resourceUrn: "${u}", subResourceType: DATASET_FIELD, subResource: "id" })`,
+  },
   updateDeprecation: { kind: 'dataset', mutation: (u) => `updateDeprecation(input: { urn: "${u}", deprecated: true, note: "old" })` },
   batchUpdateDeprecation: { kind: 'dataset', mutation: (u) => `batchUpdateDeprecation(input: { deprecated: true, ${one(u)} })` },
   setDomain: { kind: 'dataset', mutation: (u) => `setDomain(entityUrn: "${u}", domainUrn: "${NEW_DOMAIN}")` },
   unsetDomain: { kind: 'dataset', mutation: (u) => `unsetDomain(entityUrn: "${u}")` },
   batchSetDomain: { kind: 'dataset', mutation: (u) => `batchSetDomain(input: { domainUrn: "${NEW_DOMAIN}", ${one(u)} })` },
   batchUpdateSoftDeleted: { kind: 'dataset', mutation: (u) => `batchUpdateSoftDeleted(input: { urns: ["${u}"], deleted: true })` },
-  updateDataset: { kind: 'dataset', mutation: (u) => `updateDataset(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }` },
-  updateDashboard: { kind: 'dashboard', mutation: (u) => `updateDashboard(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }` },
-  updateChart: { kind: 'chart', mutation: (u) => `updateChart(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }` },
+  updateDataset: {
+    kind: 'dataset',
+    mutation: (u) => `updateDataset(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }`,
+  },
+  updateDashboard: {
+    kind: 'dashboard',
+    mutation: (u) => `updateDashboard(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }`,
+  },
+  updateChart: {
+    kind: 'chart',
+    mutation: (u) => `updateChart(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }`,
+  },
   updateDomainDescription: { kind: 'domain', mutation: (u) => `updateDescription(input: { description: "new", resourceUrn: "${u}" })` },
   createDomain: { kind: 'none', platform: true, mutation: (_u, id) => `createDomain(input: { id: "${id}", name: "${id}" })` },
   deleteDomain: { kind: 'domain', platform: true, mutation: (u) => `deleteDomain(urn: "${u}")` },
@@ -68,13 +95,26 @@ const URNS: Record<Kind, (id: string) => string> = {
 /** The aspects a resource starts with: owned by OWNER, and carrying what the removals remove. */
 function seed(kind: Kind, urn: string) {
   const stamp = { time: 1, actor: 'urn:li:corpuser:datahub' };
-  const ownership = { owners: [{ owner: OWNER, type: 'TECHNICAL_OWNER' }, { owner: JDOE, type: 'TECHNICAL_OWNER' }], lastModified: stamp };
+  const ownership = {
+    owners: [
+      { owner: OWNER, type: 'TECHNICAL_OWNER' },
+      { owner: JDOE, type: 'TECHNICAL_OWNER' },
+    ],
+    lastModified: stamp,
+  };
   const aspects: Record<Exclude<Kind, 'none'>, Record<string, unknown>> = {
     dataset: {
       ownership,
       globalTags: { tags: [{ tag: TAG }] },
       domains: { domains: [DOMAIN] },
-      schemaMetadata: { schemaName: 't', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields: [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }] },
+      schemaMetadata: {
+        schemaName: 't',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+        fields: [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+      },
     },
     dashboard: { ownership, dashboardInfo: { title: 'd', description: '', lastModified: { created: stamp, lastModified: stamp } } },
     chart: { ownership, chartInfo: { title: 'c', description: '', lastModified: { created: stamp, lastModified: stamp } } },
@@ -100,20 +140,57 @@ beforeAll(async () => {
   tokens['no role'] = await mds.tokenFor('urn:li:corpuser:nora', null);
   tokens.owner = await mds.tokenFor(OWNER, null);
   const support = [
-    { entityType: 'tag', entityUrn: TAG, aspectName: 'tagProperties', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: '{"name":"Existing"}' } },
-    { entityType: 'tag', entityUrn: NEW_TAG, aspectName: 'tagProperties', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: '{"name":"Another"}' } },
-    { entityType: 'domain', entityUrn: DOMAIN, aspectName: 'domainProperties', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: '{"name":"Existing"}' } },
-    { entityType: 'domain', entityUrn: NEW_DOMAIN, aspectName: 'domainProperties', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: '{"name":"Another"}' } },
-    { entityType: 'corpuser', entityUrn: JDOE, aspectName: 'corpUserInfo', changeType: 'UPSERT', aspect: { contentType: 'application/json', value: '{"active":true}' } },
+    {
+      entityType: 'tag',
+      entityUrn: TAG,
+      aspectName: 'tagProperties',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"name":"Existing"}' },
+    },
+    {
+      entityType: 'tag',
+      entityUrn: NEW_TAG,
+      aspectName: 'tagProperties',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"name":"Another"}' },
+    },
+    {
+      entityType: 'domain',
+      entityUrn: DOMAIN,
+      aspectName: 'domainProperties',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"name":"Existing"}' },
+    },
+    {
+      entityType: 'domain',
+      entityUrn: NEW_DOMAIN,
+      aspectName: 'domainProperties',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"name":"Another"}' },
+    },
+    {
+      entityType: 'corpuser',
+      entityUrn: JDOE,
+      aspectName: 'corpUserInfo',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"active":true}' },
+    },
   ];
-  const resources = Object.entries(CASES).flatMap(([name, c]) => CALLERS.flatMap((caller) => seed(c.kind, URNS[c.kind](slug(name, caller)))));
+  const resources = Object.entries(CASES).flatMap(([name, c]) =>
+    CALLERS.flatMap((caller) => seed(c.kind, URNS[c.kind](slug(name, caller)))),
+  );
   const res = await mds.post('/aspects?action=ingestProposalBatch', { proposals: [...support, ...resources] });
   expect(res.status).toBe(200);
 });
 afterAll(() => mds?.close());
 
 /** Everything stored of the resource, as the root user reads it. */
-const storedOf = async (urn: string) => (await mds.graphql(`{ entity(urn: "${urn}") { urn ... on Dataset { aspects { aspectName payload } } ... on Dashboard { aspects { aspectName payload } } ... on Chart { aspects { aspectName payload } } ... on Domain { aspects { aspectName payload } } } }`)).body.data.entity;
+const storedOf = async (urn: string) =>
+  (
+    await mds.graphql(
+      `{ entity(urn: "${urn}") { urn ... on Dataset { aspects { aspectName payload } } ... on Dashboard { aspects { aspectName payload } } ... on Chart { aspects { aspectName payload } } ... on Domain { aspects { aspectName payload } } } }`,
+    )
+  ).body.data.entity;
 
 describe.each(Object.entries(CASES))('%s', (name, c) => {
   it.each(CALLERS)('by %s', async (caller) => {
@@ -124,7 +201,10 @@ describe.each(Object.entries(CASES))('%s', (name, c) => {
       expect(graphqlError(result)).toBeUndefined();
       expect(await storedOf(urn)).not.toEqual(before);
     } else {
-      expect(graphqlError(result)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+      expect(graphqlError(result)).toEqual({
+        message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
+        code: 403,
+      });
       expect(await storedOf(urn)).toEqual(before);
     }
   });

@@ -34,7 +34,9 @@ describe('first start and tokens', () => {
       expect((await me(first.url, token!)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
 
       // The CLI works on the same database while the server runs, and prints only the token.
-      const created = await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR', '--name', 'cli'], { DATA_DIR });
+      const created = await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR', '--name', 'cli'], {
+        DATA_DIR,
+      });
       expect(created.code).toBe(0);
       expect(created.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
       expect((await me(first.url, created.stdout.trim())).status).toBe(200);
@@ -53,14 +55,18 @@ describe('first start and tokens', () => {
     expect(unknown.stderr).toMatch(/urn:li:corpuser:nobody/);
     expect(unknown.stdout).toBe('');
     expect((await runCli(['token', 'create', '--name', 'x'], { DATA_DIR })).code).toBe(2);
-    expect((await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'x', '--duration', 'FOREVER'], { DATA_DIR })).code).toBe(2);
+    expect(
+      (await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'x', '--duration', 'FOREVER'], { DATA_DIR })).code,
+    ).toBe(2);
   });
 });
 
 describe('shutdown', () => {
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const DATA_DIR = freshDataDir('proc');
-    const token = (await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'shutdown'], { DATA_DIR })).stdout.trim();
+    const token = (
+      await runCli(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--name', 'shutdown'], { DATA_DIR })
+    ).stdout.trim();
     const server = await spawnServer({ DATA_DIR });
     const body = JSON.stringify({ query: 'mutation { createTag(input: { id: "in-flight", name: "in flight" }) }' });
     // Send the headers and half the body, signal, then finish the body: the request must still be served.
@@ -86,7 +92,9 @@ describe('shutdown', () => {
     // The acknowledged write is there after a restart.
     const again = await spawnServer({ DATA_DIR });
     try {
-      const { body } = await apiClient(again.url, `Bearer ${token}`).graphql('{ tag(urn: "urn:li:tag:in-flight") { properties { name } } }');
+      const { body } = await apiClient(again.url, `Bearer ${token}`).graphql(
+        '{ tag(urn: "urn:li:tag:in-flight") { properties { name } } }',
+      );
       expect(body.data.tag.properties.name).toBe('in flight');
     } finally {
       await again.stop();

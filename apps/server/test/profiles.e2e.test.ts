@@ -9,7 +9,15 @@ const HDFS = 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)';
 const profilesOf = (urn: string) =>
   (JSON.parse(readFileSync(goldenFile('demo-profiles.json'), 'utf8')) as { entityUrn: string; aspect: { value: string } }[])
     .filter((item) => item.entityUrn === urn)
-    .map((item) => JSON.parse(item.aspect.value) as { timestampMillis: number; rowCount: number; columnCount: number; fieldProfiles: { fieldPath: string }[] });
+    .map(
+      (item) =>
+        JSON.parse(item.aspect.value) as {
+          timestampMillis: number;
+          rowCount: number;
+          columnCount: number;
+          fieldProfiles: { fieldPath: string }[];
+        },
+    );
 
 const PROFILES = `query ($urn: String!, $limit: Int, $start: Long) { dataset(urn: $urn) {
   datasetProfiles(limit: $limit, startTimeMillis: $start) { timestampMillis rowCount columnCount fieldProfiles { fieldPath nullCount } } } }`;
@@ -26,9 +34,21 @@ beforeAll(async () => {
     entityUrn: HDFS,
     aspectName: 'operation',
     changeType: 'UPSERT',
-    aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: time, lastUpdatedTimestamp: updated, operationType, actor: 'urn:li:corpuser:etl', numAffectedRows: 7, customProperties: { job: 'nightly' } }) },
+    aspect: {
+      contentType: 'application/json',
+      value: JSON.stringify({
+        timestampMillis: time,
+        lastUpdatedTimestamp: updated,
+        operationType,
+        actor: 'urn:li:corpuser:etl',
+        numAffectedRows: 7,
+        customProperties: { job: 'nightly' },
+      }),
+    },
   });
-  const res = await mds.post('/aspects?action=ingestProposalBatch', { proposals: [operation(1000, 900, 'INSERT'), operation(2000, 500, 'DELETE'), operation(3000, 3000, 'SOMETHING_NEW')] });
+  const res = await mds.post('/aspects?action=ingestProposalBatch', {
+    proposals: [operation(1000, 900, 'INSERT'), operation(2000, 500, 'DELETE'), operation(3000, 3000, 'SOMETHING_NEW')],
+  });
   expect(res.status).toBe(200);
 });
 afterAll(() => mds?.close());
@@ -41,7 +61,9 @@ describe('datasetProfiles', () => {
     const profiles = result.body.data.dataset.datasetProfiles;
     expect(profiles.map((p: { timestampMillis: number }) => p.timestampMillis)).toEqual(expected.map((p) => p.timestampMillis));
     expect(profiles[0]).toMatchObject({ rowCount: expected[0]!.rowCount, columnCount: expected[0]!.columnCount });
-    expect(profiles[0].fieldProfiles.map((f: { fieldPath: string }) => f.fieldPath)).toEqual(expected[0]!.fieldProfiles.map((f) => f.fieldPath));
+    expect(profiles[0].fieldProfiles.map((f: { fieldPath: string }) => f.fieldPath)).toEqual(
+      expected[0]!.fieldProfiles.map((f) => f.fieldPath),
+    );
   });
 
   it('honours limit and the time range', async () => {
@@ -61,17 +83,41 @@ describe('datasetProfiles', () => {
 
 describe('operations', () => {
   it('answers operations by lastUpdatedTimestamp, newest first, unknown types as UNKNOWN', async () => {
-    const result = await mds.graphql(`{ dataset(urn: "${HDFS}") { operations { timestampMillis lastUpdatedTimestamp operationType actor numAffectedRows customProperties { key value } } } }`);
+    const result = await mds.graphql(
+      `{ dataset(urn: "${HDFS}") { operations { timestampMillis lastUpdatedTimestamp operationType actor numAffectedRows customProperties { key value } } } }`,
+    );
     expect(graphqlError(result)).toBeUndefined();
     expect(result.body.data.dataset.operations).toEqual([
-      { timestampMillis: 3000, lastUpdatedTimestamp: 3000, operationType: 'UNKNOWN', actor: 'urn:li:corpuser:etl', numAffectedRows: 7, customProperties: [{ key: 'job', value: 'nightly' }] },
-      { timestampMillis: 1000, lastUpdatedTimestamp: 900, operationType: 'INSERT', actor: 'urn:li:corpuser:etl', numAffectedRows: 7, customProperties: [{ key: 'job', value: 'nightly' }] },
-      { timestampMillis: 2000, lastUpdatedTimestamp: 500, operationType: 'DELETE', actor: 'urn:li:corpuser:etl', numAffectedRows: 7, customProperties: [{ key: 'job', value: 'nightly' }] },
+      {
+        timestampMillis: 3000,
+        lastUpdatedTimestamp: 3000,
+        operationType: 'UNKNOWN',
+        actor: 'urn:li:corpuser:etl',
+        numAffectedRows: 7,
+        customProperties: [{ key: 'job', value: 'nightly' }],
+      },
+      {
+        timestampMillis: 1000,
+        lastUpdatedTimestamp: 900,
+        operationType: 'INSERT',
+        actor: 'urn:li:corpuser:etl',
+        numAffectedRows: 7,
+        customProperties: [{ key: 'job', value: 'nightly' }],
+      },
+      {
+        timestampMillis: 2000,
+        lastUpdatedTimestamp: 500,
+        operationType: 'DELETE',
+        actor: 'urn:li:corpuser:etl',
+        numAffectedRows: 7,
+        customProperties: [{ key: 'job', value: 'nightly' }],
+      },
     ]);
   });
 
   it('filters on a field with EQUAL, and refuses other conditions with a 400', async () => {
-    const query = (condition: string) => `{ dataset(urn: "${HDFS}") { operations(filter: { or: [{ and: [{ field: "operationType", values: ["DELETE"], condition: ${condition} }] }] }) { timestampMillis } } }`;
+    const query = (condition: string) =>
+      `{ dataset(urn: "${HDFS}") { operations(filter: { or: [{ and: [{ field: "operationType", values: ["DELETE"], condition: ${condition} }] }] }) { timestampMillis } } }`;
     expect((await mds.graphql(query('EQUAL'))).body.data.dataset.operations).toEqual([{ timestampMillis: 2000 }]);
     expect(graphqlError(await mds.graphql(query('CONTAIN')))).toEqual({ message: 'Unsupported filter condition CONTAIN', code: 400 });
   });

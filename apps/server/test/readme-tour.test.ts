@@ -33,20 +33,27 @@ it('every sh block of the README is one this file runs or checks', () => {
   expect(scripts.dev).toMatch(/ serve$/);
 });
 
-it('the Elasticsearch block starts mds, which reports the unreachable cluster on /health and keeps serving', { timeout: 240_000 }, async () => {
-  // The cluster of the example does not exist here: point it at a closed local port; the secrets are made up.
-  const script = block('elasticsearch')
-    .replace('https://user:pass@es.internal:9200', 'http://user:pass@127.0.0.1:9')
-    .replaceAll('…', 'x'.repeat(40));
-  const server = await spawnServer({ DATA_DIR: freshDataDir('readme-es'), ELASTICSEARCH_TIMEOUT_MS: '1000' }, { command: 'bash', args: ['-c', script], cwd: repo });
-  try {
-    const health = await fetch(`${server.url}/health`);
-    expect(health.status).toBe(503);
-    expect(((await health.json()) as { reason: string }).reason).toMatch(/127\.0\.0\.1:9/);
-  } finally {
-    await server.stop();
-  }
-});
+it(
+  'the Elasticsearch block starts mds, which reports the unreachable cluster on /health and keeps serving',
+  { timeout: 240_000 },
+  async () => {
+    // The cluster of the example does not exist here: point it at a closed local port; the secrets are made up.
+    const script = block('elasticsearch')
+      .replace('https://user:pass@es.internal:9200', 'http://user:pass@127.0.0.1:9')
+      .replaceAll('…', 'x'.repeat(40));
+    const server = await spawnServer(
+      { DATA_DIR: freshDataDir('readme-es'), ELASTICSEARCH_TIMEOUT_MS: '1000' },
+      { command: 'bash', args: ['-c', script], cwd: repo },
+    );
+    try {
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { reason: string }).reason).toMatch(/127\.0\.0\.1:9/);
+    } finally {
+      await server.stop();
+    }
+  },
+);
 
 it('the README tour runs from start to finish against a server started as Quick start says', { timeout: 240_000 }, async () => {
   // Relative, as the default ./data is: the server (`pnpm dev`) and the tour's CLI must resolve it to one directory.

@@ -41,7 +41,12 @@ it('the block starts two replicas on one database: one prints the root token, wh
     .replace('./data-a', freshDataDir('readme-a'))
     .replace('./data-b', freshDataDir('readme-b'));
   // Its own process group, so that stopping it stops both replicas.
-  const shell = spawn('bash', ['-c', `set -euo pipefail\n${run}\nwait`], { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const shell = spawn('bash', ['-c', `set -euo pipefail\n${run}\nwait`], {
+    cwd: repo,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   const exited = once(shell, 'close');
   let stderr = '';
   try {

@@ -61,7 +61,14 @@ async function send(replica: ChildServer, path: string, body?: unknown): Promise
         return text;
       }
     })();
-    return { status: res.status, body: json, retryAfter: res.headers.get('retry-after'), contentType: res.headers.get('content-type'), sent, answered: performance.now() };
+    return {
+      status: res.status,
+      body: json,
+      retryAfter: res.headers.get('retry-after'),
+      contentType: res.headers.get('content-type'),
+      sent,
+      answered: performance.now(),
+    };
   } catch (error) {
     return { status: 0, body: undefined, retryAfter: null, contentType: null, sent, answered: performance.now(), error: String(error) };
   }
@@ -85,10 +92,20 @@ function steadyLoad(label: string, everyMs = 20) {
       const server = i % 2 ? a : b;
       if (i % 3 === 0) {
         const dataset = `db.${label}${i}`;
-        writes.push(send(server, '/aspects?action=ingestProposal', { proposal: datasetProperties(dataset, `write ${i}`) }).then((answer) => ({ replica, answer, dataset })));
+        writes.push(
+          send(server, '/aspects?action=ingestProposal', { proposal: datasetProperties(dataset, `write ${i}`) }).then((answer) => ({
+            replica,
+            answer,
+            dataset,
+          })),
+        );
       } else {
         const tag = `urn:li:tag:${label}-${i}`;
-        writes.push(send(server, '/api/graphql', { query: CREATE_TAG, variables: { i: { id: `${label}-${i}`, name: `${label} ${i}` } } }).then((answer) => ({ replica, answer, tag })));
+        writes.push(
+          send(server, '/api/graphql', { query: CREATE_TAG, variables: { i: { id: `${label}-${i}`, name: `${label} ${i}` } } }).then(
+            (answer) => ({ replica, answer, tag }),
+          ),
+        );
       }
       await sleep(everyMs);
     }
@@ -126,10 +143,14 @@ function healthWatch() {
 async function recovered(since: number, label: string): Promise<number> {
   for (let i = 0; ; i++) {
     const answers = await Promise.all(
-      [a, b].flatMap((replica) => [send(replica, '/health'), send(replica, '/aspects?action=ingestProposal', { proposal: datasetProperties(`db.${label}-probe${i}`, 'probe') })]),
+      [a, b].flatMap((replica) => [
+        send(replica, '/health'),
+        send(replica, '/aspects?action=ingestProposal', { proposal: datasetProperties(`db.${label}-probe${i}`, 'probe') }),
+      ]),
     );
     if (answers.every((answer) => answer.status === 200)) return performance.now();
-    if (performance.now() - since > RECOVERY_MS) throw new Error(`not recovered ${RECOVERY_MS} ms after PostgreSQL was back: ${JSON.stringify(answers)}`);
+    if (performance.now() - since > RECOVERY_MS)
+      throw new Error(`not recovered ${RECOVERY_MS} ms after PostgreSQL was back: ${JSON.stringify(answers)}`);
     await sleep(100);
   }
 }
@@ -184,7 +205,8 @@ async function restartUnderLoad(label: string, mode: 'fast' | 'immediate', downM
   }
   for (const { answer } of writes) if (answer.status === 503) expectUnavailable(answer);
   // Acknowledged before the stop, on both replicas.
-  for (const replica of ['A', 'B']) expect(writes.some((w) => w.replica === replica && w.answer.answered < down && w.answer.status === 200)).toBe(true);
+  for (const replica of ['A', 'B'])
+    expect(writes.some((w) => w.replica === replica && w.answer.answered < down && w.answer.status === 200)).toBe(true);
   // While it was down, every write sent is refused with a JSON 503, on both replicas.
   const whileDown = writes.filter((w) => w.answer.sent > down && w.answer.answered < up);
   for (const replica of ['A', 'B']) expect(whileDown.filter((w) => w.replica === replica).length).toBeGreaterThan(0);
@@ -192,7 +214,11 @@ async function restartUnderLoad(label: string, mode: 'fast' | 'immediate', downM
   // /health said so, once its cached answer of before had expired.
   const healthDown = healths.filter((h) => h.answer.sent > down + HEALTH_CACHE_MS && h.answer.answered < up);
   for (const replica of ['A', 'B']) expect(healthDown.filter((h) => h.replica === replica).length).toBeGreaterThan(0);
-  for (const { answer } of healthDown) expect(answer).toMatchObject({ status: 503, body: { status: 'unavailable', reason: expect.stringMatching(/^database: PostgreSQL unreachable/) } });
+  for (const { answer } of healthDown)
+    expect(answer).toMatchObject({
+      status: 503,
+      body: { status: 'unavailable', reason: expect.stringMatching(/^database: PostgreSQL unreachable/) },
+    });
   // Back: every write sent once both served again is acknowledged, on both.
   const after = writes.filter((w) => w.answer.sent > serving);
   for (const replica of ['A', 'B']) expect(after.filter((w) => w.replica === replica && w.answer.status === 200).length).toBeGreaterThan(0);

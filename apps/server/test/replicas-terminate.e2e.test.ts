@@ -3,7 +3,16 @@ import { testPostgresUrl } from '@mds/db/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type ChildServer } from './support/child';
 import { sleep } from './support/live';
-import { aspectPath, clientOf, CREATE_TAG, databaseBehindRelay, datasetProperties, sharedSecrets, spawnReplica, TAG } from './support/replicas';
+import {
+  aspectPath,
+  clientOf,
+  CREATE_TAG,
+  databaseBehindRelay,
+  datasetProperties,
+  sharedSecrets,
+  spawnReplica,
+  TAG,
+} from './support/replicas';
 
 // PostgreSQL ending every connection of the database (pg_terminate_backend, as a failover or an operator does) while
 // two replicas write: each request answers 200 or 503, never a 500; both replicas serve again by themselves; and
@@ -33,7 +42,9 @@ const writeLoad = (count: number, label: string): Promise<Outcome>[] =>
     await sleep(i * 10);
     const replica = clientOf(i % 2 ? a : b);
     if (i % 3 === 0) {
-      const { status } = await replica.post('/aspects?action=ingestProposal', { proposal: datasetProperties(`db.${label}${i}`, `write ${i}`) });
+      const { status } = await replica.post('/aspects?action=ingestProposal', {
+        proposal: datasetProperties(`db.${label}${i}`, `write ${i}`),
+      });
       return { status, read: aspectPath(`db.${label}${i}`) };
     }
     const { status, body } = await replica.graphql(CREATE_TAG, { i: { id: `${label}-${i}`, name: `${label} ${i}` } });
@@ -73,7 +84,8 @@ it('the database cut off from A three times during writes: 200 or 503, A recover
 it('every connection terminated during writes: each answers 200 or 503, and every acknowledged write is kept', async () => {
   const admin = openPostgresDatabase({ url: testPostgresUrl(), poolSize: 1 });
   const name = new URL(database.url).pathname.slice(1);
-  const terminate = () => admin.all('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()', [name]);
+  const terminate = () =>
+    admin.all('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()', [name]);
   try {
     const writes = writeLoad(120, 'load');
     let terminated = 0;

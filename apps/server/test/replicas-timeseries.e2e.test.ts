@@ -63,13 +63,22 @@ describe('time series shared through PostgreSQL', () => {
     });
     expect(restli.status).toBe(200);
     expect(restli.body.value.values).toEqual([
-      { aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0 + 2_000, rowCount: 30, columnCount: 4 }) }, systemMetadata: expect.objectContaining({ runId: 'run-30' }) },
+      {
+        aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0 + 2_000, rowCount: 30, columnCount: 4 }) },
+        systemMetadata: expect.objectContaining({ runId: 'run-30' }),
+      },
     ]);
   });
 
   it('both answer the same index sizes', async () => {
     await ingestRange(clientOf(b), 0, 5_000);
-    const usage = { entityType: 'dashboard', entityUrn: 'urn:li:dashboard:(looker,sales)', changeType: 'UPSERT', aspectName: 'dashboardUsageStatistics', aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0, viewsCount: 3 }) } };
+    const usage = {
+      entityType: 'dashboard',
+      entityUrn: 'urn:li:dashboard:(looker,sales)',
+      changeType: 'UPSERT',
+      aspectName: 'dashboardUsageStatistics',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0, viewsCount: 3 }) },
+    };
     expect((await clientOf(a).ingest([usage])).status).toBe(200);
     const [fromA, fromB] = [await indexSizes(a), await indexSizes(b)];
     expect(fromA.map((s) => s.indexName)).toEqual([INDEX, 'dashboard_dashboardusagestatisticsaspect_v1']);
@@ -94,7 +103,11 @@ describe('time series shared through PostgreSQL', () => {
     expect(done.error).toBeUndefined();
     expect(await taskStatus(clientOf(a), task)).toEqual(done);
     for (const replica of [a, b]) expect(await dryRunCount(clientOf(replica), T0 + 4_999)).toEqual({ matching: 0, total: 15_000 });
-    const points = await clientOf(a).post('/aspects?action=getTimeseriesAspectValues', { urn: datasetUrn(PROFILED), entity: 'dataset', aspect: 'datasetProfile' });
+    const points = await clientOf(a).post('/aspects?action=getTimeseriesAspectValues', {
+      urn: datasetUrn(PROFILED),
+      entity: 'dataset',
+      aspect: 'datasetProfile',
+    });
     expect(points.body.value.values).toEqual([]);
   });
 

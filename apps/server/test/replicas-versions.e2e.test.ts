@@ -36,7 +36,11 @@ const versionOf = (replica: ChildServer, urn: string, aspect: string, version: n
 
 /** A PATCH with a JSON body to `replica` as the system client: its status and body. */
 async function patch(replica: ChildServer, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(replica.url + path, { method: 'PATCH', headers: { authorization: SYSTEM_AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(replica.url + path, {
+    method: 'PATCH',
+    headers: { authorization: SYSTEM_AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -59,7 +63,10 @@ async function historyOf(urn: string, aspect: string): Promise<{ history: Versio
 async function storedVersions(urn: string, aspect: string): Promise<number[]> {
   const db = openPostgresDatabase({ url, poolSize: 1 });
   try {
-    const rows = await db.all<{ version: number }>('SELECT version FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version', [urn, aspect]);
+    const rows = await db.all<{ version: number }>('SELECT version FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version', [
+      urn,
+      aspect,
+    ]);
     return rows.map((row) => Number(row.version));
   } finally {
     await db.close();
@@ -67,7 +74,12 @@ async function storedVersions(urn: string, aspect: string): Promise<number[]> {
 }
 
 /** The history holds versions 1..n, each stamped with its number; the latest is n+1; together they are `written`. */
-async function expectGapFreeHistory(urn: string, aspect: string, written: number, valueOf: (version: Version) => string): Promise<string[]> {
+async function expectGapFreeHistory(
+  urn: string,
+  aspect: string,
+  written: number,
+  valueOf: (version: Version) => string,
+): Promise<string[]> {
   const { history, latest } = await historyOf(urn, aspect);
   expect(history.length + 1).toBe(written);
   expect(history.map((version) => version.systemMetadata.version)).toEqual(history.map((_, i) => String(i + 1)));
@@ -92,9 +104,13 @@ it('60 writes of one aspect of each of two datasets at once over A and B, two mi
   }));
   const replica = (via: string) => (via === 'A' ? a : b);
   const sent = [
-    ...singles.map((w) => clientOf(replica(w.via)).post('/aspects?action=ingestProposal', { proposal: datasetProperties(w.name, w.description) })),
+    ...singles.map((w) =>
+      clientOf(replica(w.via)).post('/aspects?action=ingestProposal', { proposal: datasetProperties(w.name, w.description) }),
+    ),
     ...batches.map((batch) =>
-      clientOf(replica(batch.via)).post('/aspects?action=ingestProposalBatch', { proposals: batch.items.map((w) => datasetProperties(w.name, w.description)) }),
+      clientOf(replica(batch.via)).post('/aspects?action=ingestProposalBatch', {
+        proposals: batch.items.map((w) => datasetProperties(w.name, w.description)),
+      }),
     ),
   ];
   const answers = await Promise.all(sent);
@@ -104,7 +120,12 @@ it('60 writes of one aspect of each of two datasets at once over A and B, two mi
   for (const name of names) {
     const acknowledged = [...singles, ...batches.flatMap((batch) => batch.items)].filter((w) => w.name === name).map((w) => w.description);
     expect(new Set(acknowledged).size).toBe(PER_ENTITY + 10);
-    const values = await expectGapFreeHistory(datasetUrn(name), 'datasetProperties', acknowledged.length, (version) => version.value.description);
+    const values = await expectGapFreeHistory(
+      datasetUrn(name),
+      'datasetProperties',
+      acknowledged.length,
+      (version) => version.value.description,
+    );
     // Every acknowledged value exactly once, nothing else.
     expect([...values].sort()).toEqual([...acknowledged].sort());
     // The replicas' writes interleave in the history: they ran at once, not one replica's after the other's.
@@ -144,11 +165,15 @@ it('40 concurrent PATCH adds of distinct tags to one new dataset, over A and B, 
   for (const replica of [a, b]) {
     const { body } = await versionOf(replica, urn, 'globalTags', 0);
     expect(body.value.tags.map((t: { tag: string }) => t.tag).sort()).toEqual([...tags].sort());
-    const edges = await clientOf(replica).get(`/relationships?urn=${encodeURIComponent(urn)}&direction=OUTGOING&types=List(TaggedWith)&count=100`);
+    const edges = await clientOf(replica).get(
+      `/relationships?urn=${encodeURIComponent(urn)}&direction=OUTGOING&types=List(TaggedWith)&count=100`,
+    );
     expect(edges.body.total).toBe(tags.length);
   }
   // Each add made one version, holding the tags of the one before and one more.
-  const values = await expectGapFreeHistory(urn, 'globalTags', tags.length, (version) => JSON.stringify(version.value.tags.map((t: { tag: string }) => t.tag)));
+  const values = await expectGapFreeHistory(urn, 'globalTags', tags.length, (version) =>
+    JSON.stringify(version.value.tags.map((t: { tag: string }) => t.tag)),
+  );
   values.forEach((value, i) => expect(JSON.parse(value)).toHaveLength(i + 1));
   for (const replica of [a, b]) expect(replica.stdout()).not.toMatch(/"level":50/);
 });

@@ -1,7 +1,18 @@
 import { testDatabases } from '@mds/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDataDir, rootTokenIn, runCli, type ChildServer } from './support/child';
-import { aspectPath, assignRole, clientOf, CREATE_TAG, datasetProperties, ME, mint, sharedSecrets, spawnReplica, TAG } from './support/replicas';
+import {
+  aspectPath,
+  assignRole,
+  clientOf,
+  CREATE_TAG,
+  datasetProperties,
+  ME,
+  mint,
+  sharedSecrets,
+  spawnReplica,
+  TAG,
+} from './support/replicas';
 
 // Two `mds serve` processes on one PostgreSQL database, as behind a load balancer: whatever one replica writes or
 // revokes, the other answers accordingly on its very next request.
@@ -55,7 +66,8 @@ describe('what one replica writes, the other reads', () => {
     });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    for (const replica of [a, b]) expect((await clientOf(replica, created.stdout.trim()).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
+    for (const replica of [a, b])
+      expect((await clientOf(replica, created.stdout.trim()).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
   });
 
   it('a tag created on A is read on B', async () => {
@@ -66,7 +78,9 @@ describe('what one replica writes, the other reads', () => {
   });
 
   it('an aspect ingested on A reads back on B', async () => {
-    const ingested = await clientOf(a).post('/aspects?action=ingestProposal', { proposal: datasetProperties('db.orders', 'ingested on A') });
+    const ingested = await clientOf(a).post('/aspects?action=ingestProposal', {
+      proposal: datasetProperties('db.orders', 'ingested on A'),
+    });
     expect(ingested.status).toBe(200);
     const read = await clientOf(b).get(aspectPath('db.orders'));
     expect(read.status).toBe(200);

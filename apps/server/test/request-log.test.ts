@@ -15,9 +15,23 @@ describe('the request log line', () => {
     const log = requestLogger(logger)!;
     log({ requestId: 'r-1', method: 'POST', path: '/api/"graphql"\n', operation: 'tag', status: 200, ms: 1.25 });
     log({ requestId: 'r-2', method: 'GET', path: '/health', operation: '', status: 503, ms: 0.5 });
-    const lines = writes.join('').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = writes
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
-      { level: 30, time: expect.any(Number), requestId: 'r-1', method: 'POST', path: '/api/"graphql"\n', operation: 'tag', status: 200, ms: 1.25, msg: 'request' },
+      {
+        level: 30,
+        time: expect.any(Number),
+        requestId: 'r-1',
+        method: 'POST',
+        path: '/api/"graphql"\n',
+        operation: 'tag',
+        status: 200,
+        ms: 1.25,
+        msg: 'request',
+      },
       { level: 30, time: expect.any(Number), requestId: 'r-2', method: 'GET', path: '/health', status: 503, ms: 0.5, msg: 'request' },
     ]);
   });
@@ -37,7 +51,11 @@ describe('the server’s log, written in batches', () => {
     await expect.poll(() => server!.stdout(), { timeout: 2000, interval: 50 }).toContain('"requestId":"seen-promptly"');
     for (let i = 0; i < 50; i++) await fetch(`${server.url}/health`, { headers: { 'x-request-id': `at-exit-${i}` } });
     expect(await server.stop()).toBe(0);
-    const ids = server.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { requestId?: string }).requestId);
+    const ids = server
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { requestId?: string }).requestId);
     for (let i = 0; i < 50; i++) expect(ids).toContain(`at-exit-${i}`);
   });
 });

@@ -52,11 +52,20 @@ describe('addTag, addTags, removeTag on an entity', () => {
   it('refuses with DataHub’s texts (T1-T4) and writes nothing', async () => {
     const versions = await versionsOf(KAFKA, 'globalTags');
     const cases: [Record<string, unknown>, string][] = [
-      [{ tagUrn: 'urn:li:corpuser:jdoe', resourceUrn: KAFKA }, 'Failed to validate label with urn urn:li:corpuser:jdoe. Urn type does not match entity type tag..'],
+      [
+        { tagUrn: 'urn:li:corpuser:jdoe', resourceUrn: KAFKA },
+        'Failed to validate label with urn urn:li:corpuser:jdoe. Urn type does not match entity type tag..',
+      ],
       [{ tagUrn: 'urn:li:tag:nowhere', resourceUrn: KAFKA }, 'Failed to validate label with urn urn:li:tag:nowhere. Urn does not exist.'],
       [{ tagUrn: 'urn:li:tag:pii', resourceUrn: ABSENT }, `Failed to update resource with urn ${ABSENT}. Entity does not exist.`],
-      [{ tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResourceType: 'DATASET_FIELD' }, `Failed to update resource with urn ${KAFKA}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
-      [{ tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResource: 'id' }, `Failed to updates resource with urn ${KAFKA}. SubResource (id) provided without a subResourceType.`],
+      [
+        { tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResourceType: 'DATASET_FIELD' },
+        `Failed to update resource with urn ${KAFKA}. SubResourceType (DATASET_FIELD) provided without a subResource.`,
+      ],
+      [
+        { tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA, subResource: 'id' },
+        `Failed to updates resource with urn ${KAFKA}. SubResource (id) provided without a subResourceType.`,
+      ],
     ];
     for (const [input, message] of cases) expect(graphqlError(await mds.graphql(ADD, { input }))).toEqual({ message, code: 400 });
     expect(await versionsOf(KAFKA, 'globalTags')).toEqual(versions);
@@ -64,7 +73,10 @@ describe('addTag, addTags, removeTag on an entity', () => {
 
   it('a Reader is refused with the reference 403 text, and nothing is written', async () => {
     const result = await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:pii', resourceUrn: KAFKA } }, reader);
-    expect(graphqlError(result)).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 });
+    expect(graphqlError(result)).toEqual({
+      message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
+      code: 403,
+    });
     expect(await tagsOf(KAFKA)).not.toContain('urn:li:tag:pii');
   });
 });
@@ -74,22 +86,44 @@ describe('tags on a dataset field', () => {
     const fieldPath = (await mds.domains.entities.store.get(HIVE, 'schemaMetadata'))!.value.fields as { fieldPath: string }[];
     const field = fieldPath[0]!.fieldPath;
     const schemaBefore = await versionsOf(HIVE, 'schemaMetadata');
-    await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:pii', resourceUrn: HIVE, subResourceType: 'DATASET_FIELD', subResource: field } });
-    const editable = (await mds.domains.entities.store.get(HIVE, 'editableSchemaMetadata'))!.value as { editableSchemaFieldInfo: { fieldPath: string; globalTags?: { tags: { tag: string }[] } }[] };
+    await mds.graphql(ADD, {
+      input: { tagUrn: 'urn:li:tag:pii', resourceUrn: HIVE, subResourceType: 'DATASET_FIELD', subResource: field },
+    });
+    const editable = (await mds.domains.entities.store.get(HIVE, 'editableSchemaMetadata'))!.value as {
+      editableSchemaFieldInfo: { fieldPath: string; globalTags?: { tags: { tag: string }[] } }[];
+    };
     expect(editable.editableSchemaFieldInfo.find((f) => f.fieldPath === field)?.globalTags?.tags).toEqual([{ tag: 'urn:li:tag:pii' }]);
     expect(await versionsOf(HIVE, 'schemaMetadata')).toEqual(schemaBefore);
-    const onField = (urn: string, subResource: string) => ({ input: { tagUrn: 'urn:li:tag:pii', resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource } });
+    const onField = (urn: string, subResource: string) => ({
+      input: { tagUrn: 'urn:li:tag:pii', resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource },
+    });
     const noSchema = 'urn:li:dataset:(urn:li:dataPlatform:kafka,no_schema,PROD)';
-    await mds.post('/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: noSchema, changeType: 'UPSERT', aspectName: 'status', aspect: { contentType: 'application/json', value: '{"removed":false}' } } });
-    expect(graphqlError(await mds.graphql(ADD, onField(noSchema, 'id')))).toEqual({ message: `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`, code: 400 });
-    expect(graphqlError(await mds.graphql(ADD, onField(HIVE, 'nope')))).toEqual({ message: `Failed to update ${HIVE} & field nope. Field nope does not exist in the datasets schema.`, code: 400 });
+    await mds.post('/aspects?action=ingestProposal', {
+      proposal: {
+        entityType: 'dataset',
+        entityUrn: noSchema,
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        aspect: { contentType: 'application/json', value: '{"removed":false}' },
+      },
+    });
+    expect(graphqlError(await mds.graphql(ADD, onField(noSchema, 'id')))).toEqual({
+      message: `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`,
+      code: 400,
+    });
+    expect(graphqlError(await mds.graphql(ADD, onField(HIVE, 'nope')))).toEqual({
+      message: `Failed to update ${HIVE} & field nope. Field nope does not exist in the datasets schema.`,
+      code: 400,
+    });
   });
 });
 
 describe('batchAddTags and batchRemoveTags', () => {
   it('check every resource before writing any: one absent resource and nothing is written', async () => {
     const before = await tagsOf(KAFKA);
-    const refused = await mds.graphql(BATCH_ADD, { input: { tagUrns: ['urn:li:tag:gold'], resources: [{ resourceUrn: KAFKA }, { resourceUrn: ABSENT }] } });
+    const refused = await mds.graphql(BATCH_ADD, {
+      input: { tagUrns: ['urn:li:tag:gold'], resources: [{ resourceUrn: KAFKA }, { resourceUrn: ABSENT }] },
+    });
     expect(graphqlError(refused)).toEqual({ message: `Failed to update resource with urn ${ABSENT}. Entity does not exist.`, code: 400 });
     expect(await tagsOf(KAFKA)).toEqual(before);
     const both = [{ resourceUrn: KAFKA }, { resourceUrn: HIVE }];
@@ -121,9 +155,13 @@ describe('deleteTag', () => {
     await createTag('doomed');
     const field = ((await mds.domains.entities.store.get(HIVE, 'schemaMetadata'))!.value.fields as { fieldPath: string }[])[0]!.fieldPath;
     await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:doomed', resourceUrn: KAFKA } });
-    await mds.graphql(ADD, { input: { tagUrn: 'urn:li:tag:doomed', resourceUrn: HIVE, subResourceType: 'DATASET_FIELD', subResource: field } });
+    await mds.graphql(ADD, {
+      input: { tagUrn: 'urn:li:tag:doomed', resourceUrn: HIVE, subResourceType: 'DATASET_FIELD', subResource: field },
+    });
     const fieldTags = async () => {
-      const editable = (await mds.domains.entities.store.get(HIVE, 'editableSchemaMetadata'))!.value as { editableSchemaFieldInfo: { fieldPath: string; globalTags?: { tags: { tag: string }[] } }[] };
+      const editable = (await mds.domains.entities.store.get(HIVE, 'editableSchemaMetadata'))!.value as {
+        editableSchemaFieldInfo: { fieldPath: string; globalTags?: { tags: { tag: string }[] } }[];
+      };
       return editable.editableSchemaFieldInfo.find((f) => f.fieldPath === field)?.globalTags?.tags.map((t) => t.tag);
     };
     expect(await tagsOf(KAFKA)).toContain('urn:li:tag:doomed');
@@ -133,7 +171,9 @@ describe('deleteTag', () => {
     expect(await tagsOf(KAFKA)).not.toContain('urn:li:tag:doomed');
     expect(await fieldTags()).not.toContain('urn:li:tag:doomed');
     expect(await fieldTags()).toContain('urn:li:tag:pii'); // other tags of the field stay
-    const tagged = await mds.clientFor(mds.rootToken).get(`/relationships?urn=${enc('urn:li:tag:doomed')}&direction=INCOMING&types=List(TaggedWith)`);
+    const tagged = await mds
+      .clientFor(mds.rootToken)
+      .get(`/relationships?urn=${enc('urn:li:tag:doomed')}&direction=INCOMING&types=List(TaggedWith)`);
     expect(tagged.body.relationships).toEqual([]);
   });
 });

@@ -43,7 +43,10 @@ describe('tags as entities', () => {
       entityUrn: urn,
       changeType: 'UPSERT',
       aspectName: 'tagProperties',
-      aspect: { contentType: 'application/json', value: JSON.stringify({ name: 'Ingested', description: 'From a recipe', colorHex: '#00FF00' }) },
+      aspect: {
+        contentType: 'application/json',
+        value: JSON.stringify({ name: 'Ingested', description: 'From a recipe', colorHex: '#00FF00' }),
+      },
     };
     expect((await mds.post('/aspects?action=ingestProposal', { proposal })).status).toBe(200);
     const { body } = await mds.graphql(TAG, { urn });

@@ -30,7 +30,8 @@ describe.each(Object.keys(clients))('the tag lifecycle through %s', (clientName)
   const prefix = clientName.replace(/\W/g, '');
   const WRITTEN = { name: 'PII ✓ "quoted"', description: "Personal data'; DROP TABLE tags;--" };
   /** A tag of the calling test's own: each test makes the data it reads, whichever tests ran before it. */
-  const ownTag = async (id: string): Promise<string> => (await asEditor(CREATE, { input: { id: `${prefix}-${id}`, ...WRITTEN } })).data.createTag;
+  const ownTag = async (id: string): Promise<string> =>
+    (await asEditor(CREATE, { input: { id: `${prefix}-${id}`, ...WRITTEN } })).data.createTag;
 
   beforeAll(() => {
     asEditor = clients[clientName]!(mds.url, editorToken);
@@ -72,7 +73,9 @@ describe.each(Object.keys(clients))('the tag lifecycle through %s', (clientName)
     const updated = await asEditor(UPDATE, { urn, input: { urn, name: `${prefix} Personal`, description: 'updated 🙂' } });
     expect(updated.data.updateTag.properties).toEqual({ name: `${prefix} Personal`, description: 'updated 🙂' });
     expect((await asEditor(COLOR, { urn, colorHex: '#FF0000' })).data.setTagColor).toBe(true);
-    expect((await asEditor(DESCRIBE, { input: { resourceUrn: urn, description: 'sensitive personal data' } })).data.updateDescription).toBe(true);
+    expect((await asEditor(DESCRIBE, { input: { resourceUrn: urn, description: 'sensitive personal data' } })).data.updateDescription).toBe(
+      true,
+    );
     const { data } = await asReader(GET, { urn });
     expect(data.tag.properties).toEqual({ name: `${prefix} Personal`, description: 'sensitive personal data', colorHex: '#FF0000' });
     expect(data.tag.lastModified.actor).toBe(EDITOR);
@@ -86,7 +89,8 @@ describe.each(Object.keys(clients))('the tag lifecycle through %s', (clientName)
   });
 
   it('finds tags by word prefix and pages through them stably with an exact total', async () => {
-    for (let i = 0; i < 12; i++) await asEditor(CREATE, { input: { id: `${prefix}-page-${String(i).padStart(2, '0')}`, name: `${prefix}paging item ${i}` } });
+    for (let i = 0; i < 12; i++)
+      await asEditor(CREATE, { input: { id: `${prefix}-page-${String(i).padStart(2, '0')}`, name: `${prefix}paging item ${i}` } });
     const found = await asReader(SEARCH, { input: { types: ['TAG'], query: `${prefix}pag`, start: 0, count: 100 } });
     expect(found.data.searchAcrossEntities.total).toBe(12);
     const pages = [];

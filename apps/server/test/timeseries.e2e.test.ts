@@ -14,7 +14,14 @@ const proposal = (i: number, aspect: Record<string, unknown> = {}) => ({
   aspectName: 'datasetProfile',
   aspect: {
     contentType: 'application/json',
-    value: JSON.stringify({ timestampMillis: T0 + i * HOUR, rowCount: i * 10, columnCount: 12, sizeInBytes: i * 4096, fieldProfiles: [{ fieldPath: `col_${i}`, nullCount: i, sampleValues: ['a'.repeat(200)] }], ...aspect }),
+    value: JSON.stringify({
+      timestampMillis: T0 + i * HOUR,
+      rowCount: i * 10,
+      columnCount: 12,
+      sizeInBytes: i * 4096,
+      fieldProfiles: [{ fieldPath: `col_${i}`, nullCount: i, sampleValues: ['a'.repeat(200)] }],
+      ...aspect,
+    }),
   },
 });
 
@@ -39,7 +46,9 @@ beforeAll(async () => {
     aspectName: 'dashboardUsageStatistics',
     aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0, viewsCount: 3 }) },
   };
-  expect((await mds.post('/api/gms/aspects?action=ingestProposal', { proposal: usage })).body).toEqual({ value: 'urn:li:dashboard:(looker,sales)' });
+  expect((await mds.post('/api/gms/aspects?action=ingestProposal', { proposal: usage })).body).toEqual({
+    value: 'urn:li:dashboard:(looker,sales)',
+  });
 });
 afterAll(() => mds?.close());
 
@@ -49,7 +58,13 @@ describe('ingestion and sizes', () => {
     expect(status).toBe(200);
     const sizes = body.value.indexSizes;
     expect(sizes.map((s: any) => s.indexName)).toEqual([INDEX, 'dashboard_dashboardusagestatisticsaspect_v1']);
-    expect(sizes[0]).toEqual({ indexName: INDEX, entityName: 'dataset', aspectName: 'datasetprofile', sizeMb: expect.any(Number), sizeInMb: sizes[0].sizeMb });
+    expect(sizes[0]).toEqual({
+      indexName: INDEX,
+      entityName: 'dataset',
+      aspectName: 'datasetprofile',
+      sizeMb: expect.any(Number),
+      sizeInMb: sizes[0].sizeMb,
+    });
     expect(sizes[0].sizeMb).toBeGreaterThan(sizes[1].sizeMb);
   });
 
@@ -61,7 +76,11 @@ describe('ingestion and sizes', () => {
 
   it('overwrites a document written again with the same identity', async () => {
     await mds.post('/aspects?action=ingestProposal', { proposal: proposal(5, { rowCount: 999 }) });
-    const { body } = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 599 * HOUR });
+    const { body } = await op('truncateTimeseriesAspect', {
+      entityType: 'dataset',
+      aspect: 'datasetProfile',
+      endTimeMillis: T0 + 599 * HOUR,
+    });
     expect(body.value).toMatch(/^Delete 600 out of 1000 rows/);
   });
 });
@@ -70,20 +89,38 @@ describe('truncation', () => {
   it('dry-runs by default with the byte-exact message, then truncates as a task and the index shrinks', async () => {
     const dry = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 599 * HOUR });
     expect(dry.body).toEqual({
-      value: 'Delete 600 out of 1000 rows (60.00%). Reindexing the aspect without the deleted records. This was a dry run. Run with dryRun = false to execute.',
+      value:
+        'Delete 600 out of 1000 rows (60.00%). Reindexing the aspect without the deleted records. This was a dry run. Run with dryRun = false to execute.',
     });
-    const smallDry = await op('truncateTimeseriesAspect', { entityType: 'DATASET', aspect: 'DatasetProfile', endTimeMillis: T0 + 99 * HOUR, dryRun: true });
-    expect(smallDry.body.value).toBe('Delete 100 out of 1000 rows (10.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.');
+    const smallDry = await op('truncateTimeseriesAspect', {
+      entityType: 'DATASET',
+      aspect: 'DatasetProfile',
+      endTimeMillis: T0 + 99 * HOUR,
+      dryRun: true,
+    });
+    expect(smallDry.body.value).toBe(
+      'Delete 100 out of 1000 rows (10.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.',
+    );
 
     const before = await sizeOf(INDEX);
-    const run = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 599 * HOUR, dryRun: false, batchSize: 100 });
+    const run = await op('truncateTimeseriesAspect', {
+      entityType: 'dataset',
+      aspect: 'datasetProfile',
+      endTimeMillis: T0 + 599 * HOUR,
+      dryRun: false,
+      batchSize: 100,
+    });
     expect(run.status).toBe(200);
     const taskId = run.body.value as string;
     expect(taskId).toMatch(/^[\w-]+:\d+$/);
 
     const status = await pollTask(mds, taskId, (s) => s.completed);
     expect(status).toMatchObject({ completed: true, taskId, runTimeNanos: expect.any(Number), status: { total: expect.any(Number) } });
-    const after = await op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 10_000 * HOUR });
+    const after = await op('truncateTimeseriesAspect', {
+      entityType: 'dataset',
+      aspect: 'datasetProfile',
+      endTimeMillis: T0 + 10_000 * HOUR,
+    });
     expect(after.body.value).toMatch(/^Delete 400 out of 400 rows/);
     expect(await sizeOf(INDEX)).toBeLessThan(before);
   });
@@ -95,7 +132,8 @@ describe('truncation', () => {
 });
 
 describe('bad input is a 400 naming the problem', () => {
-  const truncate = (params: Record<string, unknown>) => op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0, ...params });
+  const truncate = (params: Record<string, unknown>) =>
+    op('truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0, ...params });
   it.each([
     [{ entityType: undefined }, /entityType/],
     [{ endTimeMillis: 'yesterday' }, /endTimeMillis/],
@@ -128,7 +166,11 @@ describe('bad input is a 400 naming the problem', () => {
 describe('privileges', () => {
   it.each([
     ['getIndexSizes', {}, 'User is unauthorized to get index sizes.'],
-    ['truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 }, 'User is unauthorized to truncate timeseries index'],
+    [
+      'truncateTimeseriesAspect',
+      { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 },
+      'User is unauthorized to truncate timeseries index',
+    ],
     ['getEsTaskStatus', { task: 'abc:1' }, 'User is unauthorized to get ES task status'],
   ])('a reader calling %s gets 403 with DataHub’s text', async (action, body, message) => {
     const res = await op(action, body, readerToken);

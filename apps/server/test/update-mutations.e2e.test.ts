@@ -25,7 +25,11 @@ describe('updateDataset', () => {
       ownership: { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATA_STEWARD' }] },
       deprecation: { deprecated: true, note: 'Use the new one', decommissionTime: 1700000000000 },
       institutionalMemory: { elements: [{ url: 'https://wiki/x', description: 'Wiki', author: 'urn:li:corpuser:jdoe', createdAt: 5 }] },
-      editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'field_foo', description: 'Foo', globalTags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy', name: 'Legacy' } }] } }] },
+      editableSchemaMetadata: {
+        editableSchemaFieldInfo: [
+          { fieldPath: 'field_foo', description: 'Foo', globalTags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy', name: 'Legacy' } }] } },
+        ],
+      },
     };
     const result = await mds.graphql(
       `mutation ($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) {
@@ -40,24 +44,45 @@ describe('updateDataset', () => {
       urn: HIVE,
       editableProperties: { description: 'Edited', name: 'Nice name' },
       tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] },
-      ownership: { owners: [{ owner: { urn: 'urn:li:corpuser:jdoe' }, type: 'DATA_STEWARD', ownershipType: { urn: 'urn:li:ownershipType:__system__data_steward' }, source: { type: 'SERVICE' } }] },
+      ownership: {
+        owners: [
+          {
+            owner: { urn: 'urn:li:corpuser:jdoe' },
+            type: 'DATA_STEWARD',
+            ownershipType: { urn: 'urn:li:ownershipType:__system__data_steward' },
+            source: { type: 'SERVICE' },
+          },
+        ],
+      },
       deprecation: { deprecated: true, note: 'Use the new one', decommissionTime: 1700000000000, actor: 'urn:li:corpuser:datahub' },
       institutionalMemory: { elements: [{ url: 'https://wiki/x', label: 'Wiki', created: { time: 5, actor: 'urn:li:corpuser:jdoe' } }] },
-      editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'field_foo', description: 'Foo', tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] } }] },
+      editableSchemaMetadata: {
+        editableSchemaFieldInfo: [{ fieldPath: 'field_foo', description: 'Foo', tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] } }],
+      },
     });
     // The same values over Rest.li: one new version of each aspect.
     const stored = await mds.clientFor(mds.rootToken).get(`/aspects/${enc(HIVE)}?aspect=ownership&version=0`);
     expect(stored.body.aspect['com.linkedin.common.Ownership'].owners).toEqual([
-      { owner: 'urn:li:corpuser:jdoe', type: 'DATA_STEWARD', typeUrn: 'urn:li:ownershipType:__system__data_steward', source: { type: 'SERVICE' } },
+      {
+        owner: 'urn:li:corpuser:jdoe',
+        type: 'DATA_STEWARD',
+        typeUrn: 'urn:li:ownershipType:__system__data_steward',
+        source: { type: 'SERVICE' },
+      },
     ]);
   });
 
   it('answers D3 for an absent dataset and refuses a Reader, writing nothing', async () => {
     const absent = 'urn:li:dataset:(urn:li:dataPlatform:hive,nope,PROD)';
     const mutation = 'mutation ($urn: String!) { updateDataset(urn: $urn, input: { editableProperties: { description: "x" } }) { urn } }';
-    expect(graphqlError(await mds.graphql(mutation, { urn: absent }))).toEqual({ message: `Failed to update ${absent}. ${absent} does not exist.`, code: 400 });
+    expect(graphqlError(await mds.graphql(mutation, { urn: absent }))).toEqual({
+      message: `Failed to update ${absent}. ${absent} does not exist.`,
+      code: 400,
+    });
     expect(graphqlError(await mds.graphql(mutation, { urn: HIVE }, reader))?.code).toBe(403);
-    const { body } = await mds.graphql(`{ dataset(urn: "${HIVE}") { editableProperties { description } } exists: entityExists(urn: "${absent}") }`);
+    const { body } = await mds.graphql(
+      `{ dataset(urn: "${HIVE}") { editableProperties { description } } exists: entityExists(urn: "${absent}") }`,
+    );
     expect(body.data).toEqual({ dataset: { editableProperties: { description: 'Edited' } }, exists: false });
   });
 });
@@ -74,7 +99,11 @@ describe('updateDashboard and updateChart', () => {
   });
 
   it('answers D3 for a dataset urn given to updateChart', async () => {
-    expect(graphqlError(await mds.graphql(`mutation { updateChart(urn: "${HIVE}", input: { editableProperties: { description: "x" } }) { urn } }`))).toEqual({
+    expect(
+      graphqlError(
+        await mds.graphql(`mutation { updateChart(urn: "${HIVE}", input: { editableProperties: { description: "x" } }) { urn } }`),
+      ),
+    ).toEqual({
       message: `Failed to update ${HIVE}. ${HIVE} does not exist.`,
       code: 400,
     });

@@ -7,7 +7,10 @@ const COLD_START_TARGET_MS = 1000;
 /** Waits for the first 200 on /health; returns when it came. */
 async function firstHealthy(url: string): Promise<number> {
   for (;;) {
-    const ok = await fetch(new URL('/health', url)).then((r) => r.ok, () => false);
+    const ok = await fetch(new URL('/health', url)).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return performance.now();
     await sleep(5);
   }

@@ -30,15 +30,21 @@ export const entityIngestBatch: Scenario = {
     const cpuBefore = { mds: mdsCpuSeconds(context.target.pid), database: context.target.databaseCpu?.() };
     const started = performance.now();
     await inPool(batches, config.ingestClients, async (b) => {
-      const proposals = Array.from({ length: Math.min(PROPOSALS_PER_BATCH, total - b * PROPOSALS_PER_BATCH) }, (_, j) => entityProposal(runId, b * PROPOSALS_PER_BATCH + j));
+      const proposals = Array.from({ length: Math.min(PROPOSALS_PER_BATCH, total - b * PROPOSALS_PER_BATCH) }, (_, j) =>
+        entityProposal(runId, b * PROPOSALS_PER_BATCH + j),
+      );
       const sent = performance.now();
       await postJson(context.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals, async: 'false' }));
       batchMs.push(performance.now() - sent);
     });
     const seconds = (performance.now() - started) / 1000;
     const perSecond = Math.round(total / seconds);
-    const microsPerAspect = (before: number | undefined, after: number | undefined) => (before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1e6) / total));
-    const cpu = { mds: microsPerAspect(cpuBefore.mds, mdsCpuSeconds(context.target.pid)), database: microsPerAspect(cpuBefore.database, context.target.databaseCpu?.()) };
+    const microsPerAspect = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1e6) / total);
+    const cpu = {
+      mds: microsPerAspect(cpuBefore.mds, mdsCpuSeconds(context.target.pid)),
+      database: microsPerAspect(cpuBefore.database, context.target.databaseCpu?.()),
+    };
     const target = context.target.databaseCpu ? BATCH_ASPECTS_PER_SECOND_TARGET_POSTGRES : BATCH_ASPECTS_PER_SECOND_TARGET;
     return {
       rows: [
@@ -48,7 +54,8 @@ export const entityIngestBatch: Scenario = {
           unit: 'aspects/s',
           note:
             `${total.toLocaleString('en-US')} aspects of ${(total / 4).toLocaleString('en-US')} datasets in ${seconds.toFixed(1)} s, batch p50 ${Math.round(median(batchMs))} ms; ` +
-            `CPU per aspect: mds ${cpu.mds} µs` + (cpu.database === undefined ? '' : `, PostgreSQL ${cpu.database} µs`),
+            `CPU per aspect: mds ${cpu.mds} µs` +
+            (cpu.database === undefined ? '' : `, PostgreSQL ${cpu.database} µs`),
           target: { text: `≥ ${target.toLocaleString('en-US')} aspects/s`, met: perSecond >= target },
         },
       ],
@@ -79,7 +86,10 @@ export const entityIngestProposal: Scenario = {
           value: Math.round(summary.rps),
           unit: 'aspects/s',
           note: `p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, ${n.toLocaleString('en-US')} aspects written`,
-          target: { text: `≥ ${SINGLE_ASPECTS_PER_SECOND_TARGET.toLocaleString('en-US')} aspects/s`, met: summary.rps >= SINGLE_ASPECTS_PER_SECOND_TARGET },
+          target: {
+            text: `≥ ${SINGLE_ASPECTS_PER_SECOND_TARGET.toLocaleString('en-US')} aspects/s`,
+            met: summary.rps >= SINGLE_ASPECTS_PER_SECOND_TARGET,
+          },
         },
       ],
       details: { summary, rounds },
@@ -95,8 +105,15 @@ export const getAspect: Scenario = {
     const { config, runId } = context;
     const datasets = Math.min(1_000, Math.floor(config.entityAspects / 4));
     // Written again: unchanged when the batch scenario ran first, so the fixture costs little either way.
-    await postJson(context.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals: Array.from({ length: datasets * 4 }, (_, i) => entityProposal(runId, i)) }));
-    const paths = Array.from({ length: datasets }, (_, k) => `/aspects/${encodeURIComponent(benchDatasetUrn(runId, k))}?aspect=datasetProperties&version=0`);
+    await postJson(
+      context.target,
+      '/aspects?action=ingestProposalBatch',
+      JSON.stringify({ proposals: Array.from({ length: datasets * 4 }, (_, i) => entityProposal(runId, i)) }),
+    );
+    const paths = Array.from(
+      { length: datasets },
+      (_, k) => `/aspects/${encodeURIComponent(benchDatasetUrn(runId, k))}?aspect=datasetProperties&version=0`,
+    );
     let n = 0;
     const requests: LoadRequest[] = [{ method: 'GET', path: paths[0]!, pathOf: () => paths[n++ % paths.length]! }];
     // One client: the latency of a read itself. Then every connection: what the server sustains, queueing included.
@@ -130,10 +147,16 @@ export const entitySearch: Scenario = {
   title: 'searchAcrossEntities over the aspect store',
   async run(context) {
     const { config } = context;
-    const total = await postJson<{ value: { numEntities: number } }>(context.target, '/entities?action=searchAcrossEntities', JSON.stringify({ entities: ['dataset'], input: '*', start: 0, count: 0, searchFlags: { skipAggregates: true } }));
+    const total = await postJson<{ value: { numEntities: number } }>(
+      context.target,
+      '/entities?action=searchAcrossEntities',
+      JSON.stringify({ entities: ['dataset'], input: '*', start: 0, count: 0, searchFlags: { skipAggregates: true } }),
+    );
     let n = 0;
     const bodies = SEARCH_WORDS.map((input) => JSON.stringify({ entities: ['dataset'], input, start: 0, count: 10 }));
-    const requests: LoadRequest[] = [{ method: 'POST', path: '/entities?action=searchAcrossEntities', body: () => bodies[n++ % bodies.length]! }];
+    const requests: LoadRequest[] = [
+      { method: 'POST', path: '/entities?action=searchAcrossEntities', body: () => bodies[n++ % bodies.length]! },
+    ];
     const alone = summarize((await runRounds({ mds: context.target }, requests, { ...config, connections: 1 })).map((r) => r.mds));
     const loaded = summarize((await runRounds({ mds: context.target }, requests, config)).map((r) => r.mds));
     const entities = total.value.numEntities.toLocaleString('en-US');
@@ -146,7 +169,12 @@ export const entitySearch: Scenario = {
           note: `p99 ${alone.p99Ms} ms, words: ${SEARCH_WORDS.join(' / ')}`,
           target: { text: `p50 < ${SEARCH_P50_TARGET_MS} ms`, met: alone.p50Ms < SEARCH_P50_TARGET_MS },
         },
-        { label: `searchAcrossEntities with facets, ${entities} entities (${config.connections} connections)`, value: Math.round(loaded.rps), unit: 'req/s', note: `p50 ${loaded.p50Ms} ms, p99 ${loaded.p99Ms} ms` },
+        {
+          label: `searchAcrossEntities with facets, ${entities} entities (${config.connections} connections)`,
+          value: Math.round(loaded.rps),
+          unit: 'req/s',
+          note: `p50 ${loaded.p50Ms} ms, p99 ${loaded.p99Ms} ms`,
+        },
       ],
       details: { entities: total.value.numEntities, alone, loaded },
     };

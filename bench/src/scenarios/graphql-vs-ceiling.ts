@@ -46,6 +46,11 @@ export const search = graphqlScenario('searchAcrossEntities', 'searchAcrossEntit
   };
 });
 
-export const datasetRead = graphqlScenario('datasetRead', 'dataset(urn) with properties, tags, owners and 20 schema fields', 0.5, async (context) => ({
-  request: requests.datasetRead(await context.fixtures.readDatasets()),
-}));
+export const datasetRead = graphqlScenario(
+  'datasetRead',
+  'dataset(urn) with properties, tags, owners and 20 schema fields',
+  0.5,
+  async (context) => ({
+    request: requests.datasetRead(await context.fixtures.readDatasets()),
+  }),
+);

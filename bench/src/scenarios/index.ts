@@ -16,4 +16,24 @@ import { truncation } from './truncation.ts';
  * rather than tens of thousands of load-test ones; peakRss follows all the load; coldStart stops the main server,
  * so it is last.
  */
-export const SCENARIOS: readonly Scenario[] = [tagRead, logCost, search, createTag, ingestProposalBatch, getIndexSizes, entityIngestBatch, entitySearch, entitySearchPage, entityIngestProposal, getAspect, datasetRead, openapiEntity, consoleLoad, ingestFile, truncation, soak, peakRss, coldStart];
+export const SCENARIOS: readonly Scenario[] = [
+  tagRead,
+  logCost,
+  search,
+  createTag,
+  ingestProposalBatch,
+  getIndexSizes,
+  entityIngestBatch,
+  entitySearch,
+  entitySearchPage,
+  entityIngestProposal,
+  getAspect,
+  datasetRead,
+  openapiEntity,
+  consoleLoad,
+  ingestFile,
+  truncation,
+  soak,
+  peakRss,
+  coldStart,
+];

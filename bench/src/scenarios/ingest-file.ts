@@ -66,9 +66,13 @@ export const ingestFile: Scenario = {
     const items = await writeFile(path, runId, config.ingestFileMb);
     const megabytes = Math.round(statSync(path).size / 1_000_000);
     const started = performance.now();
-    const child = spawn(process.execPath, [context.mds.launch.path, 'ingest', path, '--url', context.target.url, '--token', context.target.token], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [context.mds.launch.path, 'ingest', path, '--url', context.target.url, '--token', context.target.token],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -26,7 +26,13 @@ require('node:http').createServer((req, res) => {
 const datasetUrn = (runId: string, k: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,openapi_${runId}.table_${k},PROD)`;
 /** A dataset as ingestion leaves it: properties, schema-less tags, ownership, status. */
 const datasetAspects = (k: number) => ({
-  datasetProperties: { value: { name: `table_${k}`, description: `Bench table ${k}: orders and their lines`, customProperties: { team: 'sales', tier: String(k % 3) } } },
+  datasetProperties: {
+    value: {
+      name: `table_${k}`,
+      description: `Bench table ${k}: orders and their lines`,
+      customProperties: { team: 'sales', tier: String(k % 3) },
+    },
+  },
   globalTags: { value: { tags: [{ tag: 'urn:li:tag:pii' }, { tag: `urn:li:tag:team${k % 5}` }] } },
   ownership: { value: { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] } },
   status: { value: { removed: false } },
@@ -49,7 +55,9 @@ export const openapiEntity: Scenario = {
     const urns = Array.from({ length: DATASETS }, (_, k) => datasetUrn(runId, k));
     await postJson(target, '/openapi/v3/entity/dataset?async=false', JSON.stringify(urns.map((urn, k) => ({ urn, ...datasetAspects(k) }))));
     const paths = urns.map((urn) => `/openapi/v3/entity/dataset/${encodeURIComponent(urn)}`);
-    const answers = Object.fromEntries(await Promise.all(paths.map(async (path) => [path, JSON.parse((await get(target, path)).text)] as const)));
+    const answers = Object.fromEntries(
+      await Promise.all(paths.map(async (path) => [path, JSON.parse((await get(target, path)).text)] as const)),
+    );
     const answersFile = join(makeTempDir('mds-bench-openapi-'), 'answers.json');
     writeFileSync(answersFile, JSON.stringify(answers));
     const ceilingProcess = await spawnListening(process.execPath, ['-e', CEILING_SOURCE, answersFile], {
@@ -76,7 +84,12 @@ export const openapiEntity: Scenario = {
             note: `${(again.text.length / 1e6).toFixed(2)} MB; the call before took ${Math.round(first.ms)} ms; same bytes: ${sameBytes}`,
           },
         ],
-        details: { connections: config.connections, datasets: DATASETS, ...result, apiDocs: { firstMs: first.ms, againMs: again.ms, bytes: again.text.length, sameBytes } },
+        details: {
+          connections: config.connections,
+          datasets: DATASETS,
+          ...result,
+          apiDocs: { firstMs: first.ms, againMs: again.ms, bytes: again.text.length, sameBytes },
+        },
       };
     } finally {
       await ceilingProcess.stop();

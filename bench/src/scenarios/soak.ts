@@ -41,7 +41,11 @@ export const soak: Scenario = {
     const rss: RssSample[] = [];
     const started = performance.now();
     const sample = (): RssSample => ({ second: Math.round((performance.now() - started) / 100) / 10, rssMb: memoryOf(mds.pid).rssMb });
-    const load = startLoad(target, mix.map(([, request]) => request), { connections: config.connections, durationS: config.soakS });
+    const load = startLoad(
+      target,
+      mix.map(([, request]) => request),
+      { connections: config.connections, durationS: config.soakS },
+    );
     const sampler = setInterval(() => rss.push(sample()), 500);
     const stats = await load.done.finally(() => clearInterval(sampler));
     const end = sample();
@@ -65,7 +69,15 @@ export const soak: Scenario = {
           target: { text: `< ${RSS_GROWTH_TARGET_PCT} %`, met: growthPct < RSS_GROWTH_TARGET_PCT },
         },
       ],
-      details: { mix: mix.map(([name]) => name), stats, warmRssMb: warm.rssMb, warmSecond: warm.second, endRssMb: end.rssMb, growthPct, rss },
+      details: {
+        mix: mix.map(([name]) => name),
+        stats,
+        warmRssMb: warm.rssMb,
+        warmSecond: warm.second,
+        endRssMb: end.rssMb,
+        growthPct,
+        rss,
+      },
     };
   },
 };

@@ -83,7 +83,10 @@ function rows(result: Awaited<ReturnType<typeof truncateWhileReading>>): Row[] {
       value: reader.latencyMs.p99,
       unit: 'ms p99',
       note: `p50 ${reader.latencyMs.p50} ms, max ${reader.latencyMs.max} ms, ${reader.errors.total} errors`,
-      target: { text: `p99 < ${READER_P99_TARGET_MS} ms, no errors`, met: reader.latencyMs.p99 < READER_P99_TARGET_MS && reader.errors.total === 0 },
+      target: {
+        text: `p99 < ${READER_P99_TARGET_MS} ms, no errors`,
+        met: reader.latencyMs.p99 < READER_P99_TARGET_MS && reader.errors.total === 0,
+      },
     },
   ];
 }

@@ -70,7 +70,9 @@ export function createAuthenticator(options: {
   /** The actor of a token whose signature checked out, as the store has it now (synchronously when cached). */
   function actorOf(token: KnownToken, nowMs: number): Actor | null | Promise<Actor | null> {
     const credential = store.credential(token.id);
-    return credential instanceof Promise ? credential.then((c) => actorOfCredential(token, c, nowMs)) : actorOfCredential(token, credential, nowMs);
+    return credential instanceof Promise
+      ? credential.then((c) => actorOfCredential(token, c, nowMs))
+      : actorOfCredential(token, credential, nowMs);
   }
 
   function actorOfCredential(token: KnownToken, credential: Credential | undefined, nowMs: number): Actor | null {

@@ -39,7 +39,10 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
       listAccessTokens: async (_parent, { input }, context) => {
         const filters = (input.filters ?? []).map(toTokenFilter);
         if (!canManageTokens(context) && !(canGeneratePersonalTokens(context) && isListingOwnTokens(filters, context))) throw forbidden();
-        return { __typename: 'ListAccessTokenResult', ...(await tokens.list({ filters, start: input.start ?? undefined, count: input.count ?? undefined })) };
+        return {
+          __typename: 'ListAccessTokenResult',
+          ...(await tokens.list({ filters, start: input.start ?? undefined, count: input.count ?? undefined })),
+        };
       },
 
       getAccessTokenMetadata: async (_parent, { token }, context) => {
@@ -60,7 +63,13 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
           start,
           count: page.length,
           total: matching.length,
-          roles: page.map((r) => ({ __typename: 'DataHubRole', urn: r.urn, type: 'DATAHUB_ROLE', name: r.name, description: r.description })),
+          roles: page.map((r) => ({
+            __typename: 'DataHubRole',
+            urn: r.urn,
+            type: 'DATAHUB_ROLE',
+            name: r.name,
+            description: r.description,
+          })),
         };
       },
     },
@@ -109,7 +118,9 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
 function toTokenFilter(filter: FacetFilterInput): TokenFilter {
   const field = filter.field as TokenFilter['field'];
   if (!FILTERABLE_FIELDS.includes(field)) {
-    throw badRequest(`Filter field '${filter.field}' is not supported when listing access tokens; use one of ${FILTERABLE_FIELDS.join(', ')}.`);
+    throw badRequest(
+      `Filter field '${filter.field}' is not supported when listing access tokens; use one of ${FILTERABLE_FIELDS.join(', ')}.`,
+    );
   }
   const values = filter.values ?? (filter.value == null ? [] : [filter.value]);
   if (!values.length) throw badRequest(`Filter on '${field}' needs at least one value (in 'values').`);

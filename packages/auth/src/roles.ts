@@ -78,5 +78,7 @@ export function privilegesOfRole(roleUrn: string | null): ReadonlySet<Privilege>
 /** Checks a caller-supplied role urn (null removes the role), answering 400 naming the known roles. */
 export function requireRoleUrn(roleUrn: string | null, field: string): RoleUrn | null {
   if (roleUrn === null || isRoleUrn(roleUrn)) return roleUrn;
-  throw badRequest(`Field '${field}': unknown role '${roleUrn}'; expected one of ${ROLES.map((r) => r.urn).join(', ')}, or null to remove the role.`);
+  throw badRequest(
+    `Field '${field}': unknown role '${roleUrn}'; expected one of ${ROLES.map((r) => r.urn).join(', ')}, or null to remove the role.`,
+  );
 }

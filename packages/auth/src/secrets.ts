@@ -36,9 +36,14 @@ export function resolveTokenSecrets(options: { env: Env; dataDir: string; produc
   const { env, dataDir, production } = options;
   const fromEnv = { signingKey: nonEmpty(env[SIGNING_KEY_VAR]), salt: nonEmpty(env[SALT_VAR]) };
   if (production) {
-    if (!fromEnv.signingKey) throw new ConfigurationError(`${SIGNING_KEY_VAR} must be set in production (NODE_ENV=production): a random string of at least ${MIN_SIGNING_KEY_BYTES} bytes.`);
+    if (!fromEnv.signingKey)
+      throw new ConfigurationError(
+        `${SIGNING_KEY_VAR} must be set in production (NODE_ENV=production): a random string of at least ${MIN_SIGNING_KEY_BYTES} bytes.`,
+      );
     if (Buffer.byteLength(fromEnv.signingKey, 'utf8') < MIN_SIGNING_KEY_BYTES) {
-      throw new ConfigurationError(`${SIGNING_KEY_VAR} is too short: HS256 needs at least ${MIN_SIGNING_KEY_BYTES} bytes, it has ${Buffer.byteLength(fromEnv.signingKey, 'utf8')}.`);
+      throw new ConfigurationError(
+        `${SIGNING_KEY_VAR} is too short: HS256 needs at least ${MIN_SIGNING_KEY_BYTES} bytes, it has ${Buffer.byteLength(fromEnv.signingKey, 'utf8')}.`,
+      );
     }
     if (!fromEnv.salt) throw new ConfigurationError(`${SALT_VAR} must be set in production (NODE_ENV=production): a random string.`);
     return { signingKey: fromEnv.signingKey, salt: fromEnv.salt };
@@ -67,7 +72,9 @@ function loadOrCreateDevSecrets(dataDir: string): TokenSecrets {
     parsed = {};
   }
   if (typeof parsed.signingKey !== 'string' || !parsed.signingKey || typeof parsed.salt !== 'string' || !parsed.salt) {
-    throw new ConfigurationError(`${file} is not valid: expected JSON {"signingKey": "...", "salt": "..."}; delete it to generate new secrets (existing tokens stop working).`);
+    throw new ConfigurationError(
+      `${file} is not valid: expected JSON {"signingKey": "...", "salt": "..."}; delete it to generate new secrets (existing tokens stop working).`,
+    );
   }
   return { signingKey: parsed.signingKey, salt: parsed.salt };
 }
@@ -77,8 +84,14 @@ export function resolveSystemClient(env: Env): SystemClient | undefined {
   const id = nonEmpty(env.DATAHUB_SYSTEM_CLIENT_ID);
   const secret = nonEmpty(env.DATAHUB_SYSTEM_CLIENT_SECRET);
   if (id && secret) return { id, secret };
-  if (id) throw new ConfigurationError('DATAHUB_SYSTEM_CLIENT_ID is set but DATAHUB_SYSTEM_CLIENT_SECRET is not: set both, or neither to turn system-client auth off.');
-  if (secret) throw new ConfigurationError('DATAHUB_SYSTEM_CLIENT_SECRET is set but DATAHUB_SYSTEM_CLIENT_ID is not: set both, or neither to turn system-client auth off.');
+  if (id)
+    throw new ConfigurationError(
+      'DATAHUB_SYSTEM_CLIENT_ID is set but DATAHUB_SYSTEM_CLIENT_SECRET is not: set both, or neither to turn system-client auth off.',
+    );
+  if (secret)
+    throw new ConfigurationError(
+      'DATAHUB_SYSTEM_CLIENT_SECRET is set but DATAHUB_SYSTEM_CLIENT_ID is not: set both, or neither to turn system-client auth off.',
+    );
   return undefined;
 }
 

@@ -43,7 +43,13 @@ const DEFAULT_LIST_COUNT = 20;
  * Access tokens without privilege checks: the domain rules (validation, hashing, storage) that both the GraphQL
  * resolvers (which authorize first) and the operator's CLI use.
  */
-export function createTokenService(options: { store: Store; signingKey: KeyObject; salt: string; allowNoExpiry: boolean; now: () => number }) {
+export function createTokenService(options: {
+  store: Store;
+  signingKey: KeyObject;
+  salt: string;
+  allowNoExpiry: boolean;
+  now: () => number;
+}) {
   const { store, signingKey, salt, allowNoExpiry, now } = options;
 
   return {
@@ -55,7 +61,9 @@ export function createTokenService(options: { store: Store; signingKey: KeyObjec
       const expiresInMs = durationMs(input.duration, allowNoExpiry);
       requireNotSystemActor(actorUrn, 'actorUrn');
       if (!(await store.findUser(actorUrn))) {
-        throw badRequest(`Field 'actorUrn': no user ${actorUrn} exists; give it a role with batchAssignRole first (a null roleUrn creates it without one).`);
+        throw badRequest(
+          `Field 'actorUrn': no user ${actorUrn} exists; give it a role with batchAssignRole first (a null roleUrn creates it without one).`,
+        );
       }
       const createdAt = now();
       const accessToken = await mintToken({ key: signingKey, actorId: corpUserId(actorUrn), nowMs: createdAt, expiresInMs });

@@ -19,7 +19,10 @@ function previousReleaseMigrations(dialect: SqlDatabase['dialect']): string {
   mkdirSync(join(folder, 'meta'));
   copyFileSync(join(source, '0000_init.sql'), join(folder, '0000_init.sql'));
   const journal = JSON.parse(readFileSync(join(source, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  writeFileSync(join(folder, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.filter((e) => e.tag === '0000_init') }));
+  writeFileSync(
+    join(folder, 'meta/_journal.json'),
+    JSON.stringify({ ...journal, entries: journal.entries.filter((e) => e.tag === '0000_init') }),
+  );
   return folder;
 }
 
@@ -87,9 +90,17 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
 
     describe('tokens', () => {
       it('creates, finds, lists and revokes tokens; a second revoke answers 404', async () => {
-        const { auths: [auth] } = await replicas(1);
+        const {
+          auths: [auth],
+        } = await replicas(1);
         await auth!.roles.assign(ROLE_URNS.Reader, [BOB]);
-        const { accessToken, id, metadata } = await auth!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ci', description: 'nightly', ownerUrn: ROOT_ACTOR_URN });
+        const { accessToken, id, metadata } = await auth!.tokens.create({
+          actorUrn: BOB,
+          duration: 'ONE_DAY',
+          name: 'ci',
+          description: 'nightly',
+          ownerUrn: ROOT_ACTOR_URN,
+        });
         expect(metadata).toMatchObject({ id, name: 'ci', description: 'nightly', actorUrn: BOB, ownerUrn: ROOT_ACTOR_URN });
         expect(metadata.expiresAt! - metadata.createdAt).toBe(24 * HOUR);
         expect(await auth!.tokens.find(id)).toEqual(metadata);
@@ -103,7 +114,10 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
       });
 
       it('lists newest expiry first and never-expiring last, filters by owner and actor (negated too), and pages', async () => {
-        const { auths: [auth], clock } = await replicas(1, { allowNoExpiry: true });
+        const {
+          auths: [auth],
+          clock,
+        } = await replicas(1, { allowNoExpiry: true });
         await auth!.roles.assign(ROLE_URNS.Reader, [BOB, EVE]);
         const mint = async (actorUrn: string, duration: 'ONE_HOUR' | 'ONE_WEEK' | 'NO_EXPIRY', name: string) => {
           clock.advance(1000);
@@ -119,14 +133,26 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
           (await auth!.tokens.list({ filters })).tokens.map((t) => t.name);
         expect(await names([{ field: 'actorUrn', values: [BOB], negated: false }])).toEqual(['hour', 'forever']);
         expect(await names([{ field: 'ownerUrn', values: [BOB], negated: true }])).toEqual(['week', 'later forever']);
-        expect(await names([{ field: 'ownerUrn', values: [BOB, EVE], negated: false }, { field: 'actorUrn', values: [EVE], negated: true }])).toEqual(['hour', 'forever']);
-        expect(await auth!.tokens.list({ start: 1, count: 2 })).toMatchObject({ start: 1, count: 2, total: 4, tokens: [hour, laterForever] });
+        expect(
+          await names([
+            { field: 'ownerUrn', values: [BOB, EVE], negated: false },
+            { field: 'actorUrn', values: [EVE], negated: true },
+          ]),
+        ).toEqual(['hour', 'forever']);
+        expect(await auth!.tokens.list({ start: 1, count: 2 })).toMatchObject({
+          start: 1,
+          count: 2,
+          total: 4,
+          tokens: [hour, laterForever],
+        });
       });
     });
 
     describe('roles', () => {
       it('assigns roles (creating users), removes them with null, and answers undefined for an unknown user', async () => {
-        const { auths: [auth] } = await replicas(1);
+        const {
+          auths: [auth],
+        } = await replicas(1);
         expect(await auth!.roles.of(BOB)).toBeUndefined();
         await auth!.roles.assign(ROLE_URNS.Editor, [BOB, EVE, BOB]);
         expect([await auth!.roles.of(BOB), await auth!.roles.of(EVE)]).toEqual([ROLE_URNS.Editor, ROLE_URNS.Editor]);
@@ -135,7 +161,9 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
       });
 
       it('writes nothing of an assignment naming one invalid user', async () => {
-        const { auths: [auth] } = await replicas(1);
+        const {
+          auths: [auth],
+        } = await replicas(1);
         await expect(auth!.roles.assign(ROLE_URNS.Admin, [BOB, 'eve'])).rejects.toMatchObject({ status: 400 });
         expect(await auth!.roles.of(BOB)).toBeUndefined();
       });
@@ -143,7 +171,10 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
 
     describe('replicas share one truth', () => {
       it('accepts on one replica a token minted on another, and keeps it across a restart', async () => {
-        const { auths: [a, b], handles } = await replicas(2);
+        const {
+          auths: [a, b],
+          handles,
+        } = await replicas(2);
         await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
         const { accessToken } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'shared' });
         expect((await b!.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
@@ -153,7 +184,9 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
       });
 
       it('refuses a token revoked on another replica on the very next request', async () => {
-        const { auths: [a, b] } = await replicas(2);
+        const {
+          auths: [a, b],
+        } = await replicas(2);
         await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
         const { accessToken, id } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'revoked' });
         for (let i = 0; i < 3; i++) expect((await b!.authenticate(bearer(accessToken)))?.urn).toBe(BOB); // known and warm on b
@@ -163,7 +196,9 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
       });
 
       it('applies a role change made on another replica to the very next request', async () => {
-        const { auths: [a, b] } = await replicas(2);
+        const {
+          auths: [a, b],
+        } = await replicas(2);
         await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
         const { accessToken } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'role' });
         expect((await privilegesOf(b!, accessToken))?.has(Privilege.MANAGE_TAGS)).toBe(false);

@@ -67,21 +67,59 @@ describe('users and roles', () => {
     };
     expect(await privilegesOf(ROLE_URNS.Admin, 'urn:li:corpuser:ada')).toEqual(
       new Set([
-        'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS', 'MANAGE_POLICIES',
-        'MANAGE_SYSTEM_OPERATIONS', 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE', 'GET_ES_TASK_STATUS_PRIVILEGE',
-        'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'EDIT_ENTITY_TAGS', 'EDIT_DATASET_COL_TAGS', 'EDIT_ENTITY_OWNERS', 'EDIT_ENTITY_DOCS',
-        'EDIT_DATASET_COL_DESCRIPTION', 'EDIT_DEPRECATION_PRIVILEGE', 'EDIT_DOMAINS_PRIVILEGE', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_ENTITY_STATUS',
-        'VIEW_DATASET_PROFILE', 'VIEW_DATASET_USAGE', 'DELETE_ENTITY', 'MANAGE_DOMAINS', 'CREATE_DOMAINS',
+        'MANAGE_TAGS',
+        'CREATE_TAGS',
+        'VIEW_MANAGE_TAGS',
+        'GENERATE_PERSONAL_ACCESS_TOKENS',
+        'MANAGE_ACCESS_TOKENS',
+        'MANAGE_POLICIES',
+        'MANAGE_SYSTEM_OPERATIONS',
+        'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE',
+        'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE',
+        'GET_ES_TASK_STATUS_PRIVILEGE',
+        'VIEW_ENTITY_PAGE',
+        'EDIT_ENTITY',
+        'EDIT_ENTITY_TAGS',
+        'EDIT_DATASET_COL_TAGS',
+        'EDIT_ENTITY_OWNERS',
+        'EDIT_ENTITY_DOCS',
+        'EDIT_DATASET_COL_DESCRIPTION',
+        'EDIT_DEPRECATION_PRIVILEGE',
+        'EDIT_DOMAINS_PRIVILEGE',
+        'EDIT_ENTITY_DOC_LINKS',
+        'EDIT_ENTITY_STATUS',
+        'VIEW_DATASET_PROFILE',
+        'VIEW_DATASET_USAGE',
+        'DELETE_ENTITY',
+        'MANAGE_DOMAINS',
+        'CREATE_DOMAINS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(
       new Set([
-        'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_TAGS', 'CREATE_TAGS', 'VIEW_MANAGE_TAGS', 'VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'EDIT_ENTITY_TAGS',
-        'EDIT_DATASET_COL_TAGS', 'EDIT_ENTITY_OWNERS', 'EDIT_ENTITY_DOCS', 'EDIT_DATASET_COL_DESCRIPTION', 'EDIT_DEPRECATION_PRIVILEGE',
-        'EDIT_DOMAINS_PRIVILEGE', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_ENTITY_STATUS', 'VIEW_DATASET_PROFILE', 'VIEW_DATASET_USAGE', 'MANAGE_DOMAINS',
+        'GENERATE_PERSONAL_ACCESS_TOKENS',
+        'MANAGE_TAGS',
+        'CREATE_TAGS',
+        'VIEW_MANAGE_TAGS',
+        'VIEW_ENTITY_PAGE',
+        'EDIT_ENTITY',
+        'EDIT_ENTITY_TAGS',
+        'EDIT_DATASET_COL_TAGS',
+        'EDIT_ENTITY_OWNERS',
+        'EDIT_ENTITY_DOCS',
+        'EDIT_DATASET_COL_DESCRIPTION',
+        'EDIT_DEPRECATION_PRIVILEGE',
+        'EDIT_DOMAINS_PRIVILEGE',
+        'EDIT_ENTITY_DOC_LINKS',
+        'EDIT_ENTITY_STATUS',
+        'VIEW_DATASET_PROFILE',
+        'VIEW_DATASET_USAGE',
+        'MANAGE_DOMAINS',
       ]),
     );
-    expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'VIEW_ENTITY_PAGE', 'VIEW_DATASET_PROFILE', 'VIEW_DATASET_USAGE']));
+    expect(await privilegesOf(ROLE_URNS.Reader, 'urn:li:corpuser:rita')).toEqual(
+      new Set(['GENERATE_PERSONAL_ACCESS_TOKENS', 'VIEW_ENTITY_PAGE', 'VIEW_DATASET_PROFILE', 'VIEW_DATASET_USAGE']),
+    );
     expect(await privilegesOf(null, 'urn:li:corpuser:nora')).toEqual(new Set(['GENERATE_PERSONAL_ACCESS_TOKENS']));
   });
 
@@ -101,8 +139,14 @@ describe('users and roles', () => {
 
   it('refuses unknown roles and malformed or reserved users', async () => {
     const { auth } = await setup();
-    await expect(auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).rejects.toMatchObject({ status: 400, message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'") });
-    await expect(auth.roles.assign(ROLE_URNS.Admin, ['x'])).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Field 'actors'") });
+    await expect(auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'"),
+    });
+    await expect(auth.roles.assign(ROLE_URNS.Admin, ['x'])).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("Field 'actors'"),
+    });
     await expect(auth.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).rejects.toMatchObject({ status: 400 });
     expect(await auth.roles.of('urn:li:corpuser:x')).toBeUndefined();
   });

@@ -26,8 +26,12 @@ async function run(who: Who, source: string, variableValues?: Record<string, unk
   return graphql({ schema, source, variableValues, contextValue: await contextOf(who) });
 }
 
-const forbiddenError = (message = FORBIDDEN_MESSAGE) => [expect.objectContaining({ message, extensions: { code: 403, type: 'UNAUTHORIZED' } })];
-const badRequest = (text: string) => [expect.objectContaining({ message: expect.stringContaining(text), extensions: { code: 400, type: 'BAD_REQUEST' } })];
+const forbiddenError = (message = FORBIDDEN_MESSAGE) => [
+  expect.objectContaining({ message, extensions: { code: 403, type: 'UNAUTHORIZED' } }),
+];
+const badRequest = (text: string) => [
+  expect.objectContaining({ message: expect.stringContaining(text), extensions: { code: 400, type: 'BAD_REQUEST' } }),
+];
 
 const CREATE = `mutation($input: CreateAccessTokenInput!) {
   createAccessToken(input: $input) { accessToken metadata { urn type id name description actorUrn ownerUrn createdAt expiresAt } }
@@ -75,18 +79,25 @@ describe('createAccessToken', () => {
     expect((await fixture.auth.tokens.list({ filters: [{ field: 'actorUrn', values: [ROOT_ACTOR_URN], negated: false }] })).total).toBe(1);
   });
 
-  it.each<Who>(['admin', 'system'])('lets the %s (MANAGE_ACCESS_TOKENS) create for another user, recording itself as owner', async (who) => {
-    const result = await run(who, CREATE, createFor(READER));
-    expect(result.errors).toBeUndefined();
-    const ownerUrn = who === 'admin' ? ROOT_ACTOR_URN : SYSTEM_ACTOR_URN;
-    expect((result.data as any).createAccessToken.metadata).toMatchObject({ actorUrn: READER, ownerUrn });
-  });
+  it.each<Who>(['admin', 'system'])(
+    'lets the %s (MANAGE_ACCESS_TOKENS) create for another user, recording itself as owner',
+    async (who) => {
+      const result = await run(who, CREATE, createFor(READER));
+      expect(result.errors).toBeUndefined();
+      const ownerUrn = who === 'admin' ? ROOT_ACTOR_URN : SYSTEM_ACTOR_URN;
+      expect((result.data as any).createAccessToken.metadata).toMatchObject({ actorUrn: READER, ownerUrn });
+    },
+  );
 
   it('answers 400 for a malformed actor urn, an unknown user and NO_EXPIRY', async () => {
     expect((await run('admin', CREATE, createFor('rita'))).errors).toEqual(badRequest("Field 'actorUrn'"));
     expect((await run('reader', CREATE, createFor('urn:li:corpuser:'))).errors).toEqual(badRequest("Field 'actorUrn'"));
-    expect((await run('admin', CREATE, createFor('urn:li:corpuser:ghost'))).errors).toEqual(badRequest('no user urn:li:corpuser:ghost exists'));
-    expect((await run('reader', CREATE, createFor(READER, { duration: 'NO_EXPIRY' }))).errors).toEqual(badRequest('ACCESS_TOKEN_ALLOW_NO_EXPIRY'));
+    expect((await run('admin', CREATE, createFor('urn:li:corpuser:ghost'))).errors).toEqual(
+      badRequest('no user urn:li:corpuser:ghost exists'),
+    );
+    expect((await run('reader', CREATE, createFor(READER, { duration: 'NO_EXPIRY' }))).errors).toEqual(
+      badRequest('ACCESS_TOKEN_ALLOW_NO_EXPIRY'),
+    );
   });
 
   it('checks privileges before telling whether a user exists', async () => {
@@ -135,7 +146,9 @@ describe('listAccessTokens', () => {
   it('answers 400 for more than 1000 results and for unsupported filters', async () => {
     expect((await run('admin', LIST, { input: { count: 1001 } })).errors).toEqual(badRequest("Field 'count' must be at most 1000"));
     expect((await run('admin', LIST, { input: { start: -1 } })).errors).toEqual(badRequest("Field 'start'"));
-    expect((await run('admin', LIST, { input: { filters: [{ field: 'name', values: ['x'] }] } })).errors).toEqual(badRequest("Filter field 'name'"));
+    expect((await run('admin', LIST, { input: { filters: [{ field: 'name', values: ['x'] }] } })).errors).toEqual(
+      badRequest("Filter field 'name'"),
+    );
     expect((await run('admin', LIST, { input: { count: 1000 } })).errors).toBeUndefined();
   });
 });
@@ -160,7 +173,9 @@ describe('revokeAccessToken', () => {
 
   it('answers 404 naming an unknown token id', async () => {
     const result = await run('admin', REVOKE, { id: 'no-such-id' });
-    expect(result.errors).toEqual([expect.objectContaining({ message: expect.stringContaining("'no-such-id'"), extensions: { code: 404, type: 'NOT_FOUND' } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ message: expect.stringContaining("'no-such-id'"), extensions: { code: 404, type: 'NOT_FOUND' } }),
+    ]);
   });
 });
 
@@ -177,7 +192,9 @@ describe('getAccessTokenMetadata', () => {
   });
 
   it('answers 404 for a token it does not store', async () => {
-    expect((await run('admin', GET, { token: 'a.b.c' })).errors).toEqual([expect.objectContaining({ extensions: { code: 404, type: 'NOT_FOUND' } })]);
+    expect((await run('admin', GET, { token: 'a.b.c' })).errors).toEqual([
+      expect.objectContaining({ extensions: { code: 404, type: 'NOT_FOUND' } }),
+    ]);
   });
 });
 
@@ -206,19 +223,31 @@ describe('roles', () => {
   });
 
   it('answers 400 for an unknown role or a malformed user, changing nothing', async () => {
-    expect((await run('admin', ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Root', actors: [READER] } })).errors).toEqual(badRequest("Field 'roleUrn'"));
-    expect((await run('admin', ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [OTHER_READER, 'nobody'] } })).errors).toEqual(badRequest("Field 'actors'"));
+    expect((await run('admin', ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Root', actors: [READER] } })).errors).toEqual(
+      badRequest("Field 'roleUrn'"),
+    );
+    expect((await run('admin', ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [OTHER_READER, 'nobody'] } })).errors).toEqual(
+      badRequest("Field 'actors'"),
+    );
     expect(await fixture.auth.roles.of(OTHER_READER)).toBe(ROLE_URNS.Reader);
   });
 
   it('lists the roles to anyone, with a query and paging', async () => {
-    const LIST_ROLES = 'query($input: ListRolesInput!) { listRoles(input: $input) { start count total roles { urn type name description } } }';
+    const LIST_ROLES =
+      'query($input: ListRolesInput!) { listRoles(input: $input) { start count total roles { urn type name description } } }';
     const all = await run('reader', LIST_ROLES, { input: {} });
     expect((all.data as any).listRoles).toMatchObject({ start: 0, count: 3, total: 3 });
-    expect((all.data as any).listRoles.roles[0]).toEqual({ urn: ROLE_URNS.Admin, type: 'DATAHUB_ROLE', name: 'Admin', description: 'Can do everything on the platform.' });
+    expect((all.data as any).listRoles.roles[0]).toEqual({
+      urn: ROLE_URNS.Admin,
+      type: 'DATAHUB_ROLE',
+      name: 'Admin',
+      description: 'Can do everything on the platform.',
+    });
     const edit = await run('reader', LIST_ROLES, { input: { query: 'edit' } });
     expect((edit.data as any).listRoles.roles.map((r: { name: string }) => r.name)).toEqual(['Editor', 'Reader']);
-    expect((await run('reader', LIST_ROLES, { input: { start: 1, count: 1 } })).data).toMatchObject({ listRoles: { start: 1, count: 1, total: 3 } });
+    expect((await run('reader', LIST_ROLES, { input: { start: 1, count: 1 } })).data).toMatchObject({
+      listRoles: { start: 1, count: 1, total: 3 },
+    });
     expect((await run('reader', LIST_ROLES, { input: { count: 1001 } })).errors).toEqual(badRequest("Field 'count'"));
   });
 });
@@ -228,10 +257,62 @@ describe('me', () => {
     createTags manageTags viewManageTags generatePersonalAccessTokens manageTokens managePolicies viewAnalytics } } }`;
 
   it.each<[Who, string, string, Record<string, boolean>]>([
-    ['admin', ROOT_ACTOR_URN, 'datahub', { createTags: true, manageTags: true, viewManageTags: true, generatePersonalAccessTokens: true, manageTokens: true, managePolicies: true, viewAnalytics: false }],
-    ['editor', EDITOR, 'ed', { createTags: true, manageTags: true, viewManageTags: true, generatePersonalAccessTokens: true, manageTokens: false, managePolicies: false, viewAnalytics: false }],
-    ['reader', READER, 'rita', { createTags: false, manageTags: false, viewManageTags: false, generatePersonalAccessTokens: true, manageTokens: false, managePolicies: false, viewAnalytics: false }],
-    ['system', SYSTEM_ACTOR_URN, '__datahub_system', { createTags: true, manageTags: true, viewManageTags: true, generatePersonalAccessTokens: true, manageTokens: true, managePolicies: true, viewAnalytics: false }],
+    [
+      'admin',
+      ROOT_ACTOR_URN,
+      'datahub',
+      {
+        createTags: true,
+        manageTags: true,
+        viewManageTags: true,
+        generatePersonalAccessTokens: true,
+        manageTokens: true,
+        managePolicies: true,
+        viewAnalytics: false,
+      },
+    ],
+    [
+      'editor',
+      EDITOR,
+      'ed',
+      {
+        createTags: true,
+        manageTags: true,
+        viewManageTags: true,
+        generatePersonalAccessTokens: true,
+        manageTokens: false,
+        managePolicies: false,
+        viewAnalytics: false,
+      },
+    ],
+    [
+      'reader',
+      READER,
+      'rita',
+      {
+        createTags: false,
+        manageTags: false,
+        viewManageTags: false,
+        generatePersonalAccessTokens: true,
+        manageTokens: false,
+        managePolicies: false,
+        viewAnalytics: false,
+      },
+    ],
+    [
+      'system',
+      SYSTEM_ACTOR_URN,
+      '__datahub_system',
+      {
+        createTags: true,
+        manageTags: true,
+        viewManageTags: true,
+        generatePersonalAccessTokens: true,
+        manageTokens: true,
+        managePolicies: true,
+        viewAnalytics: false,
+      },
+    ],
   ])('describes the %s', async (who, urn, username, platformPrivileges) => {
     expect(await run(who, ME)).toEqual({ data: { me: { corpUser: { urn, username }, platformPrivileges } } });
   });

@@ -14,7 +14,11 @@ describe('resolveTokenSecrets in production', () => {
 
   it.each([
     ['a missing key', { DATAHUB_TOKEN_SERVICE_SALT: 'salt' }, /^DATAHUB_TOKEN_SERVICE_SIGNING_KEY must be set in production/],
-    ['a key under 32 bytes', { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(31), DATAHUB_TOKEN_SERVICE_SALT: 'salt' }, /^DATAHUB_TOKEN_SERVICE_SIGNING_KEY is too short/],
+    [
+      'a key under 32 bytes',
+      { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(31), DATAHUB_TOKEN_SERVICE_SALT: 'salt' },
+      /^DATAHUB_TOKEN_SERVICE_SIGNING_KEY is too short/,
+    ],
     ['a missing salt', { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: KEY }, /^DATAHUB_TOKEN_SERVICE_SALT must be set in production/],
   ])('refuses %s with one line naming the variable', (_case, env, message) => {
     const dataDir = tempDir();
@@ -32,7 +36,13 @@ describe('resolveTokenSecrets in production', () => {
 
   it('counts the key length in UTF-8 bytes', () => {
     const key = 'é'.repeat(16); // 16 characters, 32 bytes
-    expect(resolveTokenSecrets({ env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: key, DATAHUB_TOKEN_SERVICE_SALT: 's' }, dataDir: tempDir(), production: true }).signingKey).toBe(key);
+    expect(
+      resolveTokenSecrets({
+        env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: key, DATAHUB_TOKEN_SERVICE_SALT: 's' },
+        dataDir: tempDir(),
+        production: true,
+      }).signingKey,
+    ).toBe(key);
   });
 });
 
@@ -53,8 +63,13 @@ describe('resolveTokenSecrets in development', () => {
   it('lets the environment win, per variable', () => {
     const dataDir = tempDir();
     const stored = resolveTokenSecrets({ env: {}, dataDir, production: false });
-    expect(resolveTokenSecrets({ env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: KEY }, dataDir, production: false })).toEqual({ signingKey: KEY, salt: stored.salt });
-    expect(resolveTokenSecrets({ env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: KEY, DATAHUB_TOKEN_SERVICE_SALT: 's' }, dataDir, production: false })).toEqual({ signingKey: KEY, salt: 's' });
+    expect(resolveTokenSecrets({ env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: KEY }, dataDir, production: false })).toEqual({
+      signingKey: KEY,
+      salt: stored.salt,
+    });
+    expect(
+      resolveTokenSecrets({ env: { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: KEY, DATAHUB_TOKEN_SERVICE_SALT: 's' }, dataDir, production: false }),
+    ).toEqual({ signingKey: KEY, salt: 's' });
   });
 
   it('refuses a damaged secrets.json rather than replacing it', () => {

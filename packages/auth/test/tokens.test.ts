@@ -10,7 +10,9 @@ const HOUR = 3_600_000;
 
 /** The spec's formula, written out here rather than borrowed from the code under test. */
 const specHash = (token: string, salt: string) =>
-  createHash('sha256').update(Buffer.concat([Buffer.from(token, 'utf8'), Buffer.from(salt, 'utf8')])).digest('base64');
+  createHash('sha256')
+    .update(Buffer.concat([Buffer.from(token, 'utf8'), Buffer.from(salt, 'utf8')]))
+    .digest('base64');
 
 async function withBob(options: Parameters<typeof setup>[0] = {}): Promise<Fixture> {
   const fixture = await setup(options);
@@ -62,12 +64,26 @@ describe('minting', () => {
 
   it('stores only the salted hash of the token, with its metadata', async () => {
     const { auth, db, clock } = await withBob();
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_HOUR', name: 'ci', description: 'nightly', ownerUrn: ROOT_ACTOR_URN });
+    const { accessToken, id } = await auth.tokens.create({
+      actorUrn: BOB,
+      duration: 'ONE_HOUR',
+      name: 'ci',
+      description: 'nightly',
+      ownerUrn: ROOT_ACTOR_URN,
+    });
 
     expect(id).toBe(specHash(accessToken, SECRETS.salt));
     const rows = await db.all('SELECT * FROM access_tokens');
     expect(rows).toEqual([
-      { id, name: 'ci', description: 'nightly', actor_urn: BOB, owner_urn: ROOT_ACTOR_URN, created_at: clock.now(), expires_at: clock.now() + HOUR },
+      {
+        id,
+        name: 'ci',
+        description: 'nightly',
+        actor_urn: BOB,
+        owner_urn: ROOT_ACTOR_URN,
+        created_at: clock.now(),
+        expires_at: clock.now() + HOUR,
+      },
     ]);
     expect(JSON.stringify(rows)).not.toContain(accessToken.split('.')[2]);
   });
@@ -84,8 +100,14 @@ describe('minting', () => {
   it('maps durations as DataHub does (week 7 days, month 30, year 365)', () => {
     const day = 24 * HOUR;
     expect(DURATION_MS).toEqual({
-      ONE_HOUR: HOUR, ONE_DAY: day, ONE_WEEK: 7 * day, ONE_MONTH: 30 * day, THREE_MONTHS: 90 * day,
-      SIX_MONTHS: 180 * day, ONE_YEAR: 365 * day, NO_EXPIRY: null,
+      ONE_HOUR: HOUR,
+      ONE_DAY: day,
+      ONE_WEEK: 7 * day,
+      ONE_MONTH: 30 * day,
+      THREE_MONTHS: 90 * day,
+      SIX_MONTHS: 180 * day,
+      ONE_YEAR: 365 * day,
+      NO_EXPIRY: null,
     });
   });
 
@@ -125,7 +147,12 @@ describe('verification', () => {
     const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
     const actor = await auth.authenticate(bearer(accessToken));
     expect(actor?.urn).toBe(BOB);
-    expect([...actor!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS, Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE, Privilege.VIEW_DATASET_USAGE]);
+    expect([...actor!.privileges]).toEqual([
+      Privilege.GENERATE_PERSONAL_ACCESS_TOKENS,
+      Privilege.VIEW_ENTITY_PAGE,
+      Privilege.VIEW_DATASET_PROFILE,
+      Privilege.VIEW_DATASET_USAGE,
+    ]);
     expect(await auth.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
   });
 
@@ -251,7 +278,10 @@ describe('verification', () => {
   it('refuses tokens signed before the signing key changed', async () => {
     const fixture = await withBob();
     const { accessToken } = await fixture.auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'k' });
-    const { auth: rotated } = await setup({ db: fixture.db, secrets: { ...SECRETS, signingKey: 'a-brand-new-signing-key-of-32-bytes-or-more' } });
+    const { auth: rotated } = await setup({
+      db: fixture.db,
+      secrets: { ...SECRETS, signingKey: 'a-brand-new-signing-key-of-32-bytes-or-more' },
+    });
     expect(await rotated.authenticate(bearer(accessToken))).toBeNull();
   });
 

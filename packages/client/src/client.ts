@@ -45,7 +45,10 @@ export function createMdsClient(options: MdsClientOptions) {
   const graphql = new GraphQLClient(`${base}/api/graphql`, { headers: { authorization }, fetch: fetchImpl });
 
   /** Runs one operation; every GraphQL error (HTTP 200 with `errors`, or a 4xx/5xx answer) becomes an MdsError. */
-  async function request<Result, Vars extends Variables>(document: TypedDocumentNode<Result, Vars> | string, variables?: Vars): Promise<Result> {
+  async function request<Result, Vars extends Variables>(
+    document: TypedDocumentNode<Result, Vars> | string,
+    variables?: Vars,
+  ): Promise<Result> {
     try {
       return await graphql.request<Result, Variables>(document, variables ?? {});
     } catch (error) {
@@ -64,7 +67,8 @@ export function createMdsClient(options: MdsClientOptions) {
     const text = await res.text();
     const body = safeJson(text);
     if (!res.ok) throw restError(res.status, body, text);
-    if (!isRecord(body) || !('value' in body)) throw new MdsError(`Unexpected answer from ${resource}?action=${name}: ${text.slice(0, 200)}`, res.status, 500, 'SERVER_ERROR');
+    if (!isRecord(body) || !('value' in body))
+      throw new MdsError(`Unexpected answer from ${resource}?action=${name}: ${text.slice(0, 200)}`, res.status, 500, 'SERVER_ERROR');
     return body.value as Value;
   }
 
@@ -104,8 +108,13 @@ export function createMdsClient(options: MdsClientOptions) {
       /** searchAcrossEntities over tags: `*` lists all by name; other text matches name and description. */
       async search(input: { query?: string; start?: number; count?: number } = {}) {
         const { query = '*', ...page } = input;
-        const result = required((await request(SearchTagsDocument, { input: { types: ['TAG'], query, ...page } })).searchAcrossEntities, 'searchAcrossEntities');
-        const results = result.searchResults.flatMap(({ entity, matchedFields }) => ('urn' in entity ? [{ tag: entity as Tag, matchedFields }] : []));
+        const result = required(
+          (await request(SearchTagsDocument, { input: { types: ['TAG'], query, ...page } })).searchAcrossEntities,
+          'searchAcrossEntities',
+        );
+        const results = result.searchResults.flatMap(({ entity, matchedFields }) =>
+          'urn' in entity ? [{ tag: entity as Tag, matchedFields }] : [],
+        );
         return { start: result.start, count: result.count, total: result.total, results };
       },
     },
@@ -113,7 +122,10 @@ export function createMdsClient(options: MdsClientOptions) {
     tokens: {
       /** Mints a personal access token; the token itself is shown only in this answer. */
       async create(input: { actorUrn: string; name: string; duration: AccessTokenDuration; description?: string }) {
-        const created = required((await request(CreateAccessTokenDocument, { input: { type: 'PERSONAL', ...input } })).createAccessToken, 'createAccessToken');
+        const created = required(
+          (await request(CreateAccessTokenDocument, { input: { type: 'PERSONAL', ...input } })).createAccessToken,
+          'createAccessToken',
+        );
         return { accessToken: created.accessToken, metadata: required(created.metadata, 'createAccessToken.metadata') };
       },
       /** Token metadata (never the tokens); filters on `actorUrn`/`ownerUrn`. */

@@ -53,7 +53,8 @@ function isErrorKind(value: unknown): value is ErrorKind {
   return typeof value === 'string' && value in errorKinds;
 }
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function safeJson(text: string): unknown {
   try {

@@ -41,7 +41,10 @@ const client = () => createMdsClient({ url, token: 'tok-123' });
 const reply = (...queued: Answer[]) => answers.push(...queued);
 const last = () => seen.at(-1)!;
 const caught = async (promise: Promise<unknown>): Promise<MdsError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(MdsError);
   return error as MdsError;
 };
@@ -90,15 +93,30 @@ describe('GraphQL methods', () => {
   });
 
   it('sends the token operations', async () => {
-    const metadata = { urn: 'urn:li:dataHubAccessToken:abc', id: 'abc', name: 'ci', actorUrn: 'urn:li:corpuser:ci', ownerUrn: 'urn:li:corpuser:datahub', createdAt: 1, expiresAt: null };
+    const metadata = {
+      urn: 'urn:li:dataHubAccessToken:abc',
+      id: 'abc',
+      name: 'ci',
+      actorUrn: 'urn:li:corpuser:ci',
+      ownerUrn: 'urn:li:corpuser:datahub',
+      createdAt: 1,
+      expiresAt: null,
+    };
     reply(
       { body: { data: { createAccessToken: { accessToken: 'eyJ', metadata } } } },
       { body: { data: { listAccessTokens: { start: 0, count: 1, total: 1, tokens: [metadata] } } } },
       { body: { data: { revokeAccessToken: true } } },
-      { body: { data: { me: { corpUser: { urn: 'urn:li:corpuser:datahub', username: 'datahub' }, platformPrivileges: { manageTokens: true } } } } },
+      {
+        body: {
+          data: { me: { corpUser: { urn: 'urn:li:corpuser:datahub', username: 'datahub' }, platformPrivileges: { manageTokens: true } } },
+        },
+      },
     );
     const c = client();
-    expect(await c.tokens.create({ actorUrn: 'urn:li:corpuser:ci', name: 'ci', duration: 'ONE_DAY' })).toEqual({ accessToken: 'eyJ', metadata });
+    expect(await c.tokens.create({ actorUrn: 'urn:li:corpuser:ci', name: 'ci', duration: 'ONE_DAY' })).toEqual({
+      accessToken: 'eyJ',
+      metadata,
+    });
     expect((await c.tokens.list({ filters: [{ field: 'actorUrn', values: ['urn:li:corpuser:ci'] }] })).tokens).toEqual([metadata]);
     expect(await c.tokens.revoke('abc')).toBe(true);
     expect((await c.me()).corpUser.username).toBe('datahub');
@@ -113,20 +131,38 @@ describe('GraphQL methods', () => {
 
 describe('REST methods', () => {
   it('POST /gms/<resource>?action=<name> with the parameters as the body, unwrapping "value"', async () => {
-    const size = { aspectName: 'datasetprofile', entityName: 'dataset', indexName: 'dataset_datasetprofileaspect_v1', sizeMb: 0.2, sizeInMb: 0.2 };
+    const size = {
+      aspectName: 'datasetprofile',
+      entityName: 'dataset',
+      indexName: 'dataset_datasetprofileaspect_v1',
+      sizeMb: 0.2,
+      sizeInMb: 0.2,
+    };
     const status = { completed: false, taskId: 'node:1', status: { total: 10, deleted: 4 }, runTimeNanos: 5 };
     reply(
       { body: { value: { indexSizes: [size] } } },
-      { body: { value: 'Delete 1 out of 2 rows (50.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.' } },
+      {
+        body: {
+          value:
+            'Delete 1 out of 2 rows (50.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.',
+        },
+      },
       { body: { value: JSON.stringify(status) } },
       { body: { value: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)' } },
       { body: { value: 'success' } },
     );
     const c = client();
     expect(await c.operations.getIndexSizes()).toEqual([size]);
-    expect(await c.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: 5 })).toMatch(/^Delete 1 out of 2 rows/);
+    expect(await c.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: 5 })).toMatch(
+      /^Delete 1 out of 2 rows/,
+    );
     expect(await c.operations.getEsTaskStatus('node:1')).toEqual(status);
-    const proposal = timeseriesProposal({ entityType: 'dataset', entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)', aspectName: 'datasetProfile', value: { timestampMillis: 7, rowCount: 3 } });
+    const proposal = timeseriesProposal({
+      entityType: 'dataset',
+      entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)',
+      aspectName: 'datasetProfile',
+      value: { timestampMillis: 7, rowCount: 3 },
+    });
     expect(await c.ingestProposal(proposal)).toBe('urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)');
     expect(await c.ingestProposalBatch([proposal])).toBe('success');
 
@@ -158,17 +194,36 @@ describe('REST methods', () => {
 describe('errors', () => {
   it('a GraphQL error answered with HTTP 200 carries DataHub’s code and type', async () => {
     const message = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
-    reply({ body: { data: { deleteTag: null }, errors: [{ message, path: ['deleteTag'], extensions: { code: 403, type: 'UNAUTHORIZED' } }] } });
+    reply({
+      body: { data: { deleteTag: null }, errors: [{ message, path: ['deleteTag'], extensions: { code: 403, type: 'UNAUTHORIZED' } }] },
+    });
     const error = await caught(client().tags.delete('urn:li:tag:x'));
-    expect({ ...error, message: error.message }).toMatchObject({ status: 200, code: 403, type: 'UNAUTHORIZED', message, path: ['deleteTag'] });
+    expect({ ...error, message: error.message }).toMatchObject({
+      status: 200,
+      code: 403,
+      type: 'UNAUTHORIZED',
+      message,
+      path: ['deleteTag'],
+    });
   });
 
   it('a GraphQL 401 and a 400 validation error', async () => {
     reply(
-      { status: 401, body: { errors: [{ message: 'Unauthorized to perform this action.', extensions: { code: 401, type: 'UNAUTHENTICATED' } }] } },
-      { status: 400, body: { errors: [{ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 400, type: 'BAD_REQUEST' } }] } },
+      {
+        status: 401,
+        body: { errors: [{ message: 'Unauthorized to perform this action.', extensions: { code: 401, type: 'UNAUTHENTICATED' } }] },
+      },
+      {
+        status: 400,
+        body: { errors: [{ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 400, type: 'BAD_REQUEST' } }] },
+      },
     );
-    expect(await caught(client().me())).toMatchObject({ status: 401, code: 401, type: 'UNAUTHENTICATED', message: 'Unauthorized to perform this action.' });
+    expect(await caught(client().me())).toMatchObject({
+      status: 401,
+      code: 401,
+      type: 'UNAUTHENTICATED',
+      message: 'Unauthorized to perform this action.',
+    });
     expect(await caught(client().request('{ nope }'))).toMatchObject({ status: 400, code: 400, type: 'BAD_REQUEST' });
   });
 
@@ -181,14 +236,31 @@ describe('errors', () => {
     );
     const c = client();
     expect(await caught(c.operations.getIndexSizes())).toMatchObject({ status: 401, code: 401, type: 'UNAUTHENTICATED' });
-    expect(await caught(c.operations.getIndexSizes())).toMatchObject({ status: 403, code: 403, type: 'UNAUTHORIZED', message: 'User is unauthorized to get index sizes.' });
-    expect(await caught(c.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: '', endTimeMillis: 1 }))).toMatchObject({ status: 400, type: 'BAD_REQUEST', message: expect.stringContaining("Parameter 'aspect'") });
+    expect(await caught(c.operations.getIndexSizes())).toMatchObject({
+      status: 403,
+      code: 403,
+      type: 'UNAUTHORIZED',
+      message: 'User is unauthorized to get index sizes.',
+    });
+    expect(await caught(c.operations.truncateTimeseriesAspect({ entityType: 'dataset', aspect: '', endTimeMillis: 1 }))).toMatchObject({
+      status: 400,
+      type: 'BAD_REQUEST',
+      message: expect.stringContaining("Parameter 'aspect'"),
+    });
     expect(await caught(c.operations.getEsTaskStatus('n:1'))).toMatchObject({ status: 409, code: 409, type: 'CONFLICT' });
   });
 
   it('a non-JSON answer from something in between (a proxy) still gives an MdsError', async () => {
-    reply({ status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' }, { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
-    expect(await caught(client().operations.getIndexSizes())).toMatchObject({ status: 502, code: 502, type: 'SERVER_ERROR', message: '<html>Bad Gateway</html>' });
+    reply(
+      { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' },
+      { status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' },
+    );
+    expect(await caught(client().operations.getIndexSizes())).toMatchObject({
+      status: 502,
+      code: 502,
+      type: 'SERVER_ERROR',
+      message: '<html>Bad Gateway</html>',
+    });
     expect(await caught(client().me())).toMatchObject({ status: 502, code: 502, type: 'SERVER_ERROR' });
   });
 });
@@ -200,7 +272,9 @@ describe('the OpenAPI client (types generated from the document mds serves)', ()
   it('fills path parameters percent-encoded, repeats array parameters, sends the bearer token', async () => {
     const tags: OpenApiSchema<'GlobalTags'> = { tags: [{ tag: 'urn:li:tag:pii' }] };
     reply({ body: { urn: URN, globalTags: { value: tags } } });
-    const { data } = await openapi().GET('/openapi/v3/entity/dataset/{urn}', { params: { path: { urn: URN }, query: { aspects: ['globalTags', 'status'] } } });
+    const { data } = await openapi().GET('/openapi/v3/entity/dataset/{urn}', {
+      params: { path: { urn: URN }, query: { aspects: ['globalTags', 'status'] } },
+    });
     expect(data?.globalTags?.value.tags[0]?.tag).toBe('urn:li:tag:pii');
     expect(last().url).toBe(`/openapi/v3/entity/dataset/${encodeURIComponent(URN)}?aspects=globalTags&aspects=status`);
     expect(last().headers.authorization).toBe('Bearer tok-123');

@@ -101,7 +101,9 @@ const TIMESERIES: Record<string, string> = {
   queryUsageStatistics: 'query.QueryUsageStatistics',
 };
 
-const spec = (kind: AspectKind) => ([name, pdl]: [string, string]): [string, AspectSpec] => [name, { name, kind, pdlClass: L + pdl }];
+const spec =
+  (kind: AspectKind) =>
+  ([name, pdl]: [string, string]): [string, AspectSpec] => [name, { name, kind, pdlClass: L + pdl }];
 
 /** Versioned and time-series aspects by name; key aspects come from the entity specs (registry.ts). */
 export const NON_KEY_ASPECTS: ReadonlyMap<string, AspectSpec> = new Map([

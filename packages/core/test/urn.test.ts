@@ -5,7 +5,11 @@ describe('parseUrn', () => {
   it.each([
     ['urn:li:tag:pii', 'tag', ['pii']],
     ['urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)', 'dataset', ['urn:li:dataPlatform:hive', 'db.orders', 'PROD']],
-    ['urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load_orders)', 'dataJob', ['urn:li:dataFlow:(airflow,daily_etl,prod)', 'load_orders']],
+    [
+      'urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load_orders)',
+      'dataJob',
+      ['urn:li:dataFlow:(airflow,daily_etl,prod)', 'load_orders'],
+    ],
     ['urn:li:corpuser:jdoe@example.com', 'corpuser', ['jdoe@example.com']],
     ['urn:li:dashboard:(looker,dashboards.11)', 'dashboard', ['looker', 'dashboards.11']],
     ['urn:li:tag:\u{1F600}', 'tag', ['\u{1F600}']],
@@ -22,8 +26,14 @@ describe('parseUrn', () => {
     ['urn:li:tag:a\u241Fb', 'Error: URN cannot contain \u241F character'],
     ['urn:li:tag:', "Invalid urn: urn:li:tag:\n Cause: URN must start with 'urn:li:<entityType>:' and have a key"],
     ['dataset:orders', "Invalid urn: dataset:orders\n Cause: URN must start with 'urn:li:<entityType>:' and have a key"],
-    ['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD', "Invalid urn: urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD\n Cause: a tuple key must end with ')'"],
-    ['urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)', 'Invalid urn: urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)\n Cause: unbalanced parentheses in the tuple key'],
+    [
+      'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD',
+      "Invalid urn: urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD\n Cause: a tuple key must end with ')'",
+    ],
+    [
+      'urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)',
+      'Invalid urn: urn:li:dataset:(urn:li:dataPlatform:(hive,db.t,PROD)\n Cause: unbalanced parentheses in the tuple key',
+    ],
     ['urn:li:dataset:(hive,,PROD)', 'Invalid urn: urn:li:dataset:(hive,,PROD)\n Cause: tuple part 2 is empty'],
     ['urn:li:tag:a)b', 'Invalid urn: urn:li:tag:a)b\n Cause: unbalanced parentheses in the key'],
     ['urn:li:tag:a\uD800b', 'Invalid urn: urn:li:tag:a\uD800b\n Cause: the URN holds a lone surrogate (not valid Unicode)'],

@@ -8,21 +8,46 @@ const EDGE = { destinationUrn: DATASET, created: STAMP, properties: { k: 'v' }, 
 
 // The schemaMetadata example of entities-api §5.
 const SCHEMA_METADATA = {
-  schemaName: 'db.orders', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', created: STAMP, lastModified: STAMP,
+  schemaName: 'db.orders',
+  platform: 'urn:li:dataPlatform:hive',
+  version: 0,
+  hash: '',
+  created: STAMP,
+  lastModified: STAMP,
   platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-  fields: [{
-    fieldPath: 'id', nullable: false, type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'bigint',
-    recursive: false, isPartOfKey: true, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
-  }],
+  fields: [
+    {
+      fieldPath: 'id',
+      nullable: false,
+      type: { type: { 'com.linkedin.schema.NumberType': {} } },
+      nativeDataType: 'bigint',
+      recursive: false,
+      isPartOfKey: true,
+      globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+    },
+  ],
 };
-const OWNERSHIP = { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:jdoe' } };
+const OWNERSHIP = {
+  owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }],
+  lastModified: { time: 0, actor: 'urn:li:corpuser:jdoe' },
+};
 
 /** One valid value per aspect of §5 (examples of §5-§6 where the spec has them). */
 const VALID: Record<string, unknown> = {
-  datasetProperties: { customProperties: { owner_team: 'core' }, externalUrl: 'https://x', name: 'orders', qualifiedName: 'db.orders', description: 'Orders', created: { time: 1 }, tags: [] },
+  datasetProperties: {
+    customProperties: { owner_team: 'core' },
+    externalUrl: 'https://x',
+    name: 'orders',
+    qualifiedName: 'db.orders',
+    description: 'Orders',
+    created: { time: 1 },
+    tags: [],
+  },
   editableDatasetProperties: { created: STAMP, lastModified: STAMP, description: 'edited' },
   schemaMetadata: SCHEMA_METADATA,
-  editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'key', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }] },
+  editableSchemaMetadata: {
+    editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'key', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }],
+  },
   globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
   glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:revenue' }], auditStamp: STAMP },
   ownership: OWNERSHIP,
@@ -36,14 +61,41 @@ const VALID: Record<string, unknown> = {
   deprecation: { deprecated: true, decommissionTime: 1700000000000, note: 'use v2', actor: 'urn:li:corpuser:jdoe' },
   upstreamLineage: {
     upstreams: [{ auditStamp: STAMP, dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.raw,PROD)', type: 'TRANSFORMED' }],
-    fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: ['urn:li:schemaField:(x,a)'], downstreamType: 'FIELD', confidenceScore: 1 }],
+    fineGrainedLineages: [
+      { upstreamType: 'FIELD_SET', upstreams: ['urn:li:schemaField:(x,a)'], downstreamType: 'FIELD', confidenceScore: 1 },
+    ],
   },
   institutionalMemory: { elements: [{ url: 'https://wiki/orders', description: 'Runbook', createStamp: STAMP }] },
-  dashboardInfo: { title: 'Sales', description: '', charts: ['urn:li:chart:(looker,c1)'], datasetEdges: [EDGE], lastModified: { created: STAMP, lastModified: STAMP }, access: 'PUBLIC', lastRefreshed: 1 },
-  chartInfo: { title: 'Revenue', description: '', lastModified: { created: STAMP, lastModified: STAMP }, inputs: [{ string: DATASET }], inputEdges: [EDGE], type: 'BAR' },
+  dashboardInfo: {
+    title: 'Sales',
+    description: '',
+    charts: ['urn:li:chart:(looker,c1)'],
+    datasetEdges: [EDGE],
+    lastModified: { created: STAMP, lastModified: STAMP },
+    access: 'PUBLIC',
+    lastRefreshed: 1,
+  },
+  chartInfo: {
+    title: 'Revenue',
+    description: '',
+    lastModified: { created: STAMP, lastModified: STAMP },
+    inputs: [{ string: DATASET }],
+    inputEdges: [EDGE],
+    type: 'BAR',
+  },
   dataFlowInfo: { name: 'daily_etl', project: 'etl', env: 'PROD', created: { time: 1 } },
-  dataJobInfo: { name: 'load_orders', type: { string: 'COMMAND' }, flowUrn: 'urn:li:dataFlow:(airflow,daily_etl,prod)', status: 'COMPLETED' },
-  dataJobInputOutput: { inputDatasets: [], outputDatasets: [], inputDatasetEdges: [EDGE], inputDatajobs: ['urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),extract)'] },
+  dataJobInfo: {
+    name: 'load_orders',
+    type: { string: 'COMMAND' },
+    flowUrn: 'urn:li:dataFlow:(airflow,daily_etl,prod)',
+    status: 'COMPLETED',
+  },
+  dataJobInputOutput: {
+    inputDatasets: [],
+    outputDatasets: [],
+    inputDatasetEdges: [EDGE],
+    inputDatajobs: ['urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),extract)'],
+  },
   containerProperties: { name: 'db', env: 'PROD', customProperties: {} },
   editableContainerProperties: { description: 'the db' },
   corpUserInfo: { active: true, displayName: 'Jane Doe', email: 'jdoe@example.com', departmentId: 12, system: false },
@@ -70,11 +122,13 @@ describe('validateAspect: valid values', () => {
   it('accepts the other union spellings: AzkabanJobType, field types with nested fields, Kafka schemas', () => {
     expect(validateAspect('dataJobInfo', { name: 'j', type: { 'com.linkedin.datajob.azkaban.AzkabanJobType': 'COMMAND' } })).toEqual([]);
     const field = (type: object) => ({ ...SCHEMA_METADATA.fields[0], type: { type } });
-    expect(validateAspect('schemaMetadata', {
-      ...SCHEMA_METADATA,
-      platformSchema: { 'com.linkedin.schema.KafkaSchema': { documentSchema: '{}', keySchema: null } },
-      fields: [field({ 'com.linkedin.schema.ArrayType': { nestedType: ['string'] } }), field({ 'com.linkedin.schema.RecordType': {} })],
-    })).toEqual([]);
+    expect(
+      validateAspect('schemaMetadata', {
+        ...SCHEMA_METADATA,
+        platformSchema: { 'com.linkedin.schema.KafkaSchema': { documentSchema: '{}', keySchema: null } },
+        fields: [field({ 'com.linkedin.schema.ArrayType': { nestedType: ['string'] } }), field({ 'com.linkedin.schema.RecordType': {} })],
+      }),
+    ).toEqual([]);
   });
 
   it('accepts unknown fields at any depth (kept as written)', () => {
@@ -84,11 +138,22 @@ describe('validateAspect: valid values', () => {
 
   it('accepts null for optional fields, as Python emitters write it', () => {
     expect(validateAspect('datasetProperties', { name: null, description: null, customProperties: null, created: null })).toEqual([]);
-    expect(validateAspect('ownership', { owners: [{ owner: 'urn:li:corpuser:a', type: 'NONE', source: null }], lastModified: null })).toEqual([]);
+    expect(
+      validateAspect('ownership', { owners: [{ owner: 'urn:li:corpuser:a', type: 'NONE', source: null }], lastModified: null }),
+    ).toEqual([]);
   });
 
   it('accepts anything for aspects without a declared shape, and for unknown aspect names', () => {
-    for (const aspect of ['siblings', 'embed', 'viewProperties', 'forms', 'structuredProperties', 'corpUserEditableInfo', 'datasetProfile', 'nope']) {
+    for (const aspect of [
+      'siblings',
+      'embed',
+      'viewProperties',
+      'forms',
+      'structuredProperties',
+      'corpUserEditableInfo',
+      'datasetProfile',
+      'nope',
+    ]) {
       expect(validateAspect(aspect, { anything: [1, 'x'] })).toEqual([]);
     }
   });
@@ -97,7 +162,9 @@ describe('validateAspect: valid values', () => {
 describe('validateAspect: problems', () => {
   it('reports a missing required field', () => {
     const { schemaName: _, ...value } = SCHEMA_METADATA;
-    expect(validateAspect('schemaMetadata', value)).toEqual(['ERROR :: /schemaName :: field is required but not found and has no default value']);
+    expect(validateAspect('schemaMetadata', value)).toEqual([
+      'ERROR :: /schemaName :: field is required but not found and has no default value',
+    ]);
     expect(validateAspect('globalTags', {})).toEqual(['ERROR :: /tags :: field is required but not found and has no default value']);
     expect(validateAspect('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'x' })).toEqual([
       'ERROR :: /origin :: field is required but not found and has no default value',
@@ -113,12 +180,16 @@ describe('validateAspect: problems', () => {
 
   it('reports null for a required field as a wrong type', () => {
     expect(validateAspect('tagProperties', { name: null })).toEqual(['ERROR :: /name :: null is not backed by a string']);
-    expect(validateAspect('glossaryTerms', { terms: [], auditStamp: null })).toEqual(['ERROR :: /auditStamp :: null is not backed by a record']);
+    expect(validateAspect('glossaryTerms', { terms: [], auditStamp: null })).toEqual([
+      'ERROR :: /auditStamp :: null is not backed by a record',
+    ]);
   });
 
   it('reports wrong types with the value as JSON, at nested paths', () => {
     const fields = [{ ...SCHEMA_METADATA.fields[0], nullable: 'no' }];
-    expect(validateAspect('schemaMetadata', { ...SCHEMA_METADATA, fields })).toEqual(['ERROR :: /fields/0/nullable :: "no" is not backed by a boolean']);
+    expect(validateAspect('schemaMetadata', { ...SCHEMA_METADATA, fields })).toEqual([
+      'ERROR :: /fields/0/nullable :: "no" is not backed by a boolean',
+    ]);
     expect(validateAspect('schemaMetadata', { ...SCHEMA_METADATA, version: 1.5, fields: {} })).toEqual([
       'ERROR :: /version :: 1.5 is not backed by a long',
       'ERROR :: /fields :: {} is not backed by an array',
@@ -127,9 +198,14 @@ describe('validateAspect: problems', () => {
       'ERROR :: /customProperties/a :: 1 is not backed by a string',
       'ERROR :: /created :: "now" is not backed by a record',
     ]);
-    expect(validateAspect('dashboardInfo', { title: 'd', description: '', lastModified: {}, datasetEdges: [{ destinationUrn: DATASET, confidenceScore: '1' }] })).toEqual([
-      'ERROR :: /datasetEdges/0/confidenceScore :: "1" is not backed by a float',
-    ]);
+    expect(
+      validateAspect('dashboardInfo', {
+        title: 'd',
+        description: '',
+        lastModified: {},
+        datasetEdges: [{ destinationUrn: DATASET, confidenceScore: '1' }],
+      }),
+    ).toEqual(['ERROR :: /datasetEdges/0/confidenceScore :: "1" is not backed by a float']);
     expect(validateAspect('corpUserKey', { username: 7 })).toEqual(['ERROR :: /username :: 7 is not backed by a string']);
   });
 
@@ -141,7 +217,9 @@ describe('validateAspect: problems', () => {
   });
 
   it('reports bad enum symbols', () => {
-    expect(validateAspect('ownership', { owners: [{ owner: 'urn:li:corpuser:a', type: 'X' }] })).toEqual(['ERROR :: /owners/0/type :: "X" is not an enum symbol']);
+    expect(validateAspect('ownership', { owners: [{ owner: 'urn:li:corpuser:a', type: 'X' }] })).toEqual([
+      'ERROR :: /owners/0/type :: "X" is not an enum symbol',
+    ]);
     expect(validateAspect('upstreamLineage', { upstreams: [{ dataset: DATASET, type: 'copy' }] })).toEqual([
       'ERROR :: /upstreams/0/type :: "copy" is not an enum symbol',
     ]);
@@ -157,7 +235,9 @@ describe('validateAspect: problems', () => {
     expect(withSchema({ 'com.linkedin.schema.Schemaless': {}, 'com.linkedin.schema.OtherSchema': { rawSchema: '' } })).toEqual([
       'ERROR :: /platformSchema :: {"com.linkedin.schema.Schemaless":{},"com.linkedin.schema.OtherSchema":{"rawSchema":""}} is not a member of union',
     ]);
-    expect(withSchema({ 'com.linkedin.schema.Foo': {} })).toEqual(['ERROR :: /platformSchema :: "com.linkedin.schema.Foo" is not a member of union']);
+    expect(withSchema({ 'com.linkedin.schema.Foo': {} })).toEqual([
+      'ERROR :: /platformSchema :: "com.linkedin.schema.Foo" is not a member of union',
+    ]);
     expect(withSchema('MySqlDDL')).toEqual(['ERROR :: /platformSchema :: "MySqlDDL" is not a member of union']);
     expect(withSchema({ 'com.linkedin.schema.OtherSchema': {} })).toEqual([
       'ERROR :: /platformSchema/com.linkedin.schema.OtherSchema/rawSchema :: field is required but not found and has no default value',
@@ -167,7 +247,10 @@ describe('validateAspect: problems', () => {
   });
 
   it('reports field type problems at /fields/<i>/type/type', () => {
-    const fields = [{ ...SCHEMA_METADATA.fields[0], type: { type: { 'com.linkedin.schema.IntType': {} } } }, { ...SCHEMA_METADATA.fields[0], type: {} }];
+    const fields = [
+      { ...SCHEMA_METADATA.fields[0], type: { type: { 'com.linkedin.schema.IntType': {} } } },
+      { ...SCHEMA_METADATA.fields[0], type: {} },
+    ];
     expect(validateAspect('schemaMetadata', { ...SCHEMA_METADATA, fields })).toEqual([
       'ERROR :: /fields/0/type/type :: "com.linkedin.schema.IntType" is not a member of union',
       'ERROR :: /fields/1/type/type :: field is required but not found and has no default value',

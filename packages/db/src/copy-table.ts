@@ -28,7 +28,10 @@ export async function copyTable(
   let copied = 0;
   for (;;) {
     const where = after ? `WHERE (${keyList}) > (${table.key.map(() => '?').join(', ')})` : '';
-    const rows = await source.all<Record<string, unknown>>(`SELECT ${columns} FROM "${table.name}" ${where} ORDER BY ${keyList} LIMIT ?`, [...(after ?? []), ROWS_PER_BATCH]);
+    const rows = await source.all<Record<string, unknown>>(`SELECT ${columns} FROM "${table.name}" ${where} ORDER BY ${keyList} LIMIT ?`, [
+      ...(after ?? []),
+      ROWS_PER_BATCH,
+    ]);
     if (rows.length === 0) return copied;
     await target.run(
       `INSERT INTO "${table.name}" (${columns}) VALUES ${rows.map(() => row).join(', ')}`,

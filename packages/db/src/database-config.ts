@@ -32,7 +32,8 @@ export function databaseFromEnv(env: Env): DatabaseConfig {
   const fromUrl = present(env.DATABASE_URL);
   const fromEbean = present(env.EBEAN_DATASOURCE_URL);
   if (fromUrl === undefined && fromEbean === undefined) return { dialect: 'sqlite', logLine: 'database: SQLite files in DATA_DIR' };
-  const [variable, url] = fromUrl !== undefined ? ['DATABASE_URL', postgresUrl(fromUrl)] : ['EBEAN_DATASOURCE_URL', ebeanUrl(fromEbean!, env)];
+  const [variable, url] =
+    fromUrl !== undefined ? ['DATABASE_URL', postgresUrl(fromUrl)] : ['EBEAN_DATASOURCE_URL', ebeanUrl(fromEbean!, env)];
   const poolSize = poolSizeFrom(env);
   return { dialect: 'postgres', url, poolSize, logLine: `database: PostgreSQL ${masked(url)} (from ${variable}, pool of ${poolSize})` };
 }
@@ -47,7 +48,9 @@ function postgresUrl(value: string): string {
     throw new DatabaseConfigError('DATABASE_URL must be a URL: postgres://user:password@host:port/database');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new DatabaseConfigError(`DATABASE_URL must be a postgres:// URL (postgres://user:password@host:port/database), not ${url.protocol}//…`);
+    throw new DatabaseConfigError(
+      `DATABASE_URL must be a postgres:// URL (postgres://user:password@host:port/database), not ${url.protocol}//…`,
+    );
   }
   if (url.hostname === '') throw new DatabaseConfigError('DATABASE_URL names no host: postgres://user:password@host:port/database');
   return value;
@@ -58,11 +61,15 @@ function ebeanUrl(value: string, env: Env): string {
   const match = /^jdbc:postgresql:\/\/([^/?#]+)(\/[^?#]*)?(\?[^#]*)?$/.exec(value);
   if (!match) {
     const scheme = /^jdbc:([a-z0-9]+):/i.exec(value)?.[1];
-    const why = scheme && scheme !== 'postgresql' ? `${scheme} is not supported: mds stores on PostgreSQL, or on SQLite when this is unset` : 'expected jdbc:postgresql://host:port/database';
+    const why =
+      scheme && scheme !== 'postgresql'
+        ? `${scheme} is not supported: mds stores on PostgreSQL, or on SQLite when this is unset`
+        : 'expected jdbc:postgresql://host:port/database';
     throw new DatabaseConfigError(`EBEAN_DATASOURCE_URL: ${why}`);
   }
   const [, hosts, path = '/', query = ''] = match;
-  if (hosts!.includes(',')) throw new DatabaseConfigError('EBEAN_DATASOURCE_URL: several hosts are not supported; name one (a primary or a proxy)');
+  if (hosts!.includes(','))
+    throw new DatabaseConfigError('EBEAN_DATASOURCE_URL: several hosts are not supported; name one (a primary or a proxy)');
   const user = present(env.EBEAN_DATASOURCE_USERNAME);
   const password = env.EBEAN_DATASOURCE_PASSWORD ?? '';
   const credentials = user === undefined ? '' : `${encodeURIComponent(user)}${password === '' ? '' : `:${encodeURIComponent(password)}`}@`;
@@ -74,7 +81,8 @@ function poolSizeFrom(env: Env): number {
     const value = present(env[variable]);
     if (value === undefined) continue;
     const size = Number(value);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE) throw new DatabaseConfigError(`${variable} must be an integer from 1 to ${MAX_POOL_SIZE}, not ${value}`);
+    if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE)
+      throw new DatabaseConfigError(`${variable} must be an integer from 1 to ${MAX_POOL_SIZE}, not ${value}`);
     return size;
   }
   return DEFAULT_POOL_SIZE;

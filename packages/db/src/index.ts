@@ -110,4 +110,13 @@ export { deleteRows, writeRows, type OnConflict, type RowsWrite } from './rows';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';
 export { isDatabaseUnavailable } from './unavailable';
 export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from './postgres-adapter';
-export { copiedTable, defineTable, type AnyTableDescription, type ColumnSpec, type IndexKey, type IndexSpec, type TableDescription, type TableSpec } from './schema-factory';
+export {
+  copiedTable,
+  defineTable,
+  type AnyTableDescription,
+  type ColumnSpec,
+  type IndexKey,
+  type IndexSpec,
+  type TableDescription,
+  type TableSpec,
+} from './schema-factory';

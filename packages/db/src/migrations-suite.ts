@@ -24,7 +24,12 @@ export function databasesOfBothDialects() {
  * fresh database, besides `handWritten` ones that exist but each dialect makes its own way; the migrations are in
  * date order; and drizzle-kit has nothing left to generate from the description.
  */
-export function describeMigrationsOfSchema(owner: string, schema: readonly AnyTableDescription[], migrations: URL, options: { handWritten?: readonly string[] } = {}): void {
+export function describeMigrationsOfSchema(
+  owner: string,
+  schema: readonly AnyTableDescription[],
+  migrations: URL,
+  options: { handWritten?: readonly string[] } = {},
+): void {
   const databases = databasesOfBothDialects();
   describe.each(['sqlite', 'postgres'] as const)(`${owner} migrations on %s`, (dialect) => {
     const folder = fileURLToPath(new URL(dialect, migrations));

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 /** A database holds migrations of a package newer than this mds knows: it was written by a newer mds. */
 export class DatabaseTooNewError extends Error {
   constructor(where: string, owner: string, remedy = 'point DATA_DIR at another directory') {
-    super(`${where} holds ${owner} migrations this version of mds does not know: it was written by a newer mds. Upgrade mds, or ${remedy}.`);
+    super(
+      `${where} holds ${owner} migrations this version of mds does not know: it was written by a newer mds. Upgrade mds, or ${remedy}.`,
+    );
     this.name = 'DatabaseTooNewError';
   }
 }

@@ -13,7 +13,8 @@ export function numberPlaceholders(sql: string): string {
       return at === -1 ? sql.length : at + end.length;
     };
     let next: number;
-    if (c === "'" || c === '"') next = skipTo(c, i + 1); // a doubled quote inside is two literals back to back
+    if (c === "'" || c === '"')
+      next = skipTo(c, i + 1); // a doubled quote inside is two literals back to back
     else if (c === '-' && sql[i + 1] === '-') next = skipTo('\n', i + 2);
     else if (c === '/' && sql[i + 1] === '*') next = skipTo('*/', i + 2);
     else {

@@ -100,7 +100,10 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
    * when its connection was lost before COMMIT was sent (nothing of it can have committed). A connection lost during
    * COMMIT leaves the outcome unknown: that is passed on, never run again.
    */
-  async function attempt<T>(work: (tx: SqlExecutor) => Promise<T>, locks: readonly string[] | undefined): Promise<{ ok: true; value: T } | { ok: false; error: unknown; retryable: boolean }> {
+  async function attempt<T>(
+    work: (tx: SqlExecutor) => Promise<T>,
+    locks: readonly string[] | undefined,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: unknown; retryable: boolean }> {
     const client = await pool.connect();
     let broken: Error | undefined;
     // The server ending the connection mid-transaction is heard here (unheard, the error event would end the process);
@@ -160,7 +163,8 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
           );
           const { schema, applied } = rows[0]!;
           if (applied) {
-            const newest = (await client.query<{ newest: number | null }>(`SELECT max(created_at) AS newest FROM "${schema}"."${table}"`)).rows[0]!.newest;
+            const newest = (await client.query<{ newest: number | null }>(`SELECT max(created_at) AS newest FROM "${schema}"."${table}"`))
+              .rows[0]!.newest;
             if ((newest ?? 0) > newestKnownMigration(folder)) {
               throw new DatabaseTooNewError(`database ${client.database}`, owner, 'point DATABASE_URL at another database');
             }

@@ -64,7 +64,12 @@ export function createStatements() {
       counted.set(sql, (statement = { text: numberPlaceholders(sql), uses: 0 }));
     }
     statement.uses++;
-    const nameable = naming && params?.length && statement.uses >= USES_BEFORE_NAMED && named.size < MAX_NAMED && statement.text.length <= MAX_NAMED_LENGTH;
+    const nameable =
+      naming &&
+      params?.length &&
+      statement.uses >= USES_BEFORE_NAMED &&
+      named.size < MAX_NAMED &&
+      statement.text.length <= MAX_NAMED_LENGTH;
     if (!nameable) return { text: statement.text };
     const name = nameOf(statement.text);
     named.set(sql, { text: statement.text, name });
@@ -122,7 +127,8 @@ type Named = pg.Query & { name?: string };
 function send(on: pg.Pool | pg.PoolClient, query: pg.Query): Promise<pg.QueryResult> {
   if (on instanceof pg.Pool) return on.query(query as unknown as pg.QueryConfig);
   return new Promise((resolve, reject) => {
-    (query as { callback?: (error: Error | null, result: pg.QueryResult) => void }).callback = (error, result) => (error ? reject(error) : resolve(result));
+    (query as { callback?: (error: Error | null, result: pg.QueryResult) => void }).callback = (error, result) =>
+      error ? reject(error) : resolve(result);
     on.query(query);
   });
 }

@@ -68,7 +68,11 @@ export async function writeRows(tx: SqlExecutor, write: RowsWrite): Promise<void
 }
 
 /** Deletes the rows whose `columns` hold one of `keys` (a value per column), in as few round trips as worthwhile. */
-export async function deleteRows(tx: SqlExecutor, target: { table: string; columns: readonly string[] }, keys: readonly (readonly unknown[])[]): Promise<void> {
+export async function deleteRows(
+  tx: SqlExecutor,
+  target: { table: string; columns: readonly string[] },
+  keys: readonly (readonly unknown[])[],
+): Promise<void> {
   if (keys.length === 0) return;
   const { table, columns } = target;
   if (tx.dialect === 'sqlite') {

@@ -36,7 +36,11 @@ export const HAND_WRITTEN = 'hand-written';
 export type SchemaShape = Record<string, TableShape | typeof HAND_WRITTEN>;
 
 /** What `tables` describe on `dialect`, `handWritten` tables being present in any shape. */
-export function schemaDescribed(tables: readonly AnyTableDescription[], dialect: SqlDialect, options: { handWritten?: readonly string[] } = {}): SchemaShape {
+export function schemaDescribed(
+  tables: readonly AnyTableDescription[],
+  dialect: SqlDialect,
+  options: { handWritten?: readonly string[] } = {},
+): SchemaShape {
   const shapes: SchemaShape = Object.fromEntries((options.handWritten ?? []).map((name) => [name, HAND_WRITTEN]));
   for (const table of tables) {
     const shape: TableShape = {
@@ -45,7 +49,10 @@ export function schemaDescribed(tables: readonly AnyTableDescription[], dialect:
       indexes: Object.fromEntries(
         (table.indexes ?? []).map((index) => [
           index.name,
-          { unique: index.unique ?? false, on: index.on.map((c) => (typeof c === 'string' ? c : dialect === 'postgres' ? `md5(${c.md5})` : c.md5)) },
+          {
+            unique: index.unique ?? false,
+            on: index.on.map((c) => (typeof c === 'string' ? c : dialect === 'postgres' ? `md5(${c.md5})` : c.md5)),
+          },
         ]),
       ),
     };
@@ -59,7 +66,8 @@ function columnDescribed(spec: ColumnSpec, dialect: SqlDialect): ColumnShape {
   const identity = 'identity' in spec && spec.identity ? { identity: true as const } : {};
   const nullable = spec.nullable ?? false;
   if (dialect === 'sqlite') return { type: spec.type === 'text' ? 'text' : 'integer', nullable, ...identity };
-  if (spec.type === 'text') return { type: spec.length ? `character varying(${spec.length})` : 'text', nullable, bytewise: spec.bytewise ?? false };
+  if (spec.type === 'text')
+    return { type: spec.length ? `character varying(${spec.length})` : 'text', nullable, bytewise: spec.bytewise ?? false };
   return { type: spec.type, nullable, ...identity };
 }
 
@@ -72,7 +80,11 @@ export async function schemaInDatabase(db: SqlExecutor, options: { handWritten?:
   const names = db.dialect === 'sqlite' ? await sqliteTables(db) : await postgresTables(db);
   const shapes: SchemaShape = {};
   for (const name of names.filter((n) => !n.startsWith('__migrations_'))) {
-    shapes[name] = handWritten.has(name) ? HAND_WRITTEN : db.dialect === 'sqlite' ? await sqliteShape(db, name) : await postgresShape(db, name);
+    shapes[name] = handWritten.has(name)
+      ? HAND_WRITTEN
+      : db.dialect === 'sqlite'
+        ? await sqliteShape(db, name)
+        : await postgresShape(db, name);
   }
   return shapes;
 }
@@ -95,14 +107,22 @@ function affinity(declared: string): string {
 }
 
 async function sqliteShape(db: SqlExecutor, table: string): Promise<TableShape> {
-  const [{ wr }] = (await db.all<{ wr: number }>(`SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?`, [table])) as [{ wr: number }];
+  const [{ wr }] = (await db.all<{ wr: number }>(`SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?`, [table])) as [
+    { wr: number },
+  ];
   const { sql } = (await db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]))!;
-  const columns = await db.all<{ name: string; type: string; notnull: number; pk: number }>(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`, [table]);
+  const columns = await db.all<{ name: string; type: string; notnull: number; pk: number }>(
+    `SELECT name, type, "notnull", pk FROM pragma_table_info(?)`,
+    [table],
+  );
   const keys = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
   // The rowid's alias (https://www.sqlite.org/lang_createtable.html#rowid) is never null, NOT NULL or not.
   const rowid = !wr && keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : undefined;
   const indexes: TableShape['indexes'] = {};
-  for (const index of await db.all<{ name: string; unique: number; origin: string }>(`SELECT name, "unique", origin FROM pragma_index_list(?)`, [table])) {
+  for (const index of await db.all<{ name: string; unique: number; origin: string }>(
+    `SELECT name, "unique", origin FROM pragma_index_list(?)`,
+    [table],
+  )) {
     if (index.origin === 'pk') continue;
     const keyColumns = await db.all<{ name: string | null }>(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`, [index.name]);
     indexes[index.name] = { unique: index.unique === 1, on: keyColumns.map((c) => c.name ?? '<expression>') };
@@ -111,7 +131,11 @@ async function sqliteShape(db: SqlExecutor, table: string): Promise<TableShape> 
     columns: Object.fromEntries(
       columns.map((c) => [
         c.name,
-        { type: affinity(c.type), nullable: c.notnull === 0 && c.name !== rowid, ...(c.name === rowid && /\bAUTOINCREMENT\b/i.test(sql) ? { identity: true as const } : {}) },
+        {
+          type: affinity(c.type),
+          nullable: c.notnull === 0 && c.name !== rowid,
+          ...(c.name === rowid && /\bAUTOINCREMENT\b/i.test(sql) ? { identity: true as const } : {}),
+        },
       ]),
     ),
     primaryKey: keys.map((c) => c.name),
@@ -121,7 +145,9 @@ async function sqliteShape(db: SqlExecutor, table: string): Promise<TableShape> 
 }
 
 async function postgresTables(db: SqlExecutor): Promise<string[]> {
-  const rows = await db.all<{ name: string }>(`SELECT c.relname AS name FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`);
+  const rows = await db.all<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY 1`,
+  );
   return rows.map((r) => r.name);
 }
 
@@ -171,7 +197,10 @@ export function migrationsFolderProblems(folder: string): string[] {
   journal.entries.forEach((entry, i) => {
     if (!existsSync(join(folder, `${entry.tag}.sql`))) problems.push(`${entry.tag}.sql is missing`);
     const before = journal.entries[i - 1];
-    if (before && entry.when <= before.when) problems.push(`${entry.tag} is dated ${entry.when}, not after ${before.tag} (${before.when}): databases that applied ${before.tag} would skip it`);
+    if (before && entry.when <= before.when)
+      problems.push(
+        `${entry.tag} is dated ${entry.when}, not after ${before.tag} (${before.when}): databases that applied ${before.tag} would skip it`,
+      );
   });
   return problems;
 }
@@ -192,8 +221,8 @@ export async function pendingMigration(tables: readonly AnyTableDescription[], d
   const newestId = (newest as { id?: string } | undefined)?.id;
   if (dialect === 'sqlite') {
     const described = await kit.generateSQLiteDrizzleJson(Object.fromEntries(tables.map((t) => [t.name, t.sqlite])), newestId);
-    return kit.generateSQLiteMigration((newest ?? (await kit.generateSQLiteDrizzleJson({}))), described);
+    return kit.generateSQLiteMigration(newest ?? (await kit.generateSQLiteDrizzleJson({})), described);
   }
   const described = kit.generateDrizzleJson(Object.fromEntries(tables.map((t) => [t.name, t.postgres])), newestId);
-  return kit.generateMigration((newest ?? kit.generateDrizzleJson({})), described);
+  return kit.generateMigration(newest ?? kit.generateDrizzleJson({}), described);
 }

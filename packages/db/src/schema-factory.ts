@@ -91,14 +91,27 @@ interface DescribedColumn<T extends string, K extends string, S extends ColumnSp
   hasRuntimeDefault: false;
 }
 
-export interface TableDescription<T extends string = string, C extends Record<string, ColumnSpec> = Record<string, ColumnSpec>> extends TableSpec<C> {
+export interface TableDescription<
+  T extends string = string,
+  C extends Record<string, ColumnSpec> = Record<string, ColumnSpec>,
+> extends TableSpec<C> {
   readonly name: T;
   /** The column names in table order. */
   readonly columnNames: readonly (keyof C & string)[];
   /** The table for drizzle on SQLite, and for drizzle-kit generating migrations/sqlite. */
-  readonly sqlite: SQLiteTableWithColumns<{ name: T; schema: undefined; dialect: 'sqlite'; columns: { [K in keyof C & string]: SQLiteColumn<DescribedColumn<T, K, C[K]>> } }>;
+  readonly sqlite: SQLiteTableWithColumns<{
+    name: T;
+    schema: undefined;
+    dialect: 'sqlite';
+    columns: { [K in keyof C & string]: SQLiteColumn<DescribedColumn<T, K, C[K]>> };
+  }>;
   /** The table for drizzle on PostgreSQL, and for drizzle-kit generating migrations/postgres. */
-  readonly postgres: PgTableWithColumns<{ name: T; schema: undefined; dialect: 'pg'; columns: { [K in keyof C & string]: PgColumn<DescribedColumn<T, K, C[K]>> } }>;
+  readonly postgres: PgTableWithColumns<{
+    name: T;
+    schema: undefined;
+    dialect: 'pg';
+    columns: { [K in keyof C & string]: PgColumn<DescribedColumn<T, K, C[K]>> };
+  }>;
 }
 
 /** Any described table, as code taking several of them (`copiedTable`, the checks of `@mds/db/testing`) sees it. */
@@ -120,8 +133,11 @@ const pgBytewiseText = pgCustomType<{ data: string; driverData: string; config: 
 
 function sqliteColumn(name: string, spec: ColumnSpec, soleKey: boolean): SQLiteColumnBuilderBase {
   const base =
-    spec.type === 'text' ? sqliteText(name, spec.length ? { length: spec.length } : {}) : sqliteInteger(name, { mode: spec.type === 'boolean' ? 'boolean' : 'number' });
-  if (soleKey) return base.primaryKey(spec.type !== 'text' && spec.type !== 'boolean' && spec.identity ? { autoIncrement: true } : undefined);
+    spec.type === 'text'
+      ? sqliteText(name, spec.length ? { length: spec.length } : {})
+      : sqliteInteger(name, { mode: spec.type === 'boolean' ? 'boolean' : 'number' });
+  if (soleKey)
+    return base.primaryKey(spec.type !== 'text' && spec.type !== 'boolean' && spec.identity ? { autoIncrement: true } : undefined);
   return spec.nullable ? base : base.notNull();
 }
 
@@ -129,7 +145,11 @@ function pgColumn(name: string, spec: ColumnSpec, soleKey: boolean): PgColumnBui
   let base;
   switch (spec.type) {
     case 'text':
-      base = spec.bytewise ? pgBytewiseText(name, { length: spec.length }) : spec.length ? pgVarchar(name, { length: spec.length }) : pgText(name);
+      base = spec.bytewise
+        ? pgBytewiseText(name, { length: spec.length })
+        : spec.length
+          ? pgVarchar(name, { length: spec.length })
+          : pgText(name);
       break;
     case 'boolean':
       base = pgBoolean(name);
@@ -153,7 +173,10 @@ const nonEmpty = <X>(items: X[]): [X, ...X[]] => {
  * Describes a table once for both dialects. A primary key of one column is declared on the column (so an `identity`
  * key is SQLite's rowid), one of several on the table; indexes keep the order of their columns.
  */
-export function defineTable<const T extends string, const C extends Record<string, ColumnSpec>>(name: T, spec: TableSpec<C>): TableDescription<T, C> {
+export function defineTable<const T extends string, const C extends Record<string, ColumnSpec>>(
+  name: T,
+  spec: TableSpec<C>,
+): TableDescription<T, C> {
   const columnNames = Object.keys(spec.columns) as (keyof C & string)[];
   for (const key of spec.primaryKey) {
     if (!(key in spec.columns)) throw new Error(`${name}: the primary key names ${key}, which is not a column`);
@@ -167,13 +190,16 @@ export function defineTable<const T extends string, const C extends Record<strin
   const soleKey = spec.primaryKey.length === 1 ? spec.primaryKey[0] : undefined;
   const keyColumn = (c: IndexKey) => (typeof c === 'string' ? c : c.md5);
   for (const index of spec.indexes ?? []) {
-    for (const c of index.on) if (!(keyColumn(c) in spec.columns)) throw new Error(`${name}: index ${index.name} names ${keyColumn(c)}, which is not a column`);
+    for (const c of index.on)
+      if (!(keyColumn(c) in spec.columns)) throw new Error(`${name}: index ${index.name} names ${keyColumn(c)}, which is not a column`);
   }
 
   const sqliteColumns = Object.fromEntries(columnNames.map((c) => [c, sqliteColumn(c, spec.columns[c]!, c === soleKey)]));
   const sqlite = sqliteTable(name, sqliteColumns, (t) => [
     ...(soleKey ? [] : [sqlitePrimaryKey({ columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
-    ...(spec.indexes ?? []).map((index) => (index.unique ? sqliteUniqueIndex : sqliteIndex)(index.name).on(...nonEmpty(index.on.map((c) => t[keyColumn(c)]!)))),
+    ...(spec.indexes ?? []).map((index) =>
+      (index.unique ? sqliteUniqueIndex : sqliteIndex)(index.name).on(...nonEmpty(index.on.map((c) => t[keyColumn(c)]!))),
+    ),
   ]);
 
   const pgColumns = Object.fromEntries(columnNames.map((c) => [c, pgColumn(c, spec.columns[c]!, c === soleKey)]));
@@ -182,7 +208,9 @@ export function defineTable<const T extends string, const C extends Record<strin
     // names the key a hand-written `PRIMARY KEY (...)` made.
     ...(soleKey ? [] : [pgPrimaryKey({ name: `${name}_pkey`, columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
     ...(spec.indexes ?? []).map((index) =>
-      (index.unique ? pgUniqueIndex : pgIndex)(index.name).on(...nonEmpty(index.on.map((c) => (typeof c === 'string' ? t[c]! : sql`md5(${t[c.md5]!})`)))),
+      (index.unique ? pgUniqueIndex : pgIndex)(index.name).on(
+        ...nonEmpty(index.on.map((c) => (typeof c === 'string' ? t[c]! : sql`md5(${t[c.md5]!})`))),
+      ),
     ),
   ]);
 

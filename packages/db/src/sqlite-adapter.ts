@@ -106,7 +106,11 @@ export function openSqliteDatabase(file: string): SqlDatabase {
     draining = false;
   };
 
-  const schedule = flushWhenArrivalsStop(() => queue.length, COMMIT_AT_TRANSACTIONS, () => void drain());
+  const schedule = flushWhenArrivalsStop(
+    () => queue.length,
+    COMMIT_AT_TRANSACTIONS,
+    () => void drain(),
+  );
   const transaction = <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve, reject });

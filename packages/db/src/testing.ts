@@ -49,7 +49,9 @@ export async function startOwnPostgresServer(): Promise<OwnPostgresServer> {
   try {
     accessSync(join(bin, 'pg_ctl'), constants.X_OK);
   } catch {
-    throw new Error(`This PostgreSQL test starts and stops a server of its own, and found no ${bin}/pg_ctl: install Debian's postgresql (\`sudo apt-get install -y postgresql\`) or set PG_BIN to the directory of initdb and pg_ctl.`);
+    throw new Error(
+      `This PostgreSQL test starts and stops a server of its own, and found no ${bin}/pg_ctl: install Debian's postgresql (\`sudo apt-get install -y postgresql\`) or set PG_BIN to the directory of initdb and pg_ctl.`,
+    );
   }
   const root = process.getuid?.() === 0;
   const run = (command: string, args: string[]) =>
@@ -68,7 +70,8 @@ export async function startOwnPostgresServer(): Promise<OwnPostgresServer> {
     });
   });
   const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
-  const start = async () => void (await run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']));
+  const start = async () =>
+    void (await run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']));
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => void (await run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']));
   await start();
   return {
@@ -183,5 +186,14 @@ export function postgresTestDatabases(options: { poolSize?: number } = {}): Test
   const databases = testDatabases();
   return handles((url) => openPostgresDatabase({ url, poolSize: options.poolSize }), databases.create, databases.dropAll);
 }
-export { HAND_WRITTEN, migrationsFolderProblems, pendingMigration, schemaDescribed, schemaInDatabase, type ColumnShape, type SchemaShape, type TableShape } from './schema-check';
+export {
+  HAND_WRITTEN,
+  migrationsFolderProblems,
+  pendingMigration,
+  schemaDescribed,
+  schemaInDatabase,
+  type ColumnShape,
+  type SchemaShape,
+  type TableShape,
+} from './schema-check';
 export { databasesOfBothDialects, describeMigrationsOfSchema } from './migrations-suite';

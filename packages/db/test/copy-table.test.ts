@@ -22,7 +22,11 @@ it('copies every row of a table from SQLite into PostgreSQL, a batch at a time, 
   await source.run(TABLE);
   await target.run(TABLE);
   // More rows than one batch, keys that tie on their first column, text with quotes, accents and a NULL.
-  const rows = Array.from({ length: 1_234 }, (_, i) => ({ urn: `urn:li:tag:t${i % 50}`, version: Math.floor(i / 50), body: i % 7 ? `"é" ${i}` : null }));
+  const rows = Array.from({ length: 1_234 }, (_, i) => ({
+    urn: `urn:li:tag:t${i % 50}`,
+    version: Math.floor(i / 50),
+    body: i % 7 ? `"é" ${i}` : null,
+  }));
   await source.transaction(async (tx) => {
     for (const r of rows) await tx.run('INSERT INTO rows_of (urn, version, body) VALUES (?, ?, ?)', [r.urn, r.version, r.body]);
   });
@@ -31,7 +35,9 @@ it('copies every row of a table from SQLite into PostgreSQL, a batch at a time, 
   expect(copied).toBe(rows.length);
   expect(seen.length).toBeGreaterThan(1);
   const order = 'ORDER BY urn, version';
-  expect(await target.all(`SELECT urn, version, body FROM rows_of ${order}`)).toEqual(await source.all(`SELECT urn, version, body FROM rows_of ${order}`));
+  expect(await target.all(`SELECT urn, version, body FROM rows_of ${order}`)).toEqual(
+    await source.all(`SELECT urn, version, body FROM rows_of ${order}`),
+  );
 });
 
 it('copies nothing from an empty table, and a copy that fails leaves the target as it was', async () => {

@@ -33,7 +33,8 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: P
     });
 
     describe('writeRows and deleteRows', () => {
-      const labels = async (db: Awaited<ReturnType<typeof withTable>>) => (await db.all<{ label: string }>('SELECT label FROM items ORDER BY id')).map((r) => r.label);
+      const labels = async (db: Awaited<ReturnType<typeof withTable>>) =>
+        (await db.all<{ label: string }>('SELECT label FROM items ORDER BY id')).map((r) => r.label);
 
       it('inserts more rows than one statement may bind, all or none', async () => {
         const db = await withTable();
@@ -41,26 +42,79 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: P
         await db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label', 'flag'], rows }));
         expect(await db.get('SELECT count(*) AS n, sum(id) AS total FROM items')).toEqual({ n: 12_000, total: (12_000 * 12_001) / 2 });
         // A conflict in the last part fails the write, and the parts before it are undone with it.
-        const failing = db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label'], rows: [...Array.from({ length: 11_000 }, (_, i) => [20_000 + i, `new ${i}`]), [40_000, 'label 1']] }));
+        const failing = db.transaction((tx) =>
+          writeRows(tx, {
+            table: 'items',
+            columns: ['id', 'label'],
+            rows: [...Array.from({ length: 11_000 }, (_, i) => [20_000 + i, `new ${i}`]), [40_000, 'label 1']],
+          }),
+        );
         await expect(failing).rejects.toThrow();
         expect(await db.get('SELECT count(*) AS n FROM items')).toEqual({ n: 12_000 });
       });
 
       it('skips rows whose key is taken, or replaces their other columns', async () => {
         const db = await withTable();
-        await db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label'], rows: [[1, 'a'], [2, 'b']] }));
-        await db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label'], rows: [[3, 'a'], [4, 'd']], onConflict: 'ignore' }));
+        await db.transaction((tx) =>
+          writeRows(tx, {
+            table: 'items',
+            columns: ['id', 'label'],
+            rows: [
+              [1, 'a'],
+              [2, 'b'],
+            ],
+          }),
+        );
+        await db.transaction((tx) =>
+          writeRows(tx, {
+            table: 'items',
+            columns: ['id', 'label'],
+            rows: [
+              [3, 'a'],
+              [4, 'd'],
+            ],
+            onConflict: 'ignore',
+          }),
+        );
         expect(await labels(db)).toEqual(['a', 'b', 'd']);
-        await db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label'], rows: [[1, 'A'], [2, 'B'], [5, 'e']], onConflict: { replaceOn: ['id'] } }));
+        await db.transaction((tx) =>
+          writeRows(tx, {
+            table: 'items',
+            columns: ['id', 'label'],
+            rows: [
+              [1, 'A'],
+              [2, 'B'],
+              [5, 'e'],
+            ],
+            onConflict: { replaceOn: ['id'] },
+          }),
+        );
         expect(await labels(db)).toEqual(['A', 'B', 'd', 'e']);
       });
 
       it('deletes the rows of the keys given, matching every column of a key', async () => {
         const db = await withTable();
-        await db.transaction((tx) => writeRows(tx, { table: 'items', columns: ['id', 'label'], rows: Array.from({ length: 12_000 }, (_, i) => [i + 1, `label ${i + 1}`]) }));
-        await db.transaction((tx) => deleteRows(tx, { table: 'items', columns: ['id'] }, Array.from({ length: 11_998 }, (_, i) => [i + 2])));
+        await db.transaction((tx) =>
+          writeRows(tx, {
+            table: 'items',
+            columns: ['id', 'label'],
+            rows: Array.from({ length: 12_000 }, (_, i) => [i + 1, `label ${i + 1}`]),
+          }),
+        );
+        await db.transaction((tx) =>
+          deleteRows(
+            tx,
+            { table: 'items', columns: ['id'] },
+            Array.from({ length: 11_998 }, (_, i) => [i + 2]),
+          ),
+        );
         expect(await labels(db)).toEqual(['label 1', 'label 12000']);
-        await db.transaction((tx) => deleteRows(tx, { table: 'items', columns: ['id', 'label'] }, [[1, 'other'], [12_000, 'label 12000']]));
+        await db.transaction((tx) =>
+          deleteRows(tx, { table: 'items', columns: ['id', 'label'] }, [
+            [1, 'other'],
+            [12_000, 'label 12000'],
+          ]),
+        );
         expect(await labels(db)).toEqual(['label 1']);
       });
     });
@@ -233,7 +287,9 @@ export function describeSqlDatabaseContract(name: string, { open, openAgain }: P
         await db.migrate({ folder: migrationsFolder([first, second]), owner: 'demo' });
         const older = (await openAgain(db)).migrate({ folder: migrationsFolder([first]), owner: 'demo' });
         await expect(older).rejects.toThrow(DatabaseTooNewError);
-        await expect((await openAgain(db)).migrate({ folder: migrationsFolder([first]), owner: 'demo' })).rejects.toThrow(/written by a newer mds/);
+        await expect((await openAgain(db)).migrate({ folder: migrationsFolder([first]), owner: 'demo' })).rejects.toThrow(
+          /written by a newer mds/,
+        );
       });
     });
   });

@@ -108,7 +108,10 @@ describe('PostgreSQL adapter', () => {
     const unreachable = openPostgresDatabase({ url: closed.toString(), connectTimeoutMs: 500 });
     try {
       for (const attempt of [unreachable.get('SELECT 1'), unreachable.transaction((tx) => tx.run('SELECT 1'))]) {
-        const error = await attempt.then(() => undefined, (e: unknown) => e);
+        const error = await attempt.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(isDatabaseUnavailable(error)).toBe(true);
       }
     } finally {
@@ -120,7 +123,10 @@ describe('PostgreSQL adapter', () => {
       let release = () => {};
       const holding = busy.transaction(() => new Promise<void>((resolve) => (release = resolve)));
       const started = Date.now();
-      const waited = await busy.get('SELECT 1').then(() => undefined, (e: unknown) => e);
+      const waited = await busy.get('SELECT 1').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isDatabaseUnavailable(waited)).toBe(true);
       expect(Date.now() - started).toBeLessThan(2_000);
       release();

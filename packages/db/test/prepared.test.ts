@@ -9,7 +9,8 @@ afterEach(() => databases.closeOpened());
 afterAll(() => databases.dispose());
 
 /** The statements the pool's connection holds prepared (a statement without parameters: never itself named). */
-const prepared = async (db: SqlDatabase) => (await db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).map((r) => r.statement);
+const prepared = async (db: SqlDatabase) =>
+  (await db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).map((r) => r.statement);
 
 /** An operator's statement on its own connection (pg_terminate_backend, DDL another replica's migration runs). */
 async function asAdmin(db: SqlDatabase, sql: string) {
@@ -51,7 +52,10 @@ describe('PostgreSQL prepared statements', () => {
     const db = await withTable();
     await db.get(READ, [1]);
     await db.get(READ, [1]);
-    await asAdmin(db, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    await asAdmin(
+      db,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     await new Promise((resolve) => setTimeout(resolve, 50)); // the pool hears of its idle connection's end
     expect(await db.get(READ, [2])).toEqual({ v: 20 });
     expect(await db.transaction((tx) => tx.get(READ, [1]))).toEqual({ v: 10 });

@@ -64,7 +64,13 @@ const HAND_WRITTEN = {
 
 /** `pairs` as the hand-written migrations create it (WITHOUT ROWID on SQLite), changed by `change`. */
 const pairsWith = (change: Partial<TableSpec<Record<string, ColumnSpec>>>) =>
-  defineTable<'pairs', Record<string, ColumnSpec>>('pairs', { columns: pairs.columns, primaryKey: pairs.primaryKey, indexes: pairs.indexes, withoutRowid: true, ...change });
+  defineTable<'pairs', Record<string, ColumnSpec>>('pairs', {
+    columns: pairs.columns,
+    primaryKey: pairs.primaryKey,
+    indexes: pairs.indexes,
+    withoutRowid: true,
+    ...change,
+  });
 
 describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
   it("drizzle-kit's migration of the factory's tables creates what the description says", async () => {
@@ -93,7 +99,9 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
             'text not compared bytewise': pairsWith({ columns: { ...pairs.columns, a: { type: 'text' } } }),
             'an integer of another width': pairsWith({ columns: { ...pairs.columns, b: { type: 'integer' } } }),
             'a text of a length': pairsWith({ columns: { ...pairs.columns, value: { type: 'text', length: 500 } } }),
-            'an index on a value, not its md5': pairsWith({ indexes: [pairs.indexes![0]!, { name: 'pairs_a_value', on: ['a', 'value'], unique: true }] }),
+            'an index on a value, not its md5': pairsWith({
+              indexes: [pairs.indexes![0]!, { name: 'pairs_a_value', on: ['a', 'value'], unique: true }],
+            }),
           }
         : { 'a rowid table': pairsWith({ withoutRowid: false }) }),
     };
@@ -113,7 +121,11 @@ it('drizzle-kit has nothing to generate while the newest snapshot is in step wit
   const kit = await import('drizzle-kit/api');
   writeFileSync(join(folder, 'meta/0000_snapshot.json'), JSON.stringify(await kit.generateSQLiteDrizzleJson({ docs: docs.sqlite })));
   expect(await pendingMigration([docs], 'sqlite', folder)).toEqual([]);
-  expect(await pendingMigration([docs, pairs], 'sqlite', folder)).toEqual([expect.stringContaining('CREATE TABLE `pairs`'), expect.anything(), expect.anything()]);
+  expect(await pendingMigration([docs, pairs], 'sqlite', folder)).toEqual([
+    expect.stringContaining('CREATE TABLE `pairs`'),
+    expect.anything(),
+    expect.anything(),
+  ]);
   writeFileSync(join(folder, 'meta/0000_snapshot.json'), JSON.stringify(kit.generateDrizzleJson({ docs: docs.postgres })));
   expect(await pendingMigration([docs], 'postgres', folder)).toEqual([]);
   const more = defineTable('docs', { ...docs, columns: { ...docs.columns, lang: { type: 'text', nullable: true } } });
@@ -121,21 +133,37 @@ it('drizzle-kit has nothing to generate while the newest snapshot is in step wit
 });
 
 it('a migrations folder is in order when each entry has its file and comes after the one before', () => {
-  expect(migrationsFolderProblems(migrationsFolder([{ when: 1, sql: '' }, { when: 2, sql: '' }]))).toEqual([]);
-  expect(migrationsFolderProblems(migrationsFolder([{ when: 2, sql: '' }, { when: 1, sql: '' }]))).toEqual([
-    '0001_m is dated 1, not after 0000_m (2): databases that applied 0000_m would skip it',
-  ]);
+  expect(
+    migrationsFolderProblems(
+      migrationsFolder([
+        { when: 1, sql: '' },
+        { when: 2, sql: '' },
+      ]),
+    ),
+  ).toEqual([]);
+  expect(
+    migrationsFolderProblems(
+      migrationsFolder([
+        { when: 2, sql: '' },
+        { when: 1, sql: '' },
+      ]),
+    ),
+  ).toEqual(['0001_m is dated 1, not after 0000_m (2): databases that applied 0000_m would skip it']);
 });
 
 it('derives the column lists the code needs, and refuses a description that contradicts itself', () => {
   expect(copiedTable(pairs)).toEqual({ name: 'pairs', columns: ['a', 'b', 'value'], key: ['a', 'b'] });
   expect(docs.columnNames).toEqual(['id', 'urn', 'title', 'body', 'draft', 'views']);
-  expect(() => defineTable('t', { columns: { a: { type: 'text' } }, primaryKey: ['b' as 'a'] })).toThrow('t: the primary key names b, which is not a column');
-  expect(() => defineTable('t', { columns: { a: { type: 'text', nullable: true } }, primaryKey: ['a'] })).toThrow('t.a: a primary key column is not nullable');
+  expect(() => defineTable('t', { columns: { a: { type: 'text' } }, primaryKey: ['b' as 'a'] })).toThrow(
+    't: the primary key names b, which is not a column',
+  );
+  expect(() => defineTable('t', { columns: { a: { type: 'text', nullable: true } }, primaryKey: ['a'] })).toThrow(
+    't.a: a primary key column is not nullable',
+  );
   expect(() => defineTable('t', { columns: { a: { type: 'text' }, n: { type: 'bigint', identity: true } }, primaryKey: ['a'] })).toThrow(
     "t.n: an identity column is the table's sole primary key",
   );
-  expect(() => defineTable('t', { columns: { a: { type: 'text' } }, primaryKey: ['a'], indexes: [{ name: 'i', on: ['z' as 'a'] }] })).toThrow(
-    't: index i names z, which is not a column',
-  );
+  expect(() =>
+    defineTable('t', { columns: { a: { type: 'text' } }, primaryKey: ['a'], indexes: [{ name: 'i', on: ['z' as 'a'] }] }),
+  ).toThrow('t: index i names z, which is not a column');
 });

@@ -1,11 +1,4 @@
-import {
-  Client,
-  Transport,
-  errors,
-  type BaseConnection,
-  type TransportRequestOptions,
-  type estypes,
-} from '@elastic/elasticsearch';
+import { Client, Transport, errors, type BaseConnection, type TransportRequestOptions, type estypes } from '@elastic/elasticsearch';
 import { isApiError, unavailable, type ApiError } from '@mds/schema';
 import type { ElasticsearchConnection } from './connection.ts';
 
@@ -22,12 +15,15 @@ const compatibleWith = (major: number) => ({
   ndjsonContentType: `application/vnd.elasticsearch+x-ndjson; compatible-with=${major}`,
   accept: `application/vnd.elasticsearch+json; compatible-with=${major},text/plain`,
 });
-const PLAIN_JSON = { jsonContentType: 'application/json', ndjsonContentType: 'application/x-ndjson', accept: 'application/json, text/plain' };
+const PLAIN_JSON = {
+  jsonContentType: 'application/json',
+  ndjsonContentType: 'application/x-ndjson',
+  accept: 'application/json, text/plain',
+};
 
 /** `probe`: plain JSON and no product check, which every supported cluster answers, to ask it what it is. */
 function transportFor(dialect: Dialect | 'probe'): typeof Transport {
-  const vendoredHeaders =
-    dialect === 'elasticsearch9' ? compatibleWith(9) : dialect === 'elasticsearch8' ? compatibleWith(8) : PLAIN_JSON;
+  const vendoredHeaders = dialect === 'elasticsearch9' ? compatibleWith(9) : dialect === 'elasticsearch8' ? compatibleWith(8) : PLAIN_JSON;
   const productCheck = dialect === 'elasticsearch9' || dialect === 'elasticsearch8' ? 'Elasticsearch' : undefined;
   return class DialectTransport extends Transport {
     constructor(options: ConstructorParameters<typeof Transport>[0]) {

@@ -88,7 +88,9 @@ function hostUrl(host: string, port: string | undefined, useSsl: string | undefi
     throw new ElasticsearchConfigError(`ELASTICSEARCH_USE_SSL must be true or false (got '${useSsl}').`);
   }
   if (host.includes('/')) {
-    throw new ElasticsearchConfigError(`ELASTICSEARCH_HOST must be a host name without scheme or path (got '${host}'); use ELASTICSEARCH_URL for a URL.`);
+    throw new ElasticsearchConfigError(
+      `ELASTICSEARCH_HOST must be a host name without scheme or path (got '${host}'); use ELASTICSEARCH_URL for a URL.`,
+    );
   }
   return `${ssl === 'true' ? 'https' : 'http'}://${host}:${port ?? '9200'}`;
 }

@@ -10,7 +10,9 @@ describe('dialectOf', () => {
     expect(dialectOf(info('9.1.0'))).toBe('elasticsearch9');
     expect(dialectOf(info('8.15.2'))).toBe('elasticsearch8');
     expect(dialectOf(info('2.17.0', 'opensearch'))).toBe('opensearch');
-    expect(() => dialectOf(info('7.17.0'))).toThrow('Elasticsearch 7.17.0 is not supported: mds needs Elasticsearch 8 or 9, or OpenSearch.');
+    expect(() => dialectOf(info('7.17.0'))).toThrow(
+      'Elasticsearch 7.17.0 is not supported: mds needs Elasticsearch 8 or 9, or OpenSearch.',
+    );
   });
 });
 

@@ -140,14 +140,18 @@ const header = (headers: Record<string, string> | undefined, name: string) =>
  */
 async function latestRows(on: SqlExecutor, urns: readonly string[], aspects?: readonly string[], withNewest = false): Promise<Row[]> {
   const rows: Row[] = [];
-  const newest = withNewest ? ', (SELECT max(version) FROM metadata_aspect_v2 h WHERE h.urn = m.urn AND h.aspect = m.aspect) AS newest' : '';
+  const newest = withNewest
+    ? ', (SELECT max(version) FROM metadata_aspect_v2 h WHERE h.urn = m.urn AND h.aspect = m.aspect) AS newest'
+    : '';
   const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
   for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
     const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
-    rows.push(...(await on.all<Row>(
-      `SELECT ${COLUMNS}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
-      [...chunk, ...(aspects ?? [])],
-    )));
+    rows.push(
+      ...(await on.all<Row>(
+        `SELECT ${COLUMNS}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
+        [...chunk, ...(aspects ?? [])],
+      )),
+    );
   }
   return rows;
 }
@@ -176,13 +180,23 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     }
     return found;
   }
-  const oneEntity = createCommitCache<string, Promise<Map<string, StoredAspect> | undefined>>(db.commitStamp, { maxEntries: MAX_CACHED_ENTITIES });
+  const oneEntity = createCommitCache<string, Promise<Map<string, StoredAspect> | undefined>>(db.commitStamp, {
+    maxEntries: MAX_CACHED_ENTITIES,
+  });
 
   /** systemMetadata of a first write: the request's, with the server's fields and defaults. */
   const firstSystemMetadata = (requested: SystemMetadata | null | undefined, audit: Audit): SystemMetadata => {
     const stamp = { time: audit.time, actor: audit.actor };
     const own = Object.fromEntries(Object.entries(requested ?? {}).filter(([key]) => !SERVER_OWNED.includes(key)));
-    return { lastObserved: audit.time, runId: DEFAULT_RUN_ID, lastRunId: DEFAULT_RUN_ID, ...own, version: '1', aspectCreated: stamp, aspectModified: stamp };
+    return {
+      lastObserved: audit.time,
+      runId: DEFAULT_RUN_ID,
+      lastRunId: DEFAULT_RUN_ID,
+      ...own,
+      version: '1',
+      aspectCreated: stamp,
+      aspectModified: stamp,
+    };
   };
 
   const newRow = (urn: string, aspect: string, value: unknown, systemMetadata: SystemMetadata, audit: Audit): Row => ({
@@ -251,7 +265,9 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     const expected = header(item.headers, 'If-Version-Match');
     const actual = currentSystem?.version === undefined ? '-1' : String(currentSystem.version);
     if (expected !== undefined && expected !== actual) {
-      throw unprocessable(`Expected version ${expected} of aspect ${item.aspect} of ${item.urn}, found version ${actual} (If-Version-Match).`);
+      throw unprocessable(
+        `Expected version ${expected} of aspect ${item.aspect} of ${item.urn}, found version ${actual} (If-Version-Match).`,
+      );
     }
     slot.touched = true;
     const written: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'written' };
@@ -278,13 +294,19 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     slot.newest += 1;
     state.archived.push({ ...current, version: slot.newest });
     const own = Object.fromEntries(Object.entries(requested).filter(([key]) => !SERVER_OWNED.includes(key)));
-    slot.row = newRow(item.urn, item.aspect, value, {
-      ...own,
-      ...observed,
-      version: String(slot.newest + 1),
-      aspectCreated: currentSystem?.aspectCreated ?? { time: Number(current.createdon), actor: current.createdby },
-      aspectModified: { time: audit.time, actor: audit.actor },
-    }, audit);
+    slot.row = newRow(
+      item.urn,
+      item.aspect,
+      value,
+      {
+        ...own,
+        ...observed,
+        version: String(slot.newest + 1),
+        aspectCreated: currentSystem?.aspectCreated ?? { time: Number(current.createdon), actor: current.createdby },
+        aspectModified: { time: audit.time, actor: audit.actor },
+      },
+      audit,
+    );
     return written;
   }
 
@@ -294,22 +316,55 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
    */
   async function flush(tx: SqlExecutor, state: WriteState) {
     const touched = [...state.slots.values()].filter((slot) => slot.touched && slot.row);
-    const asValues = (row: Row) => [row.urn, row.aspect, row.version, row.metadata, row.systemmetadata, row.createdon, row.createdby, row.createdfor];
+    const asValues = (row: Row) => [
+      row.urn,
+      row.aspect,
+      row.version,
+      row.metadata,
+      row.systemmetadata,
+      row.createdon,
+      row.createdby,
+      row.createdfor,
+    ];
     const table = 'metadata_aspect_v2';
-    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: [...state.archived, ...touched.filter((s) => !s.stored).map((s) => s.row!)].map(asValues) });
-    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: touched.filter((s) => s.stored).map((s) => asValues(s.row!)), onConflict: { replaceOn: ['urn', 'aspect', 'version'] } });
+    await writeRows(tx, {
+      table,
+      columns: ROW_COLUMNS,
+      rows: [...state.archived, ...touched.filter((s) => !s.stored).map((s) => s.row!)].map(asValues),
+    });
+    await writeRows(tx, {
+      table,
+      columns: ROW_COLUMNS,
+      rows: touched.filter((s) => s.stored).map((s) => asValues(s.row!)),
+      onConflict: { replaceOn: ['urn', 'aspect', 'version'] },
+    });
 
     // Edges of the aspects given a new value (an unchanged value keeps its edges; a new entity has none yet).
     const rewritten = touched.filter((slot) => slot.written !== undefined && declaresEdges(slot.row!.aspect));
-    await deleteRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect'] }, rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]));
-    const edges = rewritten.flatMap(({ row, written }) => edgesOf(row!.aspect, written).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]));
-    await writeRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect', 'type', 'destination'], rows: edges, onConflict: 'ignore' });
+    await deleteRows(
+      tx,
+      { table: 'entity_relationship', columns: ['source', 'aspect'] },
+      rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]),
+    );
+    const edges = rewritten.flatMap(({ row, written }) =>
+      edgesOf(row!.aspect, written).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]),
+    );
+    await writeRows(tx, {
+      table: 'entity_relationship',
+      columns: ['source', 'aspect', 'type', 'destination'],
+      rows: edges,
+      onConflict: 'ignore',
+    });
 
     await reindexEntities(tx, [...state.changed], state.created);
   }
 
   /** The entities' search documents again, from their latest aspects as this transaction sees them. */
-  async function reindexEntities(tx: SqlExecutor, urns: readonly string[], created: ReadonlyMap<string, ReadonlyMap<string, unknown>> = new Map()) {
+  async function reindexEntities(
+    tx: SqlExecutor,
+    urns: readonly string[],
+    created: ReadonlyMap<string, ReadonlyMap<string, unknown>> = new Map(),
+  ) {
     if (!search || urns.length === 0) return;
     // An entity created by this write has only the aspects it wrote, and no document yet: nothing to read back.
     const fresh: SearchDocument[] = [];
@@ -348,40 +403,53 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
     write(items: readonly AspectWrite[], audit: Audit): Promise<WriteResult[]> {
       // A write touches the rows of its items' entities only (and search values shared by all, inserted skipping a
       // conflict): writes of other entities need not wait for it, nor it for them.
-      return db.transaction(async (tx) => {
-        const state: WriteState = { slots: await readSlots(tx, items), archived: [], changed: new Set(), created: new Map() };
-        const results = items.map((item, index) => {
-          try {
-            const result = apply(item, audit, state);
-            if (result.outcome === 'written') state.changed.add(result.urn);
-            return result;
-          } catch (error) {
-            if (error instanceof ApiError) throw new ItemWriteError(index, error);
-            throw error;
-          }
-        });
-        // Search sees every entity this write changed, in the same commit.
-        await flush(tx, state);
-        return results;
-      }, { lockKeys: items.map((item) => item.urn) });
+      return db.transaction(
+        async (tx) => {
+          const state: WriteState = { slots: await readSlots(tx, items), archived: [], changed: new Set(), created: new Map() };
+          const results = items.map((item, index) => {
+            try {
+              const result = apply(item, audit, state);
+              if (result.outcome === 'written') state.changed.add(result.urn);
+              return result;
+            } catch (error) {
+              if (error instanceof ApiError) throw new ItemWriteError(index, error);
+              throw error;
+            }
+          });
+          // Search sees every entity this write changed, in the same commit.
+          await flush(tx, state);
+          return results;
+        },
+        { lockKeys: items.map((item) => item.urn) },
+      );
     },
 
     /** One version of an aspect: 0 the latest, 1..n history, a negative N the (max+N+1)th (so -1 is the newest archived). */
     async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
       let wanted = version;
       if (version < 0) {
-        const { newest } = (await db.get<{ newest: number | null }>('SELECT max(version) AS newest FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?', [urn, aspect]))!;
+        const { newest } = (await db.get<{ newest: number | null }>(
+          'SELECT max(version) AS newest FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+          [urn, aspect],
+        ))!;
         if (newest === null) return undefined;
         wanted = Number(newest) + version + 1;
         if (wanted < 1) return undefined;
       }
-      const row = await db.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`, [urn, aspect, wanted]);
+      const row = await db.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`, [
+        urn,
+        aspect,
+        wanted,
+      ]);
       return row && decode(row);
     },
 
     /** Every version of an aspect: the latest (0) first, then the history from the oldest (1). */
     async versions(urn: string, aspect: string): Promise<StoredAspect[]> {
-      const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version`, [urn, aspect]);
+      const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version`, [
+        urn,
+        aspect,
+      ]);
       return rows.map(decode);
     },
 
@@ -421,11 +489,14 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 
     /** Hard delete: every row of the urn, every aspect and version, the key included, and its edges. Answers the rows removed. */
     async deleteEntity(urn: string): Promise<number> {
-      return db.transaction(async (tx) => {
-        await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
-        await search?.remove(tx, urn);
-        return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
-      }, { lockKeys: [urn] });
+      return db.transaction(
+        async (tx) => {
+          await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+          await search?.remove(tx, urn);
+          return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
+        },
+        { lockKeys: [urn] },
+      );
     },
 
     /**
@@ -435,23 +506,31 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
      */
     async deleteAspects(urn: string, aspects: readonly string[]): Promise<number> {
       if (aspects.length === 0) return 0;
-      return db.transaction(async (tx) => {
-        const marks = aspects.map(() => '?').join(', ');
-        await tx.run(`DELETE FROM entity_relationship WHERE source = ? AND aspect IN (${marks})`, [urn, ...aspects]);
-        const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
-        if (changes > 0) await reindexEntities(tx, [urn]);
-        return changes;
-      }, { lockKeys: [urn] });
+      return db.transaction(
+        async (tx) => {
+          const marks = aspects.map(() => '?').join(', ');
+          await tx.run(`DELETE FROM entity_relationship WHERE source = ? AND aspect IN (${marks})`, [urn, ...aspects]);
+          const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
+          if (changes > 0) await reindexEntities(tx, [urn]);
+          return changes;
+        },
+        { lockKeys: [urn] },
+      );
     },
 
     /** Rebuilds the search index from the stored aspects, `batch` entities per transaction; `progress(done, total)`. */
     async reindex(progress: (done: number, total: number) => void = () => {}, batch = 500): Promise<number> {
-      const urns = (await db.all<{ urn: string }>('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn')).map((r) => r.urn);
+      const urns = (await db.all<{ urn: string }>('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn')).map(
+        (r) => r.urn,
+      );
       for (let i = 0; i < urns.length; i += batch) {
         const chunk = urns.slice(i, i + batch);
-        await db.transaction(async (tx) => {
-          await reindexEntities(tx, chunk);
-        }, { lockKeys: chunk });
+        await db.transaction(
+          async (tx) => {
+            await reindexEntities(tx, chunk);
+          },
+          { lockKeys: chunk },
+        );
         progress(Math.min(i + batch, urns.length), urns.length);
       }
       return urns.length;
@@ -459,14 +538,20 @@ export function createAspectStore(db: SqlDatabase, options: { search?: SearchInd
 
     /** The entities with an edge of `type` to `urn`, and the aspect of each that declares it (deleteTag's clean-up). */
     async referencesTo(urn: string, type: string): Promise<{ urn: string; aspect: string }[]> {
-      return db.all<{ urn: string; aspect: string }>('SELECT DISTINCT source AS urn, aspect FROM entity_relationship WHERE destination = ? AND type = ? ORDER BY source, aspect', [urn, type]);
+      return db.all<{ urn: string; aspect: string }>(
+        'SELECT DISTINCT source AS urn, aspect FROM entity_relationship WHERE destination = ? AND type = ? ORDER BY source, aspect',
+        [urn, type],
+      );
     },
 
     /**
      * The edges from `urn` (OUTGOING) or to it (INCOMING), of `types` (all when empty), ordered by type then urn, a
      * page of them and how many there are in all.
      */
-    async relationships(urn: string, query: { direction: 'INCOMING' | 'OUTGOING'; types: readonly string[]; start: number; count: number }) {
+    async relationships(
+      urn: string,
+      query: { direction: 'INCOMING' | 'OUTGOING'; types: readonly string[]; start: number; count: number },
+    ) {
       const [self, other] = query.direction === 'OUTGOING' ? ['source', 'destination'] : ['destination', 'source'];
       const types = query.types.length ? ` AND type IN (${query.types.map(() => '?').join(', ')})` : '';
       const where = `FROM entity_relationship WHERE ${self} = ?${types}`;

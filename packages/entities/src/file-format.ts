@@ -2,7 +2,6 @@ import { isJsonObject } from '@mds/core';
 import type { PlacedProposal } from './ingestion';
 import { snapshotProposals } from './snapshots';
 
-
 /** The type names Avro's JSON encoding wraps union values in: `{"string": "text"}` is `"text"`. */
 const AVRO_TYPES = new Set(['string', 'long', 'int', 'boolean', 'double', 'float', 'bytes', 'array', 'map']);
 const AVRO_NAMESPACE = 'com.linkedin.pegasus2avro.';
@@ -14,7 +13,9 @@ function fromAvro(value: unknown): unknown {
   if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && AVRO_TYPES.has(keys[0]!)) return fromAvro(value[keys[0]!]);
-  return Object.fromEntries(keys.map((key) => [key.startsWith(AVRO_NAMESPACE) ? `com.linkedin.${key.slice(AVRO_NAMESPACE.length)}` : key, fromAvro(value[key])]));
+  return Object.fromEntries(
+    keys.map((key) => [key.startsWith(AVRO_NAMESPACE) ? `com.linkedin.${key.slice(AVRO_NAMESPACE.length)}` : key, fromAvro(value[key])]),
+  );
 }
 
 /** The two unions of the registry's aspects whose members are primitives, which Pegasus JSON keeps wrapped. */
@@ -39,7 +40,9 @@ export function pegasusSnapshot(snapshot: unknown): unknown {
     Object.entries(plain).map(([snapshotClass, body]) => {
       if (!isJsonObject(body) || !Array.isArray(body.aspects)) return [snapshotClass, body];
       const aspects = body.aspects.map((wrapped) =>
-        isJsonObject(wrapped) ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapPrimitiveUnions(cls, v)])) : wrapped,
+        isJsonObject(wrapped)
+          ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapPrimitiveUnions(cls, v)]))
+          : wrapped,
       );
       return [snapshotClass, { ...body, aspects }];
     }),
@@ -61,10 +64,17 @@ function wireAspect(aspect: unknown, patch: boolean): unknown {
 export function fileItemProposals(item: unknown, where: string): PlacedProposal[] {
   const place = { action: 'ingest', path: where };
   if (isJsonObject(item) && item.proposedSnapshot !== undefined) {
-    return snapshotProposals(pegasusSnapshot(item.proposedSnapshot), item.systemMetadata, { action: 'ingest', path: `${where}.proposedSnapshot` });
+    return snapshotProposals(pegasusSnapshot(item.proposedSnapshot), item.systemMetadata, {
+      action: 'ingest',
+      path: `${where}.proposedSnapshot`,
+    });
   }
   if (!isJsonObject(item)) return [{ proposal: item, place }];
   const patch = item.changeType === 'PATCH';
-  const proposal = { ...item, aspect: wireAspect(item.aspect, patch), ...(item.entityKeyAspect ? { entityKeyAspect: wireAspect(item.entityKeyAspect, false) } : {}) };
+  const proposal = {
+    ...item,
+    aspect: wireAspect(item.aspect, patch),
+    ...(item.entityKeyAspect ? { entityKeyAspect: wireAspect(item.entityKeyAspect, false) } : {}),
+  };
   return [{ proposal, place }];
 }

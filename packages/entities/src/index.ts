@@ -11,7 +11,15 @@ export {
   type WriteResult,
 } from './aspect-store';
 export { canonicalJson } from './canonical-json';
-export { authorizeEdit, createIngestion, type IngestSummary, type Ingestion, type LatestPoint, type PlacedProposal, type TimeseriesIngestPort } from './ingestion';
+export {
+  authorizeEdit,
+  createIngestion,
+  type IngestSummary,
+  type Ingestion,
+  type LatestPoint,
+  type PlacedProposal,
+  type TimeseriesIngestPort,
+} from './ingestion';
 export { parseProposal, type ParsedProposal, type ProposalPlace } from './proposals';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH, restliEndpoints } from './restli';
 export { snapshotProposals } from './snapshots';

@@ -15,7 +15,13 @@ export interface TimeseriesIngestPort<Document = unknown> {
   /** Writes prepared documents all or nothing, where the backend allows it. */
   write(documents: readonly Document[]): Promise<void>;
   /** One entity's points, of one aspect or of every one its type has, in an inclusive window (open when absent). */
-  deleteEntity(request: { urn: string; entityType: string; aspectName?: string; startTimeMillis?: number; endTimeMillis?: number }): Promise<number>;
+  deleteEntity(request: {
+    urn: string;
+    entityType: string;
+    aspectName?: string;
+    startTimeMillis?: number;
+    endTimeMillis?: number;
+  }): Promise<number>;
   /** The newest point of one entity's time-series aspect, if any (`/entitiesV2` answers it as a TIMESERIES aspect). */
   latest(request: { urn: string; entityType: string; aspectName: string }): Promise<LatestPoint | undefined>;
 }
@@ -71,7 +77,10 @@ export function createIngestion(options: { store: AspectStore; timeseries?: Time
           throw naming(error, place, batch);
         }
       });
-      authorizeEdit(actor, parsed.map((p) => p.urn));
+      authorizeEdit(
+        actor,
+        parsed.map((p) => p.urn),
+      );
 
       const documents: unknown[] = [];
       const writes: { index: number; write: AspectWrite }[] = [];
@@ -91,7 +100,10 @@ export function createIngestion(options: { store: AspectStore; timeseries?: Time
       const summary: IngestSummary = { written: documents.length, unchanged: 0, skipped: 0 };
       if (writes.length) {
         try {
-          const results = await store.write(writes.map((w) => w.write), { actor: actor.urn, time: now() });
+          const results = await store.write(
+            writes.map((w) => w.write),
+            { actor: actor.urn, time: now() },
+          );
           for (const { outcome } of results) summary[outcome]++;
         } catch (error) {
           if (!(error instanceof ItemWriteError)) throw error;

@@ -17,7 +17,11 @@ export interface Entities {
 }
 
 /** The aspect store and its search index on `db` (migrated here), its ingestion, and their Rest.li endpoints. */
-export async function createEntities(options: { db: SqlDatabase; timeseries?: TimeseriesIngestPort; now?: () => number }): Promise<Entities> {
+export async function createEntities(options: {
+  db: SqlDatabase;
+  timeseries?: TimeseriesIngestPort;
+  now?: () => number;
+}): Promise<Entities> {
   const search = createSqlSearchIndex(options.db);
   await search.migrate();
   const store = createAspectStore(options.db, { search });
@@ -25,5 +29,16 @@ export async function createEntities(options: { db: SqlDatabase; timeseries?: Ti
   await seedEmptyStore(store, options.now ?? Date.now);
   const ingestion = createIngestion({ store, timeseries: options.timeseries, now: options.now });
   const { actions, reads } = restliEndpoints(store, ingestion, options.timeseries);
-  return { module: { name: 'entities', actions: [...actions, ...searchActions(search)], reads, routes: [recentEntitiesRoute(options.db)], close: () => options.db.close() }, store, search, ingestion };
+  return {
+    module: {
+      name: 'entities',
+      actions: [...actions, ...searchActions(search)],
+      reads,
+      routes: [recentEntitiesRoute(options.db)],
+      close: () => options.db.close(),
+    },
+    store,
+    search,
+    ingestion,
+  };
 }

@@ -18,19 +18,32 @@ interface ObjectShape {
   readonly init?: () => Obj;
 }
 /** A plain string map (`customProperties`): patched as is, only created on demand. */
-interface MapShape { readonly kind: 'map' }
+interface MapShape {
+  readonly kind: 'map';
+}
 /** An array patched as a map keyed by `keys[0]`, then (nested maps) by `keys[1]`, ... Each key is a field path. */
-interface KeyedShape { readonly kind: 'keyed'; readonly keys: readonly (readonly string[])[]; readonly item: Shape }
+interface KeyedShape {
+  readonly kind: 'keyed';
+  readonly keys: readonly (readonly string[])[];
+  readonly item: Shape;
+}
 /** An inner map of a multi-key array (`/owners/<owner>` is level 1 of `owners`). */
-interface LevelShape { readonly kind: 'level'; readonly of: KeyedShape; readonly level: number }
+interface LevelShape {
+  readonly kind: 'level';
+  readonly of: KeyedShape;
+  readonly level: number;
+}
 
 /** Joins the parts of a nested key field in `arrayPrimaryKeys` (`attribution␟source`). */
 const KEY_PART_SEPARATOR = '\u241F';
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 const object = (fields: Record<string, Shape>, init?: () => Obj): ObjectShape => ({ kind: 'object', fields, init });
-const keyed = (keys: readonly string[], item: Shape = object({})): KeyedShape =>
-  ({ kind: 'keyed', keys: keys.map((key) => key.split(KEY_PART_SEPARATOR)), item });
+const keyed = (keys: readonly string[], item: Shape = object({})): KeyedShape => ({
+  kind: 'keyed',
+  keys: keys.map((key) => key.split(KEY_PART_SEPARATOR)),
+  item,
+});
 const MAP: MapShape = { kind: 'map' };
 
 // Required fields get placeholders, as DataHub's templates do, so a patch on an absent aspect can validate.
@@ -58,18 +71,22 @@ const TEMPLATES: Readonly<Record<string, ObjectShape>> = {
   dataFlowInfo: object({ customProperties: MAP }, () => ({ name: '', customProperties: {} })),
   dataJobInfo: object({ customProperties: MAP }, () => ({ name: '', type: { string: '' }, customProperties: {} })),
   containerProperties: object({ customProperties: MAP }, () => ({ name: '', customProperties: {} })),
-  chartInfo: object(
-    { customProperties: MAP, inputEdges: EDGES },
-    () => ({ title: '', description: '', lastModified: changeStamps(), customProperties: {} }),
-  ),
-  dashboardInfo: object(
-    { customProperties: MAP, datasetEdges: EDGES, chartEdges: EDGES },
-    () => ({ title: '', description: '', lastModified: changeStamps(), customProperties: {} }),
-  ),
-  dataJobInputOutput: object(
-    { inputDatasetEdges: EDGES, outputDatasetEdges: EDGES, inputDatajobEdges: EDGES },
-    () => ({ inputDatasets: [], outputDatasets: [] }),
-  ),
+  chartInfo: object({ customProperties: MAP, inputEdges: EDGES }, () => ({
+    title: '',
+    description: '',
+    lastModified: changeStamps(),
+    customProperties: {},
+  })),
+  dashboardInfo: object({ customProperties: MAP, datasetEdges: EDGES, chartEdges: EDGES }, () => ({
+    title: '',
+    description: '',
+    lastModified: changeStamps(),
+    customProperties: {},
+  })),
+  dataJobInputOutput: object({ inputDatasetEdges: EDGES, outputDatasetEdges: EDGES, inputDatajobEdges: EDGES }, () => ({
+    inputDatasets: [],
+    outputDatasets: [],
+  })),
 };
 
 /** Aspects with a patch template; others are refused. */
@@ -97,7 +114,12 @@ export function applyPatch(aspectName: string, current: Record<string, unknown> 
 
 // ---------------------------------------------------------------------------------------------- patch parsing
 
-interface Operation { op: string; path: string; value?: unknown; from?: string }
+interface Operation {
+  op: string;
+  path: string;
+  value?: unknown;
+  from?: string;
+}
 const OPS = new Set(['add', 'remove', 'replace', 'test', 'move', 'copy']);
 
 const invalid = (what: string) => badRequest(`Invalid JSON Patch: ${what}`);
@@ -115,9 +137,11 @@ function parsePatch(patch: unknown): { ops: Operation[]; arrayPrimaryKeys: Recor
 
 function parsePrimaryKeys(value: unknown): Record<string, string[]> {
   if (value === undefined || value === null) return {};
-  const ok = isPlainObject(value) && Object.values(value).every(
-    (keys) => Array.isArray(keys) && keys.length > 0 && keys.every((key) => typeof key === 'string' && key !== ''),
-  );
+  const ok =
+    isPlainObject(value) &&
+    Object.values(value).every(
+      (keys) => Array.isArray(keys) && keys.length > 0 && keys.every((key) => typeof key === 'string' && key !== ''),
+    );
   if (!ok) throw invalid('arrayPrimaryKeys must map array fields to non-empty lists of key fields');
   return value as Record<string, string[]>;
 }
@@ -188,7 +212,8 @@ function inflate(value: unknown, shape: Shape | undefined): unknown {
   if (Array.isArray(value)) return value.map((item) => inflate(item, undefined));
   if (isPlainObject(value)) {
     const out: Obj = {};
-    for (const [key, v] of Object.entries(value)) define(out, key, inflate(v, childShape(shape?.kind === 'object' ? shape : undefined, key)));
+    for (const [key, v] of Object.entries(value))
+      define(out, key, inflate(v, childShape(shape?.kind === 'object' ? shape : undefined, key)));
     return out;
   }
   return value;
@@ -243,10 +268,17 @@ function isVivifiedEmpty(value: unknown): boolean {
 // ---------------------------------------------------------------------------------------------- operations
 
 /** Where an op lands: the parent container, the last token and the shape at that position. */
-interface Slot { parent: Container; key: string; shape: Shape | undefined }
+interface Slot {
+  parent: Container;
+  key: string;
+  shape: Shape | undefined;
+}
 
 class Document {
-  constructor(private readonly shape: ObjectShape, public root: Obj) {}
+  constructor(
+    private readonly shape: ObjectShape,
+    public root: Obj,
+  ) {}
 
   apply(op: Operation, index: number): void {
     const fail = (what: string) => invalid(`operation ${index} (${op.op} ${op.path}) ${what}`);
@@ -406,7 +438,10 @@ function mergeDeep(target: Obj, source: Obj): Obj {
 function pointer(path: string, fail: (what: string) => Error): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw fail('has a path not starting with "/"');
-  return path.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function arrayIndex(token: string): number | undefined {

@@ -48,7 +48,6 @@ export type ParsedProposal = VersionedProposal | TimeseriesProposal;
 
 const CHANGE_TYPES: readonly string[] = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'PATCH'];
 
-
 /**
  * Checks one MCP (entities-api §6.3-6.5) and says where it goes. `isTimeseries` decides which aspects the time-series
  * store takes (its names are matched case-insensitively, as before this package owned ingestion).
@@ -58,7 +57,8 @@ export function parseProposal(
   place: ProposalPlace,
   isTimeseries: (entityType: string, aspectName: string) => boolean,
 ): ParsedProposal {
-  const parameter = (name: string, rule: string) => badRequest(`Parameter '${place.path}${name ? `.${name}` : ''}' of action '${place.action}': ${rule}`);
+  const parameter = (name: string, rule: string) =>
+    badRequest(`Parameter '${place.path}${name ? `.${name}` : ''}' of action '${place.action}': ${rule}`);
   if (!isJsonObject(raw)) throw parameter('', raw === undefined ? 'is required' : 'must be an object');
   const { entityType, changeType, aspectName } = raw;
   if (typeof entityType !== 'string') throw parameter('entityType', entityType === undefined ? 'is required' : 'must be a string');
@@ -77,7 +77,8 @@ export function parseProposal(
 
   const spec = entityAspect(entity, aspectName);
   if (spec?.kind !== 'versioned' && spec?.kind !== 'key' && isTimeseries(entity.name, aspectName)) {
-    if (changeType !== 'UPSERT') throw unprocessable(`ChangeType ${changeType} is not supported for time-series aspect ${aspectName}: only UPSERT is`);
+    if (changeType !== 'UPSERT')
+      throw unprocessable(`ChangeType ${changeType} is not supported for time-series aspect ${aspectName}: only UPSERT is`);
     return { kind: 'timeseries', urn: urn.text, proposal: raw };
   }
   if (!spec || spec.kind === 'timeseries') throw unprocessable(`Unknown aspect ${aspectName} for entity ${entity.name}`);

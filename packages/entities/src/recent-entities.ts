@@ -20,7 +20,8 @@ export function recentEntitiesRoute(db: SqlExecutor): JsonRoute {
       requirePrivilege(context.actor, [Privilege.VIEW_ENTITY_PAGE], `User is unauthorized to list recently written entities.`);
       const asked = request?.query.get('count') ?? String(DEFAULT_COUNT);
       const count = Number(asked);
-      if (!/^\d+$/.test(asked) || count < 1 || count > MAX_COUNT) throw badRequest(`Parameter 'count' must be an integer from 1 to ${MAX_COUNT}, got: ${asked}`);
+      if (!/^\d+$/.test(asked) || count < 1 || count > MAX_COUNT)
+        throw badRequest(`Parameter 'count' must be an integer from 1 to ${MAX_COUNT}, got: ${asked}`);
       const rows = await db.all<{ urn: string; written: number | string }>(
         'SELECT urn, MAX(createdon) AS written FROM metadata_aspect_v2 WHERE version = 0 GROUP BY urn ORDER BY written DESC, urn LIMIT ?',
         [count],

@@ -33,18 +33,26 @@ const field = (value: unknown, name: string): unknown => (isJsonObject(value) ? 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** `aspect[name][]`: an array of urns. */
-const urns = (name: string) => (aspect: Obj): unknown[] => list(aspect[name]);
+const urns =
+  (name: string) =>
+  (aspect: Obj): unknown[] =>
+    list(aspect[name]);
 /** `aspect[name][].key`: an array of records each holding a urn. */
-const itemField = (name: string, key: string) => (aspect: Obj): unknown[] => list(aspect[name]).map((item) => field(item, key));
+const itemField =
+  (name: string, key: string) =>
+  (aspect: Obj): unknown[] =>
+    list(aspect[name]).map((item) => field(item, key));
 /** `aspect[name][].destinationUrn`: a DataHub `Edge` array. */
 const edges = (name: string) => itemField(name, 'destinationUrn');
 /** Tags of a `GlobalTags` record. */
 const tagsOf = (globalTags: unknown): unknown[] => list(field(globalTags, 'tags')).map((item) => field(item, 'tag'));
 /** Field-level tags: `aspect[name][].globalTags.tags[].tag`. */
-const fieldTags = (name: string) => (aspect: Obj): unknown[] => list(aspect[name]).flatMap((item) => tagsOf(field(item, 'globalTags')));
+const fieldTags =
+  (name: string) =>
+  (aspect: Obj): unknown[] =>
+    list(aspect[name]).flatMap((item) => tagsOf(field(item, 'globalTags')));
 /** `chartInfo.inputs[]`: a union array whose items are a urn or `{"string": urn}`. */
-const chartInputs = (aspect: Obj): unknown[] =>
-  list(aspect.inputs).map((item) => (isJsonObject(item) ? item.string : item));
+const chartInputs = (aspect: Obj): unknown[] => list(aspect.inputs).map((item) => (isJsonObject(item) ? item.string : item));
 
 /** The `@Relationship` fields of each aspect, in PDL field order. */
 const RULES: Readonly<Record<string, readonly Rule[]>> = {

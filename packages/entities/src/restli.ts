@@ -60,7 +60,12 @@ export function restliEndpoints(
   const entityResponse = (urn: string, entity: EntitySpec, stored: Map<string, StoredAspect> | undefined) => {
     const aspects: Record<string, unknown> = {};
     if (!stored?.has(entity.keyAspect)) {
-      aspects[entity.keyAspect] = { name: entity.keyAspect, type: 'VERSIONED', version: 0, value: keyAspectValue(entity, urnParameter(urn)) };
+      aspects[entity.keyAspect] = {
+        name: entity.keyAspect,
+        type: 'VERSIONED',
+        version: 0,
+        value: keyAspectValue(entity, urnParameter(urn)),
+      };
     }
     for (const a of stored?.values() ?? []) {
       aspects[a.aspect] = {
@@ -107,7 +112,9 @@ export function restliEndpoints(
       params: z.object({ proposal: z.unknown(), async: asyncFlag }).strict(),
       async handler({ proposal }, { actor }) {
         await ingestion.ingest([{ proposal, place: { action: 'ingestProposal', path: 'proposal' } }], actor, false);
-        return typeof (proposal as { entityUrn?: unknown }).entityUrn === 'string' ? (proposal as { entityUrn: string }).entityUrn : BATCH_ANSWER;
+        return typeof (proposal as { entityUrn?: unknown }).entityUrn === 'string'
+          ? (proposal as { entityUrn: string }).entityUrn
+          : BATCH_ANSWER;
       },
     }),
     defineAction({
@@ -116,7 +123,9 @@ export function restliEndpoints(
       bulk: true,
       params: z
         .object({
-          proposals: z.array(z.unknown()).max(MAX_PROPOSALS_PER_BATCH, `must hold at most ${MAX_PROPOSALS_PER_BATCH} proposals; split the batch`),
+          proposals: z
+            .array(z.unknown())
+            .max(MAX_PROPOSALS_PER_BATCH, `must hold at most ${MAX_PROPOSALS_PER_BATCH} proposals; split the batch`),
           async: asyncFlag,
         })
         .strict(),
@@ -143,7 +152,8 @@ export function restliEndpoints(
       bulk: true,
       params: z.object({ entities: z.array(z.object({ value: z.unknown() })), systemMetadata: z.array(z.unknown()).optional() }).strict(),
       async handler({ entities, systemMetadata }, { actor }) {
-        if (systemMetadata && systemMetadata.length !== entities.length) throw preconditionFailed('entities and systemMetadata length must match');
+        if (systemMetadata && systemMetadata.length !== entities.length)
+          throw preconditionFailed('entities and systemMetadata length must match');
         const proposals = entities.flatMap((entity, i) =>
           snapshotProposals(entity.value, systemMetadata?.[i], { action: 'batchIngest', path: `entities.${i}.value` }),
         );
@@ -165,7 +175,12 @@ export function restliEndpoints(
       resource: 'entities',
       name: 'delete',
       params: z
-        .object({ urn: z.string(), aspectName: z.string().optional(), startTimeMillis: z.number().int().optional(), endTimeMillis: z.number().int().optional() })
+        .object({
+          urn: z.string(),
+          aspectName: z.string().optional(),
+          startTimeMillis: z.number().int().optional(),
+          endTimeMillis: z.number().int().optional(),
+        })
         .strict(),
       async handler({ urn, aspectName, startTimeMillis, endTimeMillis }, { actor }) {
         allow(actor, DELETE_ENTITY, `User is unauthorized to delete entity: ${urn}`);
@@ -221,7 +236,9 @@ export function restliEndpoints(
         const aspectsAsked = listParameter(query, 'aspects');
         const wanted = aspectsAsked && [...new Set(entities.flatMap((entity) => wantedAspects(query, entity)!))];
         const stored = await store.latest(urns, wanted);
-        const responses = urns.map((urn, i) => withTimeseries(entityResponse(urn, entities[i]!, stored.get(urn)), entities[i]!, aspectsAsked));
+        const responses = urns.map((urn, i) =>
+          withTimeseries(entityResponse(urn, entities[i]!, stored.get(urn)), entities[i]!, aspectsAsked),
+        );
         const results = Object.fromEntries((await Promise.all(responses)).map((response) => [response.urn, response]));
         return { results, statuses: {}, errors: {} };
       },
@@ -241,14 +258,16 @@ export function restliEndpoints(
     {
       resource: 'relationships',
       async handler(key, query, { actor }) {
-        if (key !== undefined) throw badRequest('GET /relationships takes its urn as a parameter: /relationships?urn=<urn>&direction=INCOMING');
+        if (key !== undefined)
+          throw badRequest('GET /relationships takes its urn as a parameter: /relationships?urn=<urn>&direction=INCOMING');
         const params = new URLSearchParams(query);
         const urn = params.get('urn');
         if (!urn) throw badRequest("Parameter 'urn' is required");
         allow(actor, VIEW_ENTITY_PAGE, `User is unauthorized to get entity lineage: ${urn}`);
         urnParameter(urn);
         const direction = params.get('direction') ?? 'OUTGOING';
-        if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction}`);
+        if (direction !== 'INCOMING' && direction !== 'OUTGOING')
+          throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction}`);
         const types = listParameter(query, 'types') ?? [];
         const unknown = types.filter((type) => !RELATIONSHIP_TYPES.includes(type));
         if (unknown.length) throw badRequest(`Unknown relationship type(s) ${unknown.join(', ')}; known: ${RELATIONSHIP_TYPES.join(', ')}`);

@@ -16,7 +16,11 @@ const filter = z
   .optional()
   .nullable();
 const searchFlags = z
-  .object({ includeSoftDeleted: z.boolean().optional(), skipAggregates: z.boolean().optional(), maxAggValues: z.number().int().positive().optional() })
+  .object({
+    includeSoftDeleted: z.boolean().optional(),
+    skipAggregates: z.boolean().optional(),
+    maxAggValues: z.number().int().positive().optional(),
+  })
   .passthrough()
   .optional()
   .nullable();
@@ -41,7 +45,8 @@ export function indexSort(field: string, order: 'ASCENDING' | 'DESCENDING' = 'AS
   return { field, order };
 }
 
-const sortOf = (criteria: z.infer<typeof sortCriterion> | undefined): SearchQuery['sort'] => criteria && indexSort(criteria.field, criteria.order);
+const sortOf = (criteria: z.infer<typeof sortCriterion> | undefined): SearchQuery['sort'] =>
+  criteria && indexSort(criteria.field, criteria.order);
 
 /** The index's SearchQueryError (unknown field, unsupported condition) is the caller's 400. */
 async function asked<T>(run: () => Promise<T>): Promise<T> {
@@ -68,7 +73,11 @@ function searchResult(result: SearchResult, query: SearchQuery) {
         name: facet.field,
         displayName: facet.displayName,
         aggregations: Object.fromEntries(facet.values.map((v) => [v.value, v.count])),
-        filterValues: facet.values.map((v) => ({ value: v.value, facetCount: v.count, filtered: active.get(facet.field)?.has(v.value) ?? false })),
+        filterValues: facet.values.map((v) => ({
+          value: v.value,
+          facetCount: v.count,
+          filtered: active.get(facet.field)?.has(v.value) ?? false,
+        })),
       })),
       suggestions: [],
     },
@@ -90,25 +99,72 @@ export function searchActions(index: SearchIndex): RestliAction[] {
     defineAction({
       resource: 'entities',
       name: 'search',
-      params: z.object({ entity: z.string(), input: z.string(), filter, sortCriteria: sortCriterion.optional(), ...page, searchFlags, fulltext: z.boolean().optional() }).strict(),
-      handler: (p) => run({ entityTypes: [entityName(p.entity)], input: p.input, filters: filterGroups(p.filter), start: p.start, count: p.count, sort: sortOf(p.sortCriteria), ...flagsOf(p.searchFlags) }),
+      params: z
+        .object({
+          entity: z.string(),
+          input: z.string(),
+          filter,
+          sortCriteria: sortCriterion.optional(),
+          ...page,
+          searchFlags,
+          fulltext: z.boolean().optional(),
+        })
+        .strict(),
+      handler: (p) =>
+        run({
+          entityTypes: [entityName(p.entity)],
+          input: p.input,
+          filters: filterGroups(p.filter),
+          start: p.start,
+          count: p.count,
+          sort: sortOf(p.sortCriteria),
+          ...flagsOf(p.searchFlags),
+        }),
     }),
     defineAction({
       resource: 'entities',
       name: 'searchAcrossEntities',
-      params: z.object({ entities: z.array(z.string()).optional().nullable(), input: z.string(), filter, sortCriteria: sortCriterion.optional(), ...page, searchFlags }).strict(),
+      params: z
+        .object({
+          entities: z.array(z.string()).optional().nullable(),
+          input: z.string(),
+          filter,
+          sortCriteria: sortCriterion.optional(),
+          ...page,
+          searchFlags,
+        })
+        .strict(),
       handler: (p) =>
-        run({ entityTypes: p.entities?.length ? p.entities.map(entityName) : undefined, input: p.input, filters: filterGroups(p.filter), start: p.start, count: p.count, sort: sortOf(p.sortCriteria), ...flagsOf(p.searchFlags) }),
+        run({
+          entityTypes: p.entities?.length ? p.entities.map(entityName) : undefined,
+          input: p.input,
+          filters: filterGroups(p.filter),
+          start: p.start,
+          count: p.count,
+          sort: sortOf(p.sortCriteria),
+          ...flagsOf(p.searchFlags),
+        }),
     }),
     defineAction({
       resource: 'entities',
       name: 'list',
-      params: z.object({ entity: z.string(), filter, sort: sortCriterion.optional(), ...page, includeSoftDelete: z.boolean().optional() }).strict(),
+      params: z
+        .object({ entity: z.string(), filter, sort: sortCriterion.optional(), ...page, includeSoftDelete: z.boolean().optional() })
+        .strict(),
       async handler(p) {
         const groups = filterGroups(p.filter);
         if (groups.length === 0 && !p.sort) return index.list(entityName(p.entity), p.start, p.count, p.includeSoftDelete ?? false);
         const found = await asked(() =>
-          index.search({ entityTypes: [entityName(p.entity)], input: '*', filters: groups, start: p.start, count: p.count, sort: sortOf(p.sort) ?? { field: 'urn', order: 'ASCENDING' }, facets: [], includeSoftDeleted: p.includeSoftDelete ?? false }),
+          index.search({
+            entityTypes: [entityName(p.entity)],
+            input: '*',
+            filters: groups,
+            start: p.start,
+            count: p.count,
+            sort: sortOf(p.sort) ?? { field: 'urn', order: 'ASCENDING' },
+            facets: [],
+            includeSoftDeleted: p.includeSoftDelete ?? false,
+          }),
         );
         return { entities: found.hits.map((h) => h.urn), start: p.start, count: found.hits.length, total: found.total };
       },
@@ -116,13 +172,29 @@ export function searchActions(index: SearchIndex): RestliAction[] {
     defineAction({
       resource: 'entities',
       name: 'autocomplete',
-      params: z.object({ entity: z.string(), query: z.string(), field: z.string().optional().nullable(), filter, limit: z.number().int().min(1).max(1_000) }).strict(),
+      params: z
+        .object({
+          entity: z.string(),
+          query: z.string(),
+          field: z.string().optional().nullable(),
+          filter,
+          limit: z.number().int().min(1).max(1_000),
+        })
+        .strict(),
       handler: (p) => index.autocomplete(entityName(p.entity), p.query, p.limit),
     }),
     defineAction({
       resource: 'entities',
       name: 'browse',
-      params: z.object({ entity: z.string(), path: z.string(), filter, start: z.number().int().min(0), limit: z.number().int().min(0).max(10_000) }).strict(),
+      params: z
+        .object({
+          entity: z.string(),
+          path: z.string(),
+          filter,
+          start: z.number().int().min(0),
+          limit: z.number().int().min(0).max(10_000),
+        })
+        .strict(),
       handler: (p) => index.browse(entityName(p.entity), p.path, p.start, p.limit),
     }),
   ];

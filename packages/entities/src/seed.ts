@@ -10,7 +10,13 @@ const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
  */
 export async function seedEmptyStore(store: AspectStore, now: () => number): Promise<void> {
   if (!(await store.isEmpty())) return;
-  const aspect = (name: string, value: Record<string, unknown>) => ({ urn: DATAHUB_USER, entityType: 'corpuser', aspect: name, changeType: 'UPSERT' as const, value });
+  const aspect = (name: string, value: Record<string, unknown>) => ({
+    urn: DATAHUB_USER,
+    entityType: 'corpuser',
+    aspect: name,
+    changeType: 'UPSERT' as const,
+    value,
+  });
   await store.write(
     [
       aspect('corpUserInfo', { displayName: 'Data Hub', active: true, fullName: 'Data Hub', email: 'datahub@linkedin.com' }),

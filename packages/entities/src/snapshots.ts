@@ -3,7 +3,6 @@ import { badRequest, unprocessable } from '@mds/schema';
 import type { StoredAspect } from './aspect-store';
 import type { PlacedProposal } from './ingestion';
 
-
 /** The one key of a union value (`{"<class>": {...}}`), or a 400 naming where the union should have been. */
 function unionMember(value: unknown, where: string): [string, unknown] {
   if (!isJsonObject(value) || Object.keys(value).length !== 1) throw badRequest(`${where} must be an object with one key, the class name`);

@@ -19,7 +19,10 @@ const upsert = (value: Record<string, unknown>, more: Partial<AspectWrite> = {})
 
 /** The ItemWriteError a write rejects with. */
 async function refusal(write: Promise<unknown>): Promise<ItemWriteError> {
-  const error = await write.then(() => undefined, (e: unknown) => e);
+  const error = await write.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ItemWriteError);
   return error as ItemWriteError;
 }
@@ -40,9 +43,12 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
     describe('writes of versioned aspects (entities-api §3.2)', () => {
       it('12.1 a first UPSERT stores v0 only, with systemMetadata.version "1" and createdby = caller', async () => {
         const store = await freshStore();
-        expect(await store.write([upsert(tags('pii'), { systemMetadata: { lastObserved: 1000, runId: 'r1', properties: { clientId: 'x' } } })], at(5000))).toEqual([
-          { urn: DATASET, aspect: 'globalTags', outcome: 'written' },
-        ]);
+        expect(
+          await store.write(
+            [upsert(tags('pii'), { systemMetadata: { lastObserved: 1000, runId: 'r1', properties: { clientId: 'x' } } })],
+            at(5000),
+          ),
+        ).toEqual([{ urn: DATASET, aspect: 'globalTags', outcome: 'written' }]);
         const versions = await store.versions(DATASET, 'globalTags');
         expect(versions).toHaveLength(1);
         expect(versions[0]).toEqual({
@@ -95,12 +101,15 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         const store = await freshStore();
         await store.write([upsert(tags('pii'), { systemMetadata: { lastObserved: 1000, runId: 'r1' } })], at(1000));
         const before = (await store.get(DATASET, 'globalTags'))!;
-        expect(await store.write([upsert(tags('pii'), { systemMetadata: { lastObserved: 2000, runId: 'r2' } })], at(2000, EDITOR))).toEqual([
-          { urn: DATASET, aspect: 'globalTags', outcome: 'unchanged' },
-        ]);
+        expect(await store.write([upsert(tags('pii'), { systemMetadata: { lastObserved: 2000, runId: 'r2' } })], at(2000, EDITOR))).toEqual(
+          [{ urn: DATASET, aspect: 'globalTags', outcome: 'unchanged' }],
+        );
         const after = await store.versions(DATASET, 'globalTags');
         expect(after).toHaveLength(1);
-        expect(after[0]).toEqual({ ...before, systemMetadata: { ...before.systemMetadata, lastObserved: 2000, runId: 'r2', lastRunId: 'r1' } });
+        expect(after[0]).toEqual({
+          ...before,
+          systemMetadata: { ...before.systemMetadata, lastObserved: 2000, runId: 'r2', lastRunId: 'r1' },
+        });
       });
 
       it('12.4 key order is no change', async () => {
@@ -126,9 +135,16 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
 
       it('12.6 a key aspect sent by the client is ignored', async () => {
         const store = await freshStore();
-        const results = await store.write([upsert({ platform: 'urn:li:dataPlatform:mysql', name: 'forged', origin: 'DEV' }, { aspect: 'datasetKey' })], at(1000));
+        const results = await store.write(
+          [upsert({ platform: 'urn:li:dataPlatform:mysql', name: 'forged', origin: 'DEV' }, { aspect: 'datasetKey' })],
+          at(1000),
+        );
         expect(results).toEqual([{ urn: DATASET, aspect: 'datasetKey', outcome: 'skipped' }]);
-        expect((await store.get(DATASET, 'datasetKey'))!.value).toEqual({ platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' });
+        expect((await store.get(DATASET, 'datasetKey'))!.value).toEqual({
+          platform: 'urn:li:dataPlatform:hive',
+          name: 'db.orders',
+          origin: 'PROD',
+        });
       });
 
       it('12.7 (store) version 1 is the archived value, -1 the newest archived; a missing version is absent', async () => {
@@ -144,8 +160,14 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
 
       it('drops the server-owned systemMetadata fields a client sends (version, aspectCreated, aspectModified)', async () => {
         const store = await freshStore();
-        await store.write([upsert(tags('pii'), { systemMetadata: { version: '99', aspectCreated: { time: 1, actor: 'urn:li:corpuser:x' } } })], at(1000));
-        expect((await store.get(DATASET, 'globalTags'))!.systemMetadata).toMatchObject({ version: '1', aspectCreated: { time: 1000, actor: JDOE } });
+        await store.write(
+          [upsert(tags('pii'), { systemMetadata: { version: '99', aspectCreated: { time: 1, actor: 'urn:li:corpuser:x' } } })],
+          at(1000),
+        );
+        expect((await store.get(DATASET, 'globalTags'))!.systemMetadata).toMatchObject({
+          version: '1',
+          aspectCreated: { time: 1000, actor: JDOE },
+        });
       });
     });
 
@@ -154,9 +176,16 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         const store = await freshStore();
         await store.write([upsert(tags('pii'))], at(1000));
         const create = await refusal(store.write([upsert(tags('gold'), { changeType: 'CREATE' })], at(2000)));
-        expect([create.index, create.error.status, create.error.message]).toEqual([0, 422, 'Cannot perform CREATE since the aspect already exists.']);
+        expect([create.index, create.error.status, create.error.message]).toEqual([
+          0,
+          422,
+          'Cannot perform CREATE since the aspect already exists.',
+        ]);
         const entity = await refusal(store.write([upsert({ owners: [] }, { aspect: 'ownership', changeType: 'CREATE_ENTITY' })], at(2000)));
-        expect([entity.error.status, entity.error.message]).toEqual([422, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.']);
+        expect([entity.error.status, entity.error.message]).toEqual([
+          422,
+          'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.',
+        ]);
         expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
         expect(await store.get(DATASET, 'ownership')).toBeUndefined();
       });
@@ -165,7 +194,15 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         const store = await freshStore();
         await store.write([upsert(tags('pii'))], at(1000));
         const headers = { 'if-none-match': '*' };
-        expect(await store.write([upsert(tags('gold'), { changeType: 'CREATE', headers }), upsert({ owners: [] }, { aspect: 'ownership', changeType: 'CREATE_ENTITY', headers })], at(2000))).toEqual([
+        expect(
+          await store.write(
+            [
+              upsert(tags('gold'), { changeType: 'CREATE', headers }),
+              upsert({ owners: [] }, { aspect: 'ownership', changeType: 'CREATE_ENTITY', headers }),
+            ],
+            at(2000),
+          ),
+        ).toEqual([
           { urn: DATASET, aspect: 'globalTags', outcome: 'skipped' },
           { urn: DATASET, aspect: 'ownership', outcome: 'skipped' },
         ]);
@@ -176,7 +213,10 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         const store = await freshStore();
         await store.write([upsert(tags('pii'))], at(1000));
         const stale = await refusal(store.write([upsert(tags('gold'), { headers: { 'If-Version-Match': '2' } })], at(2000)));
-        expect([stale.error.status, stale.error.message]).toEqual([422, `Expected version 2 of aspect globalTags of ${DATASET}, found version 1 (If-Version-Match).`]);
+        expect([stale.error.status, stale.error.message]).toEqual([
+          422,
+          `Expected version 2 of aspect globalTags of ${DATASET}, found version 1 (If-Version-Match).`,
+        ]);
         await store.write([upsert(tags('gold'), { headers: { 'If-Version-Match': '1' } })], at(3000));
         expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('gold'));
       });
@@ -188,18 +228,30 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.customers,PROD)';
         const failed = await refusal(
           store.write(
-            [upsert(tags('a')), upsert(tags('b'), { urn: other }), upsert({ owners: [] }, { aspect: 'ownership' }), upsert(tags('c'), { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,short)' })],
+            [
+              upsert(tags('a')),
+              upsert(tags('b'), { urn: other }),
+              upsert({ owners: [] }, { aspect: 'ownership' }),
+              upsert(tags('c'), { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,short)' }),
+            ],
             at(1000),
           ),
         );
-        expect([failed.index, failed.error.status, failed.error.message]).toEqual([3, 400, 'Failed to convert urn to entity key: urns parts and key fields do not have same length']);
+        expect([failed.index, failed.error.status, failed.error.message]).toEqual([
+          3,
+          400,
+          'Failed to convert urn to entity key: urns parts and key fields do not have same length',
+        ]);
         expect(await store.latest([DATASET, other])).toEqual(new Map());
       });
 
       it('a malformed URN is a 400 naming it, an unknown entity type a 422', async () => {
         const store = await freshStore();
         const malformed = await refusal(store.write([upsert(tags('a'), { urn: ' urn:li:dataset:x' })], at(1000)));
-        expect([malformed.error.status, malformed.error.message]).toEqual([400, 'Error: cannot provide an URN with leading or trailing whitespace']);
+        expect([malformed.error.status, malformed.error.message]).toEqual([
+          400,
+          'Error: cannot provide an URN with leading or trailing whitespace',
+        ]);
         const unknown = await refusal(store.write([upsert(tags('a'), { entityType: 'spaceship' })], at(1000)));
         expect([unknown.error.status, unknown.error.message]).toEqual([422, 'Unknown entity: spaceship']);
       });
@@ -218,7 +270,10 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
       it('reads the latest aspects of many urns in one call, and only those asked for', async () => {
         const store = await freshStore();
         const urns = Array.from({ length: 1200 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${i},PROD)`);
-        await store.write(urns.map((urn) => upsert(tags('pii'), { urn })), at(1000));
+        await store.write(
+          urns.map((urn) => upsert(tags('pii'), { urn })),
+          at(1000),
+        );
         const latest = await store.latest(urns, ['globalTags']);
         expect(latest.size).toBe(1200);
         expect([...latest.get(urns[1199]!)!.keys()]).toEqual(['globalTags']);
@@ -256,10 +311,13 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
 
       it('20 concurrent PATCHes adding a tag each, spread over both, all land', async () => {
         const replicas = await twoReplicas();
-        const addTag = (i: number) => upsert([{ op: 'add', path: `/tags/urn:li:tag:t${i}`, value: { tag: `urn:li:tag:t${i}` } }] as never, { changeType: 'PATCH' });
+        const addTag = (i: number) =>
+          upsert([{ op: 'add', path: `/tags/urn:li:tag:t${i}`, value: { tag: `urn:li:tag:t${i}` } }] as never, { changeType: 'PATCH' });
         await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.write([addTag(i)], at(1000 + i))));
         const latest = (await replicas[0].get(DATASET, 'globalTags'))!;
-        expect((latest.value.tags as { tag: string }[]).map((t) => t.tag).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `urn:li:tag:t${i}`).sort());
+        expect((latest.value.tags as { tag: string }[]).map((t) => t.tag).sort()).toEqual(
+          Array.from({ length: 20 }, (_, i) => `urn:li:tag:t${i}`).sort(),
+        );
         expect(latest.systemMetadata?.version).toBe('20');
       });
 
@@ -272,8 +330,18 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
         await replicas[0]!.search.migrate();
         await replicas[0]!.store.migrate();
         const urn = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${i},PROD)`;
-        await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.store.write([upsert(tags('shared', `own${i}`), { urn: urn(i) })], at(1000 + i))));
-        const found = await replicas[1]!.search.search({ input: '*', start: 0, count: 50, filters: [[{ field: 'tags', values: ['urn:li:tag:shared'] }]], facets: ['tags'] });
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            replicas[i % 2]!.store.write([upsert(tags('shared', `own${i}`), { urn: urn(i) })], at(1000 + i)),
+          ),
+        );
+        const found = await replicas[1]!.search.search({
+          input: '*',
+          start: 0,
+          count: 50,
+          filters: [[{ field: 'tags', values: ['urn:li:tag:shared'] }]],
+          facets: ['tags'],
+        });
         expect(found.total).toBe(20);
         expect(found.facets[0]!.values).toContainEqual({ value: 'urn:li:tag:shared', count: 20 });
       });
@@ -281,7 +349,9 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
       it('CREATE_ENTITY raced by 10 writers over both has exactly one winner; the others are told the entity exists', async () => {
         const replicas = await twoReplicas();
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => replicas[i % 2]!.write([upsert(tags(`t${i}`), { changeType: 'CREATE_ENTITY' })], at(1000 + i))),
+          Array.from({ length: 10 }, (_, i) =>
+            replicas[i % 2]!.write([upsert(tags(`t${i}`), { changeType: 'CREATE_ENTITY' })], at(1000 + i)),
+          ),
         );
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
         for (const outcome of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
@@ -297,7 +367,10 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
       const search = createSqlSearchIndex(db);
       const store = createAspectStore(db, { search });
       await Promise.all([store.migrate(), search.migrate()]);
-      await store.write([upsert({ name: 'Orders', description: 'Every order, by day' }, { aspect: 'datasetProperties' }), upsert(tags('pii'))], at(1000));
+      await store.write(
+        [upsert({ name: 'Orders', description: 'Every order, by day' }, { aspect: 'datasetProperties' }), upsert(tags('pii'))],
+        at(1000),
+      );
       const found = await search.search({ input: 'ord', start: 0, count: 10, filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] });
       expect(found.hits.map((h) => [h.urn, h.matchedFields.map((f) => f.name)])).toEqual([[DATASET, ['name', 'description']]]);
       await store.deleteEntity(DATASET);
@@ -315,7 +388,10 @@ export function describeAspectStoreContract(name: string, databases: Pick<TestSq
           { urn: DATASET, aspect: 'globalTags' },
         ]);
         const outgoing = { direction: 'OUTGOING' as const, types: ['TaggedWith'], start: 0, count: 1 };
-        expect(await store.relationships(DATASET, outgoing)).toEqual({ total: 2, relationships: [{ type: 'TaggedWith', entity: 'urn:li:tag:gold' }] });
+        expect(await store.relationships(DATASET, outgoing)).toEqual({
+          total: 2,
+          relationships: [{ type: 'TaggedWith', entity: 'urn:li:tag:gold' }],
+        });
         expect(await store.relationships('urn:li:tag:pii', { direction: 'INCOMING', types: [], start: 1, count: 5 })).toEqual({
           total: 2,
           relationships: [{ type: 'TaggedWith', entity: DATASET }],

@@ -18,8 +18,18 @@ type Op =
   | { kind: 'delete'; urn: string };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('upsert' as const), urn: fc.constantFrom(...URNS), aspect: fc.constant('globalTags' as const), value: fc.subarray(TAGS).map(tagsOf) }),
-  fc.record({ kind: fc.constant('upsert' as const), urn: fc.constantFrom(...URNS), aspect: fc.constant('status' as const), value: fc.boolean().map((removed) => ({ removed })) }),
+  fc.record({
+    kind: fc.constant('upsert' as const),
+    urn: fc.constantFrom(...URNS),
+    aspect: fc.constant('globalTags' as const),
+    value: fc.subarray(TAGS).map(tagsOf),
+  }),
+  fc.record({
+    kind: fc.constant('upsert' as const),
+    urn: fc.constantFrom(...URNS),
+    aspect: fc.constant('status' as const),
+    value: fc.boolean().map((removed) => ({ removed })),
+  }),
   fc.record({ kind: fc.constant('patch' as const), urn: fc.constantFrom(...URNS), tag: fc.constantFrom(...TAGS), add: fc.boolean() }),
   fc.record({ kind: fc.constant('delete' as const), urn: fc.constantFrom(...URNS) }),
 );
@@ -40,7 +50,8 @@ function applyToModel(model: Model, step: Op): void {
     value = tagsOf(step.add ? (names.includes(step.tag) ? names : [...names, step.tag]) : kept);
   } else value = step.value;
   if (!stored) aspects.set(aspect, { latest: value, history: [] });
-  else if (canonicalJson(stored.latest) !== canonicalJson(value)) aspects.set(aspect, { latest: value, history: [...stored.history, stored.latest] });
+  else if (canonicalJson(stored.latest) !== canonicalJson(value))
+    aspects.set(aspect, { latest: value, history: [...stored.history, stored.latest] });
 }
 
 async function freshStore(db: SqlDatabase): Promise<{ store: AspectStore; search: SearchIndex }> {
@@ -63,7 +74,10 @@ async function applyToStore(store: AspectStore, steps: readonly Op[], time: numb
   const audit = { actor: 'urn:li:corpuser:model', time };
   const [first] = steps;
   if (first?.kind === 'delete') return void (await store.deleteEntity(first.urn));
-  await store.write(steps.map((step) => toWrite(step as Exclude<Op, { kind: 'delete' }>)), audit);
+  await store.write(
+    steps.map((step) => toWrite(step as Exclude<Op, { kind: 'delete' }>)),
+    audit,
+  );
 }
 
 async function expectAgreement(store: AspectStore, search: SearchIndex, model: Model): Promise<void> {
@@ -75,8 +89,18 @@ async function expectAgreement(store: AspectStore, search: SearchIndex, model: M
       const tagged = (aspects?.get('globalTags')?.latest as { tags: { tag: string }[] } | undefined)?.tags.some((t) => t.tag === tag);
       return tagged && (aspects?.get('status')?.latest as { removed?: boolean } | undefined)?.removed !== true;
     });
-    const found = await search.search({ input: '*', start: 0, count: 10, facets: [], filters: [[{ field: 'tags', values: [tag] }]], sort: { field: 'urn', order: 'ASCENDING' } });
-    expect(found.hits.map((h) => h.urn), tag).toEqual([...expected].sort());
+    const found = await search.search({
+      input: '*',
+      start: 0,
+      count: 10,
+      facets: [],
+      filters: [[{ field: 'tags', values: [tag] }]],
+      sort: { field: 'urn', order: 'ASCENDING' },
+    });
+    expect(
+      found.hits.map((h) => h.urn),
+      tag,
+    ).toEqual([...expected].sort());
   }
   for (const urn of URNS) {
     const modelled = model.get(urn);
@@ -97,7 +121,13 @@ async function expectAgreement(store: AspectStore, search: SearchIndex, model: M
 }
 
 /** A step: one operation, or a write of several items (upserts and patches, often of one urn and aspect). */
-const step: fc.Arbitrary<Op[]> = fc.oneof(op.map((one) => [one]), fc.array(op.filter((one) => one.kind !== 'delete'), { minLength: 2, maxLength: 6 }));
+const step: fc.Arbitrary<Op[]> = fc.oneof(
+  op.map((one) => [one]),
+  fc.array(
+    op.filter((one) => one.kind !== 'delete'),
+    { minLength: 2, maxLength: 6 },
+  ),
+);
 
 describe.each([
   ['SQLite', sqliteTestDatabases(), 60],

@@ -32,18 +32,32 @@ function apiError(run: () => unknown): ApiError {
 describe('supportsPatch', () => {
   it('accepts the template aspects and refuses the others', () => {
     const table = [
-      'globalTags', 'glossaryTerms', 'ownership', 'upstreamLineage', 'editableSchemaMetadata', 'datasetProperties',
-      'dataFlowInfo', 'dataJobInfo', 'chartInfo', 'dashboardInfo', 'containerProperties', 'dataJobInputOutput', 'status',
+      'globalTags',
+      'glossaryTerms',
+      'ownership',
+      'upstreamLineage',
+      'editableSchemaMetadata',
+      'datasetProperties',
+      'dataFlowInfo',
+      'dataJobInfo',
+      'chartInfo',
+      'dashboardInfo',
+      'containerProperties',
+      'dataJobInputOutput',
+      'status',
     ];
     for (const aspect of table) expect(supportsPatch(aspect), aspect).toBe(true);
-    for (const aspect of ['subTypes', 'schemaMetadata', 'institutionalMemory', '__proto__', 'toString']) expect(supportsPatch(aspect), aspect).toBe(false);
+    for (const aspect of ['subTypes', 'schemaMetadata', 'institutionalMemory', '__proto__', 'toString'])
+      expect(supportsPatch(aspect), aspect).toBe(false);
   });
 
   it('answers 422 with the exact text for an aspect without a template', () => {
     const error = apiError(() => applyPatch('subTypes', { typeNames: ['Table'] }, [{ op: 'add', path: '/typeNames/0', value: 'View' }]));
     expect(error.status).toBe(422);
     expect(error.message).toBe('Aspect: subTypes does not currently support patch operations.');
-    expect(apiError(() => applyPatch('__proto__', undefined, [])).message).toBe('Aspect: __proto__ does not currently support patch operations.');
+    expect(apiError(() => applyPatch('__proto__', undefined, [])).message).toBe(
+      'Aspect: __proto__ does not currently support patch operations.',
+    );
   });
 
   it("patches status as DataHub 1.x's StatusTemplate does (its ingestion sources emit `add /removed`)", () => {
@@ -119,8 +133,9 @@ describe('glossaryTerms', () => {
   it('keys terms by urn, keeps order and removes', () => {
     const stamp = { time: 5, actor: JDOE };
     const current = { terms: [term('urn:li:glossaryTerm:b'), term(TERM)], auditStamp: stamp };
-    expect(applyPatch('glossaryTerms', current, [add('/terms/urn:li:glossaryTerm:a', term('urn:li:glossaryTerm:a')), remove(`/terms/${TERM}`)]))
-      .toEqual({ terms: [term('urn:li:glossaryTerm:b'), term('urn:li:glossaryTerm:a')], auditStamp: stamp });
+    expect(
+      applyPatch('glossaryTerms', current, [add('/terms/urn:li:glossaryTerm:a', term('urn:li:glossaryTerm:a')), remove(`/terms/${TERM}`)]),
+    ).toEqual({ terms: [term('urn:li:glossaryTerm:b'), term('urn:li:glossaryTerm:a')], auditStamp: stamp });
   });
 });
 
@@ -157,18 +172,29 @@ describe('ownership (Python add_owner / remove_owner)', () => {
 });
 
 describe('upstreamLineage (Python add_upstream_lineage)', () => {
-  const upstream = (dataset: string, type = 'TRANSFORMED') => ({ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset, type });
+  const upstream = (dataset: string, type = 'TRANSFORMED') => ({
+    auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' },
+    dataset,
+    type,
+  });
 
   it('adds upstreams keyed by dataset, replacing an existing one in place', () => {
     const current = { upstreams: [upstream(USERS, 'COPY'), upstream(ORDERS)] };
-    expect(applyPatch('upstreamLineage', current, [add(`/upstreams/${USERS}`, upstream(USERS)), add(`/upstreams/${JOB}`, upstream(JOB, 'VIEW'))]))
-      .toEqual({ upstreams: [upstream(USERS), upstream(ORDERS), upstream(JOB, 'VIEW')] });
+    expect(
+      applyPatch('upstreamLineage', current, [
+        add(`/upstreams/${USERS}`, upstream(USERS)),
+        add(`/upstreams/${JOB}`, upstream(JOB, 'VIEW')),
+      ]),
+    ).toEqual({ upstreams: [upstream(USERS), upstream(ORDERS), upstream(JOB, 'VIEW')] });
   });
 
   it('replaces the whole array with /upstreams, which stays keyed for later ops', () => {
     const current = { upstreams: [upstream(USERS)], fineGrainedLineages: [] };
     const patch = [add('/upstreams', [upstream(ORDERS)]), add(`/upstreams/${USERS}`, upstream(USERS, 'COPY'))];
-    expect(applyPatch('upstreamLineage', current, patch)).toEqual({ upstreams: [upstream(ORDERS), upstream(USERS, 'COPY')], fineGrainedLineages: [] });
+    expect(applyPatch('upstreamLineage', current, patch)).toEqual({
+      upstreams: [upstream(ORDERS), upstream(USERS, 'COPY')],
+      fineGrainedLineages: [],
+    });
   });
 });
 
@@ -183,12 +209,24 @@ describe('customProperties and scalars (Python add_custom_property / set_descrip
 
   it('datasetProperties: replaces, removes and appends keys, keeping the rest', () => {
     const current = { name: 'orders', customProperties: { a: '1', b: '2' }, description: 'old' };
-    const patch = [add('/customProperties/a', '10'), remove('/customProperties/b'), add('/customProperties/c', '3'), add('/description', 'new')];
-    expect(applyPatch('datasetProperties', current, patch)).toEqual({ name: 'orders', customProperties: { a: '10', c: '3' }, description: 'new' });
+    const patch = [
+      add('/customProperties/a', '10'),
+      remove('/customProperties/b'),
+      add('/customProperties/c', '3'),
+      add('/description', 'new'),
+    ];
+    expect(applyPatch('datasetProperties', current, patch)).toEqual({
+      name: 'orders',
+      customProperties: { a: '10', c: '3' },
+      description: 'new',
+    });
   });
 
   it('creates customProperties when an existing value has none, and leaves none behind if nothing stays', () => {
-    expect(applyPatch('datasetProperties', { name: 'x' }, [add('/customProperties/k', 'v')])).toEqual({ name: 'x', customProperties: { k: 'v' } });
+    expect(applyPatch('datasetProperties', { name: 'x' }, [add('/customProperties/k', 'v')])).toEqual({
+      name: 'x',
+      customProperties: { k: 'v' },
+    });
     expect(applyPatch('datasetProperties', { name: 'x' }, [remove('/customProperties/k')])).toEqual({ name: 'x' });
   });
 
@@ -202,8 +240,11 @@ describe('customProperties and scalars (Python add_custom_property / set_descrip
   it('chartInfo and dashboardInfo: /title, /externalUrl and custom properties', () => {
     const patch = [add('/title', 'Orders'), add('/externalUrl', 'https://bi/o'), add('/customProperties/k', 'v')];
     const expected = {
-      title: 'Orders', description: '', lastModified: { created: SYSTEM_STAMP, lastModified: SYSTEM_STAMP },
-      customProperties: { k: 'v' }, externalUrl: 'https://bi/o',
+      title: 'Orders',
+      description: '',
+      lastModified: { created: SYSTEM_STAMP, lastModified: SYSTEM_STAMP },
+      customProperties: { k: 'v' },
+      externalUrl: 'https://bi/o',
     };
     expect(applyPatch('chartInfo', undefined, patch)).toEqual(expected);
     expect(applyPatch('dashboardInfo', undefined, patch)).toEqual(expected);
@@ -223,16 +264,24 @@ describe('edges keyed by destinationUrn', () => {
       add(`/chartEdges/${CHART}`, edge(CHART)),
     ];
     expect(applyPatch('dashboardInfo', current, patch)).toEqual({
-      ...dashboard, datasetEdges: [edge(USERS, { properties: { k: 'v' } }), edge(ORDERS)], chartEdges: [edge(CHART)],
+      ...dashboard,
+      datasetEdges: [edge(USERS, { properties: { k: 'v' } }), edge(ORDERS)],
+      chartEdges: [edge(CHART)],
     });
-    expect(applyPatch('dashboardInfo', { ...dashboard, chartEdges: [edge(CHART)] }, [remove(`/chartEdges/${CHART}`), remove(`/datasetEdges/${ORDERS}`)]))
-      .toEqual({ ...dashboard, chartEdges: [] });
+    expect(
+      applyPatch('dashboardInfo', { ...dashboard, chartEdges: [edge(CHART)] }, [
+        remove(`/chartEdges/${CHART}`),
+        remove(`/datasetEdges/${ORDERS}`),
+      ]),
+    ).toEqual({ ...dashboard, chartEdges: [] });
   });
 
   it('chartInfo inputEdges', () => {
     const current = { ...dashboard, inputEdges: [edge(USERS), edge(ORDERS)] };
-    expect(applyPatch('chartInfo', current, [remove(`/inputEdges/${USERS}`), add(`/inputEdges/${JOB}`, edge(JOB))]))
-      .toEqual({ ...dashboard, inputEdges: [edge(ORDERS), edge(JOB)] });
+    expect(applyPatch('chartInfo', current, [remove(`/inputEdges/${USERS}`), add(`/inputEdges/${JOB}`, edge(JOB))])).toEqual({
+      ...dashboard,
+      inputEdges: [edge(ORDERS), edge(JOB)],
+    });
   });
 
   it('dataJobInputOutput inputDatasetEdges, outputDatasetEdges and inputDatajobEdges', () => {
@@ -243,8 +292,11 @@ describe('edges keyed by destinationUrn', () => {
       add(`/inputDatasetEdges/${USERS}`, edge(USERS)),
     ];
     expect(applyPatch('dataJobInputOutput', undefined, patch)).toEqual({
-      inputDatasets: [], outputDatasets: [],
-      inputDatasetEdges: [edge(USERS)], outputDatasetEdges: [edge(ORDERS)], inputDatajobEdges: [edge(JOB)],
+      inputDatasets: [],
+      outputDatasets: [],
+      inputDatasetEdges: [edge(USERS)],
+      outputDatasetEdges: [edge(ORDERS)],
+      inputDatajobEdges: [edge(JOB)],
     });
   });
 });
@@ -253,8 +305,9 @@ describe('editableSchemaMetadata (Python for_field(...).add_tag)', () => {
   const FIELD = 'customer.email';
 
   it('adds a field tag on an absent aspect, creating the field info', () => {
-    expect(applyPatch('editableSchemaMetadata', undefined, [add(`/editableSchemaFieldInfo/${FIELD}/globalTags/tags/${PII}`, tag(PII))]))
-      .toEqual({ editableSchemaFieldInfo: [{ fieldPath: FIELD, globalTags: { tags: [tag(PII)] } }] });
+    expect(
+      applyPatch('editableSchemaMetadata', undefined, [add(`/editableSchemaFieldInfo/${FIELD}/globalTags/tags/${PII}`, tag(PII))]),
+    ).toEqual({ editableSchemaFieldInfo: [{ fieldPath: FIELD, globalTags: { tags: [tag(PII)] } }] });
   });
 
   it('patches nested tags, terms and description of existing fields, keeping field and tag order', () => {
@@ -285,8 +338,9 @@ describe('editableSchemaMetadata (Python for_field(...).add_tag)', () => {
 
   it('removes a field tag', () => {
     const current = { editableSchemaFieldInfo: [{ fieldPath: FIELD, globalTags: { tags: [tag(PII), tag(GOLD)] } }] };
-    expect(applyPatch('editableSchemaMetadata', current, [remove(`/editableSchemaFieldInfo/${FIELD}/globalTags/tags/${PII}`)]))
-      .toEqual({ editableSchemaFieldInfo: [{ fieldPath: FIELD, globalTags: { tags: [tag(GOLD)] } }] });
+    expect(applyPatch('editableSchemaMetadata', current, [remove(`/editableSchemaFieldInfo/${FIELD}/globalTags/tags/${PII}`)])).toEqual({
+      editableSchemaFieldInfo: [{ fieldPath: FIELD, globalTags: { tags: [tag(GOLD)] } }],
+    });
   });
 });
 
@@ -297,19 +351,27 @@ describe('arrayPrimaryKeys form', () => {
 
   it('keys tags by (tag, attribution.source), a missing source being ""', () => {
     const current = { tags: [tag(GOLD), tag(PII)] };
-    const patch = { patch: [add(`/tags/${PII}/${SOURCE}`, attributed(PII, SOURCE)), add(`/tags/${GOLD}/`, tag(GOLD))], arrayPrimaryKeys: keys, forceGenericPatch: false };
+    const patch = {
+      patch: [add(`/tags/${PII}/${SOURCE}`, attributed(PII, SOURCE)), add(`/tags/${GOLD}/`, tag(GOLD))],
+      arrayPrimaryKeys: keys,
+      forceGenericPatch: false,
+    };
     expect(applyPatch('globalTags', current, patch)).toEqual({ tags: [tag(GOLD), tag(PII), attributed(PII, SOURCE)] });
   });
 
   it('removes one (tag, source) pair, or every source of a tag', () => {
     const current = { tags: [tag(PII), attributed(PII, SOURCE), tag(GOLD)] };
-    expect(applyPatch('globalTags', current, { patch: [remove(`/tags/${PII}/`)], arrayPrimaryKeys: keys }))
-      .toEqual({ tags: [attributed(PII, SOURCE), tag(GOLD)] });
+    expect(applyPatch('globalTags', current, { patch: [remove(`/tags/${PII}/`)], arrayPrimaryKeys: keys })).toEqual({
+      tags: [attributed(PII, SOURCE), tag(GOLD)],
+    });
     expect(applyPatch('globalTags', current, { patch: [remove(`/tags/${PII}`)], arrayPrimaryKeys: keys })).toEqual({ tags: [tag(GOLD)] });
   });
 
   it('accepts keys in the other order and a plain {patch} object', () => {
-    const patch = { patch: [add(`/tags/${SOURCE}/${PII}`, attributed(PII, SOURCE))], arrayPrimaryKeys: { tags: [`attribution${UNIT_SEPARATOR}source`, 'tag'] } };
+    const patch = {
+      patch: [add(`/tags/${SOURCE}/${PII}`, attributed(PII, SOURCE))],
+      arrayPrimaryKeys: { tags: [`attribution${UNIT_SEPARATOR}source`, 'tag'] },
+    };
     expect(applyPatch('globalTags', undefined, patch)).toEqual({ tags: [attributed(PII, SOURCE)] });
     expect(applyPatch('globalTags', undefined, { patch: [add(`/tags/${PII}`, tag(PII))] })).toEqual({ tags: [tag(PII)] });
   });
@@ -333,13 +395,19 @@ describe('RFC 6902 ops on the transformed document', () => {
       { op: 'replace', path: '/tags/1', value: 'y' },
     ];
     expect(applyPatch('datasetProperties', current, patch)).toEqual({
-      description: 'b', customProperties: { moved: 'v' }, tags: ['first', 'y', 'last'], name: 'b',
+      description: 'b',
+      customProperties: { moved: 'v' },
+      tags: ['first', 'y', 'last'],
+      name: 'b',
     });
   });
 
   it('tests keyed arrays in their array form and copies keyed items', () => {
     const current = { tags: [tag(PII)] };
-    const patch = [{ op: 'test', path: '/tags', value: [tag(PII)] }, { op: 'test', path: `/tags/${PII}`, value: tag(PII) }];
+    const patch = [
+      { op: 'test', path: '/tags', value: [tag(PII)] },
+      { op: 'test', path: `/tags/${PII}`, value: tag(PII) },
+    ];
     expect(applyPatch('globalTags', current, patch)).toEqual(current);
   });
 });
@@ -352,12 +420,32 @@ describe('malformed patches answer 400', () => {
     ['unknown op', [{ op: 'merge', path: '/description', value: 'x' }], 'Invalid JSON Patch: operation 0 has unknown op "merge"'],
     ['path not a string', [{ op: 'add', path: 3, value: 'x' }], 'Invalid JSON Patch: operation 0 (add) has no string path'],
     ['add without value', [{ op: 'add', path: '/description' }], 'Invalid JSON Patch: operation 0 (add /description) has no value'],
-    ['test failing', [add('/description', 'x'), { op: 'test', path: '/description', value: 'y' }], 'Invalid JSON Patch: operation 1 (test /description) failed: the value differs'],
-    ['replace of a missing path', [{ op: 'replace', path: '/description', value: 'x' }], 'Invalid JSON Patch: operation 0 (replace /description) targets a missing path'],
-    ['path without a leading slash', [add('description', 'x')], 'Invalid JSON Patch: operation 0 (add description) has a path not starting with "/"'],
-    ['add below an unknown absent field', [add('/nested/deeper', 'x')], 'Invalid JSON Patch: operation 0 (add /nested/deeper) targets a missing parent'],
+    [
+      'test failing',
+      [add('/description', 'x'), { op: 'test', path: '/description', value: 'y' }],
+      'Invalid JSON Patch: operation 1 (test /description) failed: the value differs',
+    ],
+    [
+      'replace of a missing path',
+      [{ op: 'replace', path: '/description', value: 'x' }],
+      'Invalid JSON Patch: operation 0 (replace /description) targets a missing path',
+    ],
+    [
+      'path without a leading slash',
+      [add('description', 'x')],
+      'Invalid JSON Patch: operation 0 (add description) has a path not starting with "/"',
+    ],
+    [
+      'add below an unknown absent field',
+      [add('/nested/deeper', 'x')],
+      'Invalid JSON Patch: operation 0 (add /nested/deeper) targets a missing parent',
+    ],
     ['move without from', [{ op: 'move', path: '/name' }], 'Invalid JSON Patch: operation 0 (move /name) has no string from'],
-    ['bad arrayPrimaryKeys', { patch: [], arrayPrimaryKeys: { tags: [] } }, 'Invalid JSON Patch: arrayPrimaryKeys must map array fields to non-empty lists of key fields'],
+    [
+      'bad arrayPrimaryKeys',
+      { patch: [], arrayPrimaryKeys: { tags: [] } },
+      'Invalid JSON Patch: arrayPrimaryKeys must map array fields to non-empty lists of key fields',
+    ],
   ];
   for (const [name, patch, message] of cases) {
     it(name, () => {

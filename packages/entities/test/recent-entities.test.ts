@@ -24,19 +24,34 @@ it('lists the entities whose latest aspect was written most recently, newest fir
   const { module, store } = await createEntities({ db, now: () => 1_000 });
   const route = module.routes!.find((r) => r.path === RECENT_ENTITIES_PATH)!;
   const write = (urn: string, time: number, description: string) =>
-    store.write([{ urn, entityType: 'dataset', aspect: 'datasetProperties', changeType: 'UPSERT', value: { description } }], { actor: 'urn:li:corpuser:datahub', time });
+    store.write([{ urn, entityType: 'dataset', aspect: 'datasetProperties', changeType: 'UPSERT', value: { description } }], {
+      actor: 'urn:li:corpuser:datahub',
+      time,
+    });
   await write(dataset('a'), 10_000, 'first');
   await write(dataset('b'), 20_000, 'second');
   await write(dataset('c'), 30_000, 'third');
   // a's newer write takes it to the top; its older aspects do not count.
   await write(dataset('a'), 40_000, 'edited');
 
-  const ask = (count?: string, context = reader) => route.handler(context, { params: {}, query: new URLSearchParams(count === undefined ? '' : `count=${count}`), body: undefined });
-  expect(await ask('2')).toEqual({ entities: [{ urn: dataset('a'), lastWritten: 40_000 }, { urn: dataset('c'), lastWritten: 30_000 }] });
+  const ask = (count?: string, context = reader) =>
+    route.handler(context, { params: {}, query: new URLSearchParams(count === undefined ? '' : `count=${count}`), body: undefined });
+  expect(await ask('2')).toEqual({
+    entities: [
+      { urn: dataset('a'), lastWritten: 40_000 },
+      { urn: dataset('c'), lastWritten: 30_000 },
+    ],
+  });
   // The seeded root user (written at the `now` of createEntities) comes last.
-  expect(((await ask()) as { entities: { urn: string }[] }).entities.map((e) => e.urn)).toEqual([dataset('a'), dataset('c'), dataset('b'), 'urn:li:corpuser:datahub']);
+  expect(((await ask()) as { entities: { urn: string }[] }).entities.map((e) => e.urn)).toEqual([
+    dataset('a'),
+    dataset('c'),
+    dataset('b'),
+    'urn:li:corpuser:datahub',
+  ]);
 
-  for (const bad of ['0', '101', 'ten', '2.5']) await expect(ask(bad)).rejects.toThrow(`Parameter 'count' must be an integer from 1 to 100, got: ${bad}`);
+  for (const bad of ['0', '101', 'ten', '2.5'])
+    await expect(ask(bad)).rejects.toThrow(`Parameter 'count' must be an integer from 1 to 100, got: ${bad}`);
   const nobody = { ...reader, actor: { urn: 'urn:li:corpuser:nobody', privileges: new Set<string>() } };
   await expect(ask('2', nobody)).rejects.toSatisfy((e) => e instanceof ApiError && e.status === 403);
 });

@@ -21,9 +21,16 @@ const edge = (destinationUrn: string) => ({ destinationUrn, created: STAMP, last
 
 describe('RELATIONSHIP_TYPES', () => {
   it('lists exactly the types of the §7.6 table', () => {
-    expect([...RELATIONSHIP_TYPES].sort()).toEqual(
-      ['AssociatedWith', 'Consumes', 'Contains', 'DownstreamOf', 'IsPartOf', 'OwnedBy', 'Produces', 'TaggedWith'],
-    );
+    expect([...RELATIONSHIP_TYPES].sort()).toEqual([
+      'AssociatedWith',
+      'Consumes',
+      'Contains',
+      'DownstreamOf',
+      'IsPartOf',
+      'OwnedBy',
+      'Produces',
+      'TaggedWith',
+    ]);
     expect(RELATIONSHIP_TYPES).not.toContain('TermedWith');
   });
 });
@@ -86,9 +93,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
         { fieldPath: 'id', glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP } },
       ],
     };
-    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([
-      { type: 'TaggedWith', destination: LEGACY },
-    ]);
+    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([{ type: 'TaggedWith', destination: LEGACY }]);
   });
 
   it('DownstreamOf: upstreamLineage.upstreams[].dataset', () => {
@@ -97,9 +102,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
         { auditStamp: STAMP, dataset: ORDERS, type: 'TRANSFORMED' },
         { auditStamp: STAMP, dataset: USERS, type: 'COPY' },
       ],
-      fineGrainedLineages: [
-        { upstreamType: 'FIELD_SET', upstreams: [`urn:li:schemaField:(${ORDERS},id)`], downstreamType: 'FIELD' },
-      ],
+      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [`urn:li:schemaField:(${ORDERS},id)`], downstreamType: 'FIELD' }],
     };
     expect(edgesOf('upstreamLineage', upstreamLineage)).toEqual([
       { type: 'DownstreamOf', destination: ORDERS },
@@ -190,19 +193,32 @@ describe('edgesOf deduplication', () => {
       { type: 'TaggedWith', destination: PII },
       { type: 'TaggedWith', destination: GOLD },
     ]);
-    expect(edgesOf('ownership', { owners: [{ owner: JDOE, type: 'TECHNICAL_OWNER' }, { owner: JDOE, type: 'DATA_STEWARD' }] }))
-      .toEqual([{ type: 'OwnedBy', destination: JDOE }]);
+    expect(
+      edgesOf('ownership', {
+        owners: [
+          { owner: JDOE, type: 'TECHNICAL_OWNER' },
+          { owner: JDOE, type: 'DATA_STEWARD' },
+        ],
+      }),
+    ).toEqual([{ type: 'OwnedBy', destination: JDOE }]);
   });
 
   it('merges a urn listed both in the legacy array and in the edge array', () => {
-    expect(edgesOf('dashboardInfo', { charts: [CHART_A], chartEdges: [edge(CHART_A)], datasets: [], datasetEdges: [] }))
-      .toEqual([{ type: 'Contains', destination: CHART_A }]);
-    expect(edgesOf('chartInfo', { inputs: [{ string: ORDERS }], inputEdges: [edge(ORDERS)] }))
-      .toEqual([{ type: 'Consumes', destination: ORDERS }]);
+    expect(edgesOf('dashboardInfo', { charts: [CHART_A], chartEdges: [edge(CHART_A)], datasets: [], datasetEdges: [] })).toEqual([
+      { type: 'Contains', destination: CHART_A },
+    ]);
+    expect(edgesOf('chartInfo', { inputs: [{ string: ORDERS }], inputEdges: [edge(ORDERS)] })).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+    ]);
   });
 
   it('deduplicates field tags across fields', () => {
-    const schemaMetadata = { fields: [{ fieldPath: 'a', globalTags: tags(PII) }, { fieldPath: 'b', globalTags: tags(PII) }] };
+    const schemaMetadata = {
+      fields: [
+        { fieldPath: 'a', globalTags: tags(PII) },
+        { fieldPath: 'b', globalTags: tags(PII) },
+      ],
+    };
     expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'TaggedWith', destination: PII }]);
   });
 

@@ -27,7 +27,10 @@ async function setup(tags: [id: string, name: string][]) {
   opened.push(db);
   const entities = await createEntities({ db });
   for (const [id, name] of tags) {
-    await entities.store.write([{ urn: `urn:li:tag:${id}`, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: { name } }], { actor: 'urn:li:corpuser:datahub', time: 1 });
+    await entities.store.write(
+      [{ urn: `urn:li:tag:${id}`, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: { name } }],
+      { actor: 'urn:li:corpuser:datahub', time: 1 },
+    );
   }
   const asked: string[][] = [];
   const face: EntityFace = async (urns) => {
@@ -42,28 +45,47 @@ async function setup(tags: [id: string, name: string][]) {
 
 describe('searchAcrossEntities over the search index', () => {
   it('asks each face once per request, for its hits only, and lists by name', async () => {
-    const { search, asked } = await setup([['b', 'beta'], ['a', 'Alpha'], ['c', 'Gamma']]);
+    const { search, asked } = await setup([
+      ['b', 'beta'],
+      ['a', 'Alpha'],
+      ['c', 'Gamma'],
+    ]);
     const { data } = await search({ query: '*' });
     // The seeded root user ("Data Hub") answers through this package's own face; only the tags go to the TAG face.
-    expect(data!.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual(['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:corpuser:datahub', 'urn:li:tag:c']);
+    expect(data!.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual([
+      'urn:li:tag:a',
+      'urn:li:tag:b',
+      'urn:li:corpuser:datahub',
+      'urn:li:tag:c',
+    ]);
     expect(data!.searchAcrossEntities.total).toBe(4);
     expect(asked).toEqual([['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:tag:c']]);
   });
 
   it('finds nothing for types without a face, and leaves out hits a face cannot answer', async () => {
-    const { search, asked } = await setup([['shown', 'Finance'], ['hidden', 'Finance too']]);
-    expect((await search({ query: '*', types: ['GLOSSARY_TERM'], start: 3 })).data).toEqual({ searchAcrossEntities: { start: 3, count: 0, total: 0, searchResults: [] } });
+    const { search, asked } = await setup([
+      ['shown', 'Finance'],
+      ['hidden', 'Finance too'],
+    ]);
+    expect((await search({ query: '*', types: ['GLOSSARY_TERM'], start: 3 })).data).toEqual({
+      searchAcrossEntities: { start: 3, count: 0, total: 0, searchResults: [] },
+    });
     expect(asked).toEqual([]);
     const found = (await search({ query: 'finance', types: ['TAG'] })).data!.searchAcrossEntities;
-    expect(found.searchResults.map((r: any) => [r.entity.urn, r.matchedFields])).toEqual([['urn:li:tag:shown', [{ name: 'name', value: 'Finance' }]]]);
+    expect(found.searchResults.map((r: any) => [r.entity.urn, r.matchedFields])).toEqual([
+      ['urn:li:tag:shown', [{ name: 'name', value: 'Finance' }]],
+    ]);
     expect(found.count).toBe(1);
   });
 
   it('refuses bad paging and unknown filter fields with a 400 naming them', async () => {
     const { search } = await setup([]);
-    const message = async (input: Record<string, unknown>) => (await search({ query: '*', ...input })).errors?.map((e) => [e.message, e.extensions.code]);
+    const message = async (input: Record<string, unknown>) =>
+      (await search({ query: '*', ...input })).errors?.map((e) => [e.message, e.extensions.code]);
     expect(await message({ count: 1_001 })).toEqual([[`'count' must be an integer from 0 to 1000`, 400]]);
     expect(await message({ start: -1 })).toEqual([[`'start' must be an integer of at least 0`, 400]]);
-    expect(await message({ filters: [{ field: 'colour', values: ['x'] }] })).toEqual([[expect.stringMatching(/^Unknown filter field colour/), 400]]);
+    expect(await message({ filters: [{ field: 'colour', values: ['x'] }] })).toEqual([
+      [expect.stringMatching(/^Unknown filter field colour/), 400],
+    ]);
   });
 });

@@ -31,7 +31,18 @@ describe('a new store', () => {
     expect(await store.exists('urn:li:corpuser:datahub')).toBe(true);
 
     // Edited, then opened again: the seed is not written over the edit.
-    await store.write([{ urn: 'urn:li:corpuser:datahub', entityType: 'corpuser', aspect: 'corpUserInfo', changeType: 'UPSERT', value: { active: true, displayName: 'Root' } }], { actor: 'urn:li:corpuser:datahub', time: 1 });
+    await store.write(
+      [
+        {
+          urn: 'urn:li:corpuser:datahub',
+          entityType: 'corpuser',
+          aspect: 'corpUserInfo',
+          changeType: 'UPSERT',
+          value: { active: true, displayName: 'Root' },
+        },
+      ],
+      { actor: 'urn:li:corpuser:datahub', time: 1 },
+    );
     await opened.pop()!.close();
     const again = await open(dir);
     expect((await again.store.get('urn:li:corpuser:datahub', 'corpUserInfo'))?.value).toEqual({ active: true, displayName: 'Root' });

@@ -13,7 +13,11 @@ const URN = { name: 'urn', in: 'path', required: true, schema: { type: 'string' 
 const SYSTEM_METADATA = bool('systemMetadata', false, 'Include systemMetadata and auditStamp with each aspect');
 const ASYNC = (fallback: boolean) => bool('async', fallback, 'Answer 202 (mds still writes before answering)');
 const aspectsParameter = (entity: EntitySpec) => ({
-  ...query('aspects', { type: 'array', items: { type: 'string', enum: [...entity.aspects] } }, 'Aspects to include (repeatable or a comma list); the key always is'),
+  ...query(
+    'aspects',
+    { type: 'array', items: { type: 'string', enum: [...entity.aspects] } },
+    'Aspects to include (repeatable or a comma list); the key always is',
+  ),
   style: 'form',
   explode: true,
 });
@@ -25,7 +29,15 @@ const aspectItem = (valueSchema: JsonSchema) => ({
 });
 const PATCH_SCHEMA: JsonSchema = {
   oneOf: [
-    { type: 'object', required: ['patch'], properties: { patch: { type: 'array', items: ref('PatchOperation') }, arrayPrimaryKeys: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }, forceGenericPatch: { type: 'boolean' } } },
+    {
+      type: 'object',
+      required: ['patch'],
+      properties: {
+        patch: { type: 'array', items: ref('PatchOperation') },
+        arrayPrimaryKeys: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        forceGenericPatch: { type: 'boolean' },
+      },
+    },
     { type: 'array', items: ref('PatchOperation') },
   ],
 };
@@ -37,12 +49,23 @@ function aspectComponents(): Record<string, JsonSchema> {
     aspects.flatMap((aspect) => {
       const shape = ASPECT_SHAPES.get(aspect);
       const spec = aspectSpec(aspect)!;
-      const value = { ...(shape ? shapeSchema(shape) : { type: 'object', additionalProperties: true }), title: spec.pdlClass, description: `${spec.kind} aspect ${aspect}` };
+      const value = {
+        ...(shape ? shapeSchema(shape) : { type: 'object', additionalProperties: true }),
+        title: spec.pdlClass,
+        description: `${spec.kind} aspect ${aspect}`,
+      };
       const name = upperFirst(aspect);
       return [
         [name, value],
         [`${name}Item`, aspectItem(ref(name))],
-        [`${name}Request`, { type: 'object', required: ['value'], properties: { value: ref(name), systemMetadata: ref('SystemMetadata'), headers: ref('Headers') } }],
+        [
+          `${name}Request`,
+          {
+            type: 'object',
+            required: ['value'],
+            properties: { value: ref(name), systemMetadata: ref('SystemMetadata'), headers: ref('Headers') },
+          },
+        ],
       ];
     }),
   );
@@ -55,10 +78,26 @@ function entityComponents(entity: EntitySpec): Record<string, JsonSchema> {
   const urn = { type: 'string', pattern: `^urn:li:${entity.name}:` };
   return {
     [`${name}Entity`]: { type: 'object', required: ['urn'], properties: { urn, ...byAspect((a) => ref(`${upperFirst(a)}Item`)) } },
-    [`${name}EntityRequest`]: { type: 'object', required: ['urn'], properties: { urn, ...byAspect((a) => ref(`${upperFirst(a)}Request`)) } },
-    [`${name}EntityPatch`]: { type: 'object', required: ['urn'], properties: { urn, ...byAspect(() => ({ type: 'object', required: ['value'], properties: { value: PATCH_SCHEMA } })) } },
-    [`${name}BatchGet`]: { type: 'object', required: ['urn'], properties: { urn, ...byAspect(() => ({ type: 'object', properties: { headers: ref('Headers') } })) } },
-    [`${name}Scroll`]: { type: 'object', required: ['entities'], properties: { entities: { type: 'array', items: ref(`${name}Entity`) }, scrollId: { type: 'string' } } },
+    [`${name}EntityRequest`]: {
+      type: 'object',
+      required: ['urn'],
+      properties: { urn, ...byAspect((a) => ref(`${upperFirst(a)}Request`)) },
+    },
+    [`${name}EntityPatch`]: {
+      type: 'object',
+      required: ['urn'],
+      properties: { urn, ...byAspect(() => ({ type: 'object', required: ['value'], properties: { value: PATCH_SCHEMA } })) },
+    },
+    [`${name}BatchGet`]: {
+      type: 'object',
+      required: ['urn'],
+      properties: { urn, ...byAspect(() => ({ type: 'object', properties: { headers: ref('Headers') } })) },
+    },
+    [`${name}Scroll`]: {
+      type: 'object',
+      required: ['entities'],
+      properties: { entities: { type: 'array', items: ref(`${name}Entity`) }, scrollId: { type: 'string' } },
+    },
   };
 }
 
@@ -70,7 +109,10 @@ function entityPaths(entity: EntitySpec): Record<string, unknown> {
   const op = (id: string, summary: string, extra: Record<string, unknown>) => ({ tags, operationId: `${id}${name}`, summary, ...extra });
   const entityAnswer = (description: string) => answer(description, ref(`${name}Entity`));
   const writeAnswers = { 200: entityAnswer('Written (async=false)'), 202: entityAnswer('Written (async=true)') };
-  const listAnswers = { 200: answer('Written (async=false)', { type: 'array', items: ref(`${name}Entity`) }), 202: answer('Written (async=true)', { type: 'array', items: ref(`${name}Entity`) }) };
+  const listAnswers = {
+    200: answer('Written (async=false)', { type: 'array', items: ref(`${name}Entity`) }),
+    202: answer('Written (async=true)', { type: 'array', items: ref(`${name}Entity`) }),
+  };
   const paths: Record<string, unknown> = {
     [base]: {
       get: op('scroll', `List ${entity.name} entities`, {
@@ -101,19 +143,29 @@ function entityPaths(entity: EntitySpec): Record<string, unknown> {
       post: op('batchGet', `Get ${entity.name} entities by urn`, {
         parameters: [SYSTEM_METADATA],
         requestBody: { required: true, content: jsonContent({ type: 'array', items: ref(`${name}BatchGet`) }) },
-        responses: { 200: answer('The entities that exist', { type: 'array', items: ref(`${name}Entity`) }), ...errorResponses(400, 401, 403, 404) },
+        responses: {
+          200: answer('The entities that exist', { type: 'array', items: ref(`${name}Entity`) }),
+          ...errorResponses(400, 401, 403, 404),
+        },
       }),
     },
     [`${base}/{urn}`]: {
       parameters: [URN],
-      get: op('get', `Get a ${entity.name}`, { parameters: [aspectsParameter(entity), SYSTEM_METADATA], responses: { 200: entityAnswer('The entity'), ...errorResponses(400, 401, 403, 404) } }),
+      get: op('get', `Get a ${entity.name}`, {
+        parameters: [aspectsParameter(entity), SYSTEM_METADATA],
+        responses: { 200: entityAnswer('The entity'), ...errorResponses(400, 401, 403, 404) },
+      }),
       head: op('head', `Whether a ${entity.name} exists`, {
         parameters: [bool('includeSoftDelete', false, 'Count a soft-deleted entity')],
         responses: { 204: answer('It exists'), 404: answer('It does not') },
       }),
       delete: op('delete', `Delete a ${entity.name}`, {
         parameters: [
-          { ...query('aspects', { type: 'array', items: { type: 'string', enum: [...entity.aspects] } }, 'Only these aspects'), style: 'form', explode: true },
+          {
+            ...query('aspects', { type: 'array', items: { type: 'string', enum: [...entity.aspects] } }, 'Only these aspects'),
+            style: 'form',
+            explode: true,
+          },
           bool('clear', false, 'Every aspect but the key'),
         ],
         responses: { 200: answer('Deleted'), ...errorResponses(400, 401, 403, 404) },
@@ -123,11 +175,19 @@ function entityPaths(entity: EntitySpec): Record<string, unknown> {
   for (const aspect of entity.aspects) {
     const aspectName = upperFirst(aspect);
     const id = (verb: string) => `${verb}${name}${aspectName}`;
-    const aspectOp = (verb: string, summary: string, extra: Record<string, unknown>) => ({ tags, operationId: id(verb), summary, ...extra });
+    const aspectOp = (verb: string, summary: string, extra: Record<string, unknown>) => ({
+      tags,
+      operationId: id(verb),
+      summary,
+      ...extra,
+    });
     paths[`${base}/{urn}/${aspect}`] = {
       parameters: [URN],
       get: aspectOp('get', `Get ${aspect}`, {
-        parameters: [query('version', { type: 'integer', format: 'int64', default: 0 }, '0 the latest, n the nth archived, -1 the newest archived'), SYSTEM_METADATA],
+        parameters: [
+          query('version', { type: 'integer', format: 'int64', default: 0 }, '0 the latest, n the nth archived, -1 the newest archived'),
+          SYSTEM_METADATA,
+        ],
         responses: { 200: answer(`The ${aspect} aspect`, ref(`${aspectName}Item`)), ...errorResponses(400, 401, 403, 404) },
       }),
       head: aspectOp('head', `Whether ${aspect} exists`, {
@@ -148,7 +208,10 @@ function entityPaths(entity: EntitySpec): Record<string, unknown> {
         ? {
             patch: aspectOp('patch', `Patch ${aspect}`, {
               parameters: [ASYNC(false), SYSTEM_METADATA],
-              requestBody: { required: true, content: { ...jsonContent(PATCH_SCHEMA), 'application/json-patch+json': { schema: PATCH_SCHEMA } } },
+              requestBody: {
+                required: true,
+                content: { ...jsonContent(PATCH_SCHEMA), 'application/json-patch+json': { schema: PATCH_SCHEMA } },
+              },
               responses: { ...writeAnswers, ...errorResponses(400, 401, 403, 404, 422) },
             }),
           }
@@ -161,30 +224,70 @@ function entityPaths(entity: EntitySpec): Record<string, unknown> {
 
 const COMMON_SCHEMAS: Record<string, JsonSchema> = {
   Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
-  AuditStamp: { type: 'object', required: ['time', 'actor'], properties: { time: { type: 'integer', format: 'int64' }, actor: { type: 'string' } } },
+  AuditStamp: {
+    type: 'object',
+    required: ['time', 'actor'],
+    properties: { time: { type: 'integer', format: 'int64' }, actor: { type: 'string' } },
+  },
   SystemMetadata: {
     type: 'object',
     properties: {
-      lastObserved: { type: 'integer', format: 'int64' }, runId: { type: 'string' }, lastRunId: { type: 'string' }, pipelineName: { type: 'string' },
-      registryName: { type: 'string' }, registryVersion: { type: 'string' }, properties: { type: 'object', additionalProperties: { type: 'string' } },
-      version: { type: 'string' }, aspectCreated: ref('AuditStamp'), aspectModified: ref('AuditStamp'),
+      lastObserved: { type: 'integer', format: 'int64' },
+      runId: { type: 'string' },
+      lastRunId: { type: 'string' },
+      pipelineName: { type: 'string' },
+      registryName: { type: 'string' },
+      registryVersion: { type: 'string' },
+      properties: { type: 'object', additionalProperties: { type: 'string' } },
+      version: { type: 'string' },
+      aspectCreated: ref('AuditStamp'),
+      aspectModified: ref('AuditStamp'),
     },
   },
-  Headers: { type: 'object', description: 'Conditional write headers: If-None-Match (*), If-Version-Match (a version)', additionalProperties: { type: 'string' } },
+  Headers: {
+    type: 'object',
+    description: 'Conditional write headers: If-None-Match (*), If-Version-Match (a version)',
+    additionalProperties: { type: 'string' },
+  },
   PatchOperation: {
     type: 'object',
     required: ['op', 'path'],
-    properties: { op: { type: 'string', enum: ['add', 'remove', 'replace', 'test', 'move', 'copy'] }, path: { type: 'string' }, value: {}, from: { type: 'string' } },
+    properties: {
+      op: { type: 'string', enum: ['add', 'remove', 'replace', 'test', 'move', 'copy'] },
+      path: { type: 'string' },
+      value: {},
+      from: { type: 'string' },
+    },
   },
-  ScrollRequest: { type: 'object', properties: { entities: { type: 'array', items: { type: 'string', enum: ENTITY_SPECS.map((e) => e.name) } }, aspects: { type: 'array', items: { type: 'string' } } } },
-  ScrollResult: { type: 'object', required: ['entities'], properties: { entities: { type: 'array', items: { type: 'object', required: ['urn'], properties: { urn: { type: 'string' } }, additionalProperties: true } }, scrollId: { type: 'string' } } },
+  ScrollRequest: {
+    type: 'object',
+    properties: {
+      entities: { type: 'array', items: { type: 'string', enum: ENTITY_SPECS.map((e) => e.name) } },
+      aspects: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  ScrollResult: {
+    type: 'object',
+    required: ['entities'],
+    properties: {
+      entities: {
+        type: 'array',
+        items: { type: 'object', required: ['urn'], properties: { urn: { type: 'string' } }, additionalProperties: true },
+      },
+      scrollId: { type: 'string' },
+    },
+  },
 };
 
 /** The OpenAPI 3 document of the entity API, generated from the registry and the aspect shapes. */
 export function buildApiDocument() {
   return {
     openapi: '3.0.3',
-    info: { title: 'mds entity API (DataHub OpenAPI v3)', version: 'v3', description: 'Generated from the entity registry and the aspect shapes of this server.' },
+    info: {
+      title: 'mds entity API (DataHub OpenAPI v3)',
+      version: 'v3',
+      description: 'Generated from the entity registry and the aspect shapes of this server.',
+    },
     security: [{ bearerAuth: [] }],
     paths: {
       ...Object.assign({}, ...ENTITY_SPECS.map(entityPaths)),
@@ -207,7 +310,9 @@ export function buildApiDocument() {
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
-      responses: Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, answer(description, ref('Error'))])),
+      responses: Object.fromEntries(
+        Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, answer(description, ref('Error'))]),
+      ),
       schemas: { ...COMMON_SCHEMAS, ...V1_SCHEMAS, ...aspectComponents(), ...Object.assign({}, ...ENTITY_SPECS.map(entityComponents)) },
     },
   };
@@ -224,6 +329,14 @@ function documentTexts() {
 
 /** `/openapi/v3/api-docs` (JSON) and `/openapi/v3/api-docs.yaml`. */
 export const apiDocsRoutes = (): OpenApiRoute[] => [
-  { method: 'GET', path: API_DOCS_PATH, respond: () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, text: documentTexts().json }) },
-  { method: 'GET', path: `${API_DOCS_PATH}.yaml`, respond: () => ({ status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, text: documentTexts().yaml }) },
+  {
+    method: 'GET',
+    path: API_DOCS_PATH,
+    respond: () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, text: documentTexts().json }),
+  },
+  {
+    method: 'GET',
+    path: `${API_DOCS_PATH}.yaml`,
+    respond: () => ({ status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, text: documentTexts().yaml }),
+  },
 ];

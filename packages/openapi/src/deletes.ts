@@ -7,7 +7,8 @@ import { aspectNamed, aspectsAsked, entityNamed, flag, list, unknownAspect, urnO
 import type { OpenApiRoute } from './route';
 
 /** Deletes need DELETE_ENTITY (entities-api §11), refused with DataHub's OpenAPI text. */
-export const canDelete = (actor: Actor) => requirePrivilege(actor, [Privilege.DELETE_ENTITY], `${actor.urn} is unauthorized to DELETE entities.`);
+export const canDelete = (actor: Actor) =>
+  requirePrivilege(actor, [Privilege.DELETE_ENTITY], `${actor.urn} is unauthorized to DELETE entities.`);
 
 /** DataHub answers a delete with an empty 200, whether or not there was anything to delete. */
 const deleted = { status: 200 };
@@ -22,7 +23,10 @@ export async function hardDelete(stores: Stores, urn: string, entity: EntitySpec
 export function deleteRoutes(stores: Stores): OpenApiRoute[] {
   /** Versioned aspects with all their versions; time-series ones all their points. */
   const deleteAspects = async (urn: string, entity: EntitySpec, aspects: readonly string[]) => {
-    await stores.store.deleteAspects(urn, aspects.filter((aspect) => !isTimeseries(aspect)));
+    await stores.store.deleteAspects(
+      urn,
+      aspects.filter((aspect) => !isTimeseries(aspect)),
+    );
     for (const aspect of aspects.filter(isTimeseries)) await deletePoints(urn, entity, aspect);
   };
   const deleteEntity = (urn: string, entity: EntitySpec) => hardDelete(stores, urn, entity);

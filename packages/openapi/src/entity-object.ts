@@ -21,7 +21,11 @@ export interface EntityRead {
 /** One stored version as an aspect item; systemMetadata and the audit stamp only when asked (`systemMetadata=true`). */
 export function aspectItem(stored: StoredAspect, withSystemMetadata: boolean) {
   if (!withSystemMetadata) return { value: stored.value };
-  return { value: stored.value, systemMetadata: stored.systemMetadata ?? {}, auditStamp: { time: stored.createdOn, actor: stored.createdBy } };
+  return {
+    value: stored.value,
+    systemMetadata: stored.systemMetadata ?? {},
+    auditStamp: { time: stored.createdOn, actor: stored.createdBy },
+  };
 }
 
 function pointItem(point: LatestPoint, withSystemMetadata: boolean) {
@@ -42,7 +46,9 @@ export function latestPoint(stores: Stores, urn: string, entity: EntitySpec, asp
  */
 export async function readEntities(stores: Stores, reads: readonly EntityRead[], withSystemMetadata: boolean): Promise<EntityObject[]> {
   const everything = reads.some((r) => r.aspects === undefined);
-  const versioned = everything ? undefined : [...new Set(reads.flatMap((r) => [r.entity.keyAspect, ...r.aspects!.filter((a) => !isTimeseries(a))]))];
+  const versioned = everything
+    ? undefined
+    : [...new Set(reads.flatMap((r) => [r.entity.keyAspect, ...r.aspects!.filter((a) => !isTimeseries(a))]))];
   const stored = await stores.store.latest([...new Set(reads.map((r) => r.urn))], versioned);
   const objects = reads.map(async ({ urn, entity, aspects }) => {
     const found = stored.get(urn);
@@ -65,7 +71,14 @@ export async function readEntities(stores: Stores, reads: readonly EntityRead[],
 }
 
 /** One aspect of one entity as an item: a version of a versioned aspect, or the newest point of a time-series one. */
-export async function readAspect(stores: Stores, urn: string, entity: EntitySpec, aspect: string, version: number, withSystemMetadata: boolean) {
+export async function readAspect(
+  stores: Stores,
+  urn: string,
+  entity: EntitySpec,
+  aspect: string,
+  version: number,
+  withSystemMetadata: boolean,
+) {
   if (isTimeseries(aspect)) {
     const point = await latestPoint(stores, urn, entity, aspect);
     return point && pointItem(point, withSystemMetadata);

@@ -23,7 +23,12 @@ export function shapeSchema(shape: Shape): JsonSchema {
   if ('map' in shape) return { type: 'object', additionalProperties: shapeSchema(shape.map) };
   if ('union' in shape) {
     const members = Object.entries(shape.union);
-    return { type: 'object', minProperties: 1, maxProperties: 1, properties: Object.fromEntries(members.map(([name, member]) => [name, shapeSchema(member)])) };
+    return {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 1,
+      properties: Object.fromEntries(members.map(([name, member]) => [name, shapeSchema(member)])),
+    };
   }
   const fields = Object.entries(shape.record).map(([name, field]) => [name.replace(/!$/, ''), field, name.endsWith('!')] as const);
   const required = fields.filter(([, , needed]) => needed).map(([name]) => name);

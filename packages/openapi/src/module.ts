@@ -12,9 +12,18 @@ import { writeRoutes } from './writes';
  * its search index, writes through its ingestion (the checks and privileges of Rest.li's), time-series aspects
  * through `timeseries`.
  */
-export function createOpenApi(options: { entities: Pick<Entities, 'store' | 'search' | 'ingestion'>; timeseries?: TimeseriesIngestPort }): ApiModule {
+export function createOpenApi(options: {
+  entities: Pick<Entities, 'store' | 'search' | 'ingestion'>;
+  timeseries?: TimeseriesIngestPort;
+}): ApiModule {
   const { store, search, ingestion } = options.entities;
   const stores = { store, timeseries: options.timeseries };
-  const routes = [...readRoutes(stores, search), ...writeRoutes(stores, ingestion), ...deleteRoutes(stores), ...v1Routes(stores, ingestion), ...apiDocsRoutes()].map(toJsonRoute);
+  const routes = [
+    ...readRoutes(stores, search),
+    ...writeRoutes(stores, ingestion),
+    ...deleteRoutes(stores),
+    ...v1Routes(stores, ingestion),
+    ...apiDocsRoutes(),
+  ].map(toJsonRoute);
   return { name: 'openapi', routes };
 }

@@ -2,7 +2,16 @@ import { Privilege, requirePrivilege } from '@mds/auth';
 import { ENTITY_SPECS, aspectSpec, findEntity, isJsonObject, type EntitySpec } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type Actor } from '@mds/schema';
-import { aspectItem, isTimeseries, latestPoint, readAspect, readEntities, type EntityObject, type EntityRead, type Stores } from './entity-object';
+import {
+  aspectItem,
+  isTimeseries,
+  latestPoint,
+  readAspect,
+  readEntities,
+  type EntityObject,
+  type EntityRead,
+  type Stores,
+} from './entity-object';
 import { aspectNamed, aspectsAsked, arrayBody, batchItem, entityNamed, flag, integer, list, unknownAspect, urnOf } from './request';
 import type { OpenApiRoute } from './route';
 import { scrollPage } from './scroll';
@@ -10,7 +19,8 @@ import { scrollPage } from './scroll';
 export const ENTITY_PATH = '/openapi/v3/entity';
 
 /** Reads need VIEW_ENTITY_PAGE (entities-api §11), refused with DataHub's OpenAPI text. */
-export const canRead = (actor: Actor) => requirePrivilege(actor, [Privilege.VIEW_ENTITY_PAGE], `${actor.urn} is unauthorized to READ entities.`);
+export const canRead = (actor: Actor) =>
+  requirePrivilege(actor, [Privilege.VIEW_ENTITY_PAGE], `${actor.urn} is unauthorized to READ entities.`);
 
 /** DataHub's 404 of an absent entity or aspect: the `Not-Found-Reason: ENTITY` header (and mds says what is missing). */
 const notFoundAnswer = (message: string) => ({ status: 404, headers: { 'not-found-reason': 'ENTITY' }, body: { error: message } });
@@ -30,7 +40,13 @@ function pathEntity(params: Record<string, string>) {
 }
 
 /** One page of a scroll: the entity objects of the urns found, with the next page's scrollId. */
-async function scrollAnswer(stores: Stores, search: SearchIndex, entities: readonly EntitySpec[], query: URLSearchParams, aspects: (entity: EntitySpec) => string[] | undefined) {
+async function scrollAnswer(
+  stores: Stores,
+  search: SearchIndex,
+  entities: readonly EntitySpec[],
+  query: URLSearchParams,
+  aspects: (entity: EntitySpec) => string[] | undefined,
+) {
   const { hits, scrollId } = await scrollPage(search, entities, query);
   const reads = hits.flatMap((hit): EntityRead[] => {
     const entity = findEntity(hit.entityType);
@@ -104,7 +120,8 @@ export function readRoutes(stores: Stores, search: SearchIndex): OpenApiRoute[] 
       path: `${ENTITY_PATH}/scroll`,
       respond(_context, { query, body }) {
         const asked = body === undefined ? {} : body;
-        if (!isJsonObject(asked)) throw badRequest('The request body must be a JSON object: {"entities": [<entity name>...], "aspects": [<aspect name>...]}');
+        if (!isJsonObject(asked))
+          throw badRequest('The request body must be a JSON object: {"entities": [<entity name>...], "aspects": [<aspect name>...]}');
         const entities = namesIn(asked, 'entities')?.map((name) => {
           const entity = findEntity(name);
           if (!entity) throw badRequest(`Unknown entity: ${name}`);
@@ -155,7 +172,8 @@ function batchGetItem(raw: unknown, index: number, entity: EntitySpec) {
     const headers = (fields[name] as { headers?: unknown } | null)?.headers;
     if (headers === undefined) return;
     const version = isJsonObject(headers) ? headers['If-Version-Match'] : undefined;
-    if (typeof version !== 'string' || !/^\d+$/.test(version)) throw badRequest(`${urn} ${name}: headers must hold If-Version-Match, a version number as a string`);
+    if (typeof version !== 'string' || !/^\d+$/.test(version))
+      throw badRequest(`${urn} ${name}: headers must hold If-Version-Match, a version number as a string`);
     if (version !== '0') versions.set(aspects[i]!, version);
   });
   return { urn, entity, aspects: aspects.length ? aspects : undefined, versions };

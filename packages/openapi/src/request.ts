@@ -60,7 +60,11 @@ export function integer(query: URLSearchParams, name: string, fallback: number, 
 
 /** Every value of repeatable parameters, comma lists split (`aspects=a,b&aspects=c`), blanks dropped. */
 export function list(query: URLSearchParams, ...names: string[]): string[] {
-  return names.flatMap((name) => query.getAll(name)).flatMap((value) => value.split(',')).map((v) => v.trim()).filter(Boolean);
+  return names
+    .flatMap((name) => query.getAll(name))
+    .flatMap((value) => value.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** Aspect names asked for (`aspects`, older `aspectNames`) as the entity names them; a name it lacks is a 400. */

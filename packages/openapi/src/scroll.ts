@@ -32,27 +32,37 @@ function searchParameters(query: URLSearchParams, entityNames: readonly string[]
     throw badRequest(`Cannot sort by ${sortFields.join(', ') || field}: sort by one of urn, name`);
   }
   const order = query.get('sortOrder') || 'ASCENDING';
-  if (order !== 'ASCENDING' && order !== 'DESCENDING') throw badRequest(`Parameter 'sortOrder' must be ASCENDING or DESCENDING, got: ${order}`);
+  if (order !== 'ASCENDING' && order !== 'DESCENDING')
+    throw badRequest(`Parameter 'sortOrder' must be ASCENDING or DESCENDING, got: ${order}`);
   const includeSoftDeleted = flag(query, 'includeSoftDelete', false);
   const scrollId = query.get('scrollId');
   // The query a scrollId belongs to: everything that decides which results come in which order.
   const identity = JSON.stringify([entityNames, input, field, order, includeSoftDeleted]);
-  return { count, input, sort: { field, order } as const, includeSoftDeleted, start: scrollId ? decodeScrollId(scrollId, identity) : 0, identity };
+  return {
+    count,
+    input,
+    sort: { field, order } as const,
+    includeSoftDeleted,
+    start: scrollId ? decodeScrollId(scrollId, identity) : 0,
+    identity,
+  };
 }
 
 /** One page of urns of `entities` for a scroll call, and the scrollId of the next page (absent on the last). */
 export async function scrollPage(search: SearchIndex, entities: readonly EntitySpec[], query: URLSearchParams) {
   const entityTypes = entities.map((e) => e.name);
   const p = searchParameters(query, entityTypes);
-  const found = await searched(() => search.search({
-    entityTypes,
-    input: p.input,
-    start: p.start,
-    count: p.count,
-    sort: p.sort,
-    includeSoftDeleted: p.includeSoftDeleted,
-    facets: [],
-  }));
+  const found = await searched(() =>
+    search.search({
+      entityTypes,
+      input: p.input,
+      start: p.start,
+      count: p.count,
+      sort: p.sort,
+      includeSoftDeleted: p.includeSoftDeleted,
+      facets: [],
+    }),
+  );
   const next = p.start + found.hits.length;
   return { hits: found.hits, scrollId: found.hits.length > 0 && next < found.total ? encodeScrollId(next, p.identity) : undefined };
 }

@@ -6,7 +6,8 @@ import { ASPECT_SHAPES, isJsonObject, type Shape } from '@mds/core';
 
 /** `com.linkedin.schema.MySqlDDL` → `MySqlDDL`, the name `__type` carries. */
 export const simpleName = (className: string) => className.slice(className.lastIndexOf('.') + 1);
-const fieldShapes = (record: Readonly<Record<string, Shape>>) => new Map(Object.entries(record).map(([name, shape]) => [name.replace(/!$/, ''), shape]));
+const fieldShapes = (record: Readonly<Record<string, Shape>>) =>
+  new Map(Object.entries(record).map(([name, shape]) => [name.replace(/!$/, ''), shape]));
 
 /** A value in the v1 `__type` form as Pegasus JSON; parts the shape does not describe are left as they are. */
 export function fromTyped(value: unknown, shape: Shape | undefined): unknown {
@@ -20,7 +21,11 @@ export function fromTyped(value: unknown, shape: Shape | undefined): unknown {
     return member === undefined ? value : { [member]: fromTyped(fields, shape.union[member]) };
   }
   const fields = fieldShapes(shape.record);
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__type').map(([key, item]) => [key, fromTyped(item, fields.get(key))]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== '__type')
+      .map(([key, item]) => [key, fromTyped(item, fields.get(key))]),
+  );
 }
 
 /** A stored (Pegasus JSON) value in the v1 `__type` form, its record marked with `className`'s simple name. */
@@ -43,4 +48,5 @@ export function toTyped(value: unknown, shape: Shape | undefined, className?: st
 /** An aspect's value from the v1 form. */
 export const aspectFromTyped = (aspect: string, value: unknown) => fromTyped(value, ASPECT_SHAPES.get(aspect));
 /** An aspect's stored value in the v1 form, `__type` its PDL class's simple name. */
-export const aspectToTyped = (aspect: string, pdlClass: string, value: unknown) => toTyped(value, ASPECT_SHAPES.get(aspect) ?? { record: {} }, pdlClass);
+export const aspectToTyped = (aspect: string, pdlClass: string, value: unknown) =>
+  toTyped(value, ASPECT_SHAPES.get(aspect) ?? { record: {} }, pdlClass);

@@ -19,7 +19,8 @@ function urnsParameter(query: URLSearchParams): { urns: string[]; entity: Entity
   const urns = query.getAll('urns').filter(Boolean);
   if (!urns.length) throw badRequest("Parameter 'urns' is required: one or more entity URNs");
   const entities = [...new Set(urns.map(entityOfUrn))];
-  if (entities.length > 1) throw badRequest(`Parameter 'urns' supports a single entity type per request, got: ${entities.map((e) => e.name).join(', ')}`);
+  if (entities.length > 1)
+    throw badRequest(`Parameter 'urns' supports a single entity type per request, got: ${entities.map((e) => e.name).join(', ')}`);
   return { urns: [...new Set(urns)], entity: entities[0]! };
 }
 
@@ -33,8 +34,10 @@ function v1Write(raw: unknown, index: number, changeType: ChangeType) {
   if (!entity) throw unprocessable(`Unknown entity: ${entityType}`);
   const urn = urnOf(entityUrn, entity);
   if (!isJsonObject(aspect)) throw badRequest(`Item ${index}: aspect must be the aspect value, a JSON object`);
-  const name = typeof aspectName === 'string' ? aspectName : entity.aspects.find((a) => simpleName(aspectSpec(a)!.pdlClass) === aspect.__type);
-  if (name === undefined) throw badRequest(`Item ${index}: aspectName is missing and aspect.__type (${String(aspect.__type)}) names no aspect of ${entity.name}`);
+  const name =
+    typeof aspectName === 'string' ? aspectName : entity.aspects.find((a) => simpleName(aspectSpec(a)!.pdlClass) === aspect.__type);
+  if (name === undefined)
+    throw badRequest(`Item ${index}: aspectName is missing and aspect.__type (${String(aspect.__type)}) names no aspect of ${entity.name}`);
   return aspectWrite(urn, entity, name, { value: aspectFromTyped(name, aspect) }, changeType, index);
 }
 
@@ -46,8 +49,14 @@ export function v1Routes(stores: Stores, ingestion: Ingestion): OpenApiRoute[] {
       path: ENTITIES_V1_PATH,
       bulk: true,
       async respond({ actor }, { query, body }) {
-        const changeType = flag(query, 'createEntityIfNotExists', false) ? 'CREATE_ENTITY' : flag(query, 'createIfNotExists', false) ? 'CREATE' : 'UPSERT';
-        const writes = arrayBody(body, 'aspects: [{"entityType": ..., "entityUrn": ..., "aspect": {"__type": ..., ...}}]').map((raw, index) => v1Write(raw, index, changeType));
+        const changeType = flag(query, 'createEntityIfNotExists', false)
+          ? 'CREATE_ENTITY'
+          : flag(query, 'createIfNotExists', false)
+            ? 'CREATE'
+            : 'UPSERT';
+        const writes = arrayBody(body, 'aspects: [{"entityType": ..., "entityUrn": ..., "aspect": {"__type": ..., ...}}]').map(
+          (raw, index) => v1Write(raw, index, changeType),
+        );
         const written = await ingest(stores, ingestion, actor, writes, true, false);
         return { status: 200, body: written.map((object) => object.urn) };
       },
@@ -60,9 +69,20 @@ export function v1Routes(stores: Stores, ingestion: Ingestion): OpenApiRoute[] {
         const names = list(query, 'aspectNames');
         const aspects = names.length ? aspectsAsked(entity, names) : undefined;
         canRead(actor);
-        const found = await readEntities(stores, urns.map((urn) => ({ urn, entity, aspects })), true);
+        const found = await readEntities(
+          stores,
+          urns.map((urn) => ({ urn, entity, aspects })),
+          true,
+        );
         const responses = Object.fromEntries(
-          found.map(({ urn, ...items }) => [urn, { entityName: entity.name, urn, aspects: Object.fromEntries(Object.entries(items).map(([name, item]) => [name, v1Aspect(name, item)])) }]),
+          found.map(({ urn, ...items }) => [
+            urn,
+            {
+              entityName: entity.name,
+              urn,
+              aspects: Object.fromEntries(Object.entries(items).map(([name, item]) => [name, v1Aspect(name, item)])),
+            },
+          ]),
         );
         return { status: 200, body: { responses } };
       },
@@ -77,9 +97,23 @@ export function v1Routes(stores: Stores, ingestion: Ingestion): OpenApiRoute[] {
         const existing = await Promise.all(urns.map((urn) => stores.store.exists(urn, { includeSoftDeleted: true })));
         const present = urns.filter((_, i) => existing[i]);
         // Soft: the status aspect says removed (through ingestion, so written like any other aspect); hard: every row.
-        if (soft) await ingest(stores, ingestion, actor, present.map((urn, index) => aspectWrite(urn, entity, 'status', { value: { removed: true } }, 'UPSERT', index)), true, false);
+        if (soft)
+          await ingest(
+            stores,
+            ingestion,
+            actor,
+            present.map((urn, index) => aspectWrite(urn, entity, 'status', { value: { removed: true } }, 'UPSERT', index)),
+            true,
+            false,
+          );
         else for (const urn of present) await hardDelete(stores, urn, entity);
-        return { status: 200, body: urns.map((urn, i) => ({ rowsRolledBack: existing[i] ? [{ urn }] : [], rowsDeletedFromEntityDeletion: existing[i] ? 1 : 0 })) };
+        return {
+          status: 200,
+          body: urns.map((urn, i) => ({
+            rowsRolledBack: existing[i] ? [{ urn }] : [],
+            rowsDeletedFromEntityDeletion: existing[i] ? 1 : 0,
+          })),
+        };
       },
     },
     {
@@ -92,12 +126,21 @@ export function v1Routes(stores: Stores, ingestion: Ingestion): OpenApiRoute[] {
         const types = list(query, 'relationshipTypes');
         if (!types.length) throw badRequest("Parameter 'relationshipTypes' is required: one or more relationship types, e.g. DownstreamOf");
         const direction = query.get('direction');
-        if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction ?? 'nothing'}`);
+        if (direction !== 'INCOMING' && direction !== 'OUTGOING')
+          throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction ?? 'nothing'}`);
         const start = integer(query, 'start', 0, 0, 1e9);
         const count = integer(query, 'count', 200, 0, 10_000);
         canRead(actor);
         const { total, relationships } = await stores.store.relationships(urn, { direction, types, start, count });
-        return { status: 200, body: { start, count: relationships.length, total, entities: relationships.map((r) => ({ relationshipType: r.type, urn: r.entity })) } };
+        return {
+          status: 200,
+          body: {
+            start,
+            count: relationships.length,
+            total,
+            entities: relationships.map((r) => ({ relationshipType: r.type, urn: r.entity })),
+          },
+        };
       },
     },
   ];

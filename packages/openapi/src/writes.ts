@@ -21,7 +21,14 @@ export interface AspectWrite {
 }
 
 /** `{value, systemMetadata?, headers?}` of a body, checked enough that ingestion's own errors are about the values. */
-export function aspectWrite(urn: string, entity: EntitySpec, name: string, raw: unknown, changeType: ChangeType, index?: number): AspectWrite {
+export function aspectWrite(
+  urn: string,
+  entity: EntitySpec,
+  name: string,
+  raw: unknown,
+  changeType: ChangeType,
+  index?: number,
+): AspectWrite {
   const aspect = aspectNamed(entity, name);
   if (!aspect) throw unprocessable(unknownAspect(entity, name));
   const where = `${urn} ${aspect}`;
@@ -32,7 +39,8 @@ export function aspectWrite(urn: string, entity: EntitySpec, name: string, raw: 
   } else if (!isJsonObject(value)) {
     throw badRequest(`${where}: "value" must be the aspect, a JSON object`);
   }
-  if (systemMetadata !== undefined && systemMetadata !== null && !isJsonObject(systemMetadata)) throw badRequest(`${where}: "systemMetadata" must be an object`);
+  if (systemMetadata !== undefined && systemMetadata !== null && !isJsonObject(systemMetadata))
+    throw badRequest(`${where}: "systemMetadata" must be an object`);
   if (headers !== undefined && headers !== null && !(isJsonObject(headers) && Object.values(headers).every((v) => typeof v === 'string'))) {
     throw badRequest(`${where}: "headers" must be a map of strings`);
   }
@@ -62,7 +70,14 @@ function proposal(write: AspectWrite): PlacedProposal {
  * Writes through ingestion (its checks, EDIT_ENTITY on every urn, all or nothing), then answers each entity with the
  * aspects written as now stored; a time-series point as sent.
  */
-export async function ingest(stores: Stores, ingestion: Ingestion, actor: Actor, writes: readonly AspectWrite[], batch: boolean, withSystemMetadata: boolean) {
+export async function ingest(
+  stores: Stores,
+  ingestion: Ingestion,
+  actor: Actor,
+  writes: readonly AspectWrite[],
+  batch: boolean,
+  withSystemMetadata: boolean,
+) {
   await ingestion.ingest(writes.map(proposal), actor, batch);
   const versioned = writes.filter((w) => !isTimeseries(w.aspect));
   const stored = await stores.store.latest([...new Set(versioned.map((w) => w.urn))], [...new Set(versioned.map((w) => w.aspect))]);
@@ -120,7 +135,11 @@ export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[
       path: `${ENTITY_PATH}/{entityName}/{urn}/{aspect}`,
       async respond({ actor }, { params, query, body }) {
         // DataHub's defaults: CREATE (an existing aspect is refused), CREATE_ENTITY when asked, UPSERT when neither.
-        const changeType = flag(query, 'createIfEntityNotExists', false) ? 'CREATE_ENTITY' : flag(query, 'createIfNotExists', true) ? 'CREATE' : 'UPSERT';
+        const changeType = flag(query, 'createIfEntityNotExists', false)
+          ? 'CREATE_ENTITY'
+          : flag(query, 'createIfNotExists', true)
+            ? 'CREATE'
+            : 'UPSERT';
         const status = writeStatus(query, false);
         const write = pathWrite(params, objectBody(body, '{"value": {...}, "systemMetadata"?: {...}}'), changeType);
         const [object] = await ingest(stores, ingestion, actor, [write], false, flag(query, 'systemMetadata', false));
@@ -131,7 +150,8 @@ export function writeRoutes(stores: Stores, ingestion: Ingestion): OpenApiRoute[
       method: 'PATCH',
       path: `${ENTITY_PATH}/{entityName}/{urn}/{aspect}`,
       async respond({ actor }, { params, query, body }) {
-        if (!Array.isArray(body) && !isJsonObject(body)) throw badRequest('The request body must be a JSON object {"patch": [...], "arrayPrimaryKeys"?: {...}} or an array of operations');
+        if (!Array.isArray(body) && !isJsonObject(body))
+          throw badRequest('The request body must be a JSON object {"patch": [...], "arrayPrimaryKeys"?: {...}} or an array of operations');
         const status = writeStatus(query, false);
         const write = pathWrite(params, { value: body }, 'PATCH');
         const [object] = await ingest(stores, ingestion, actor, [write], false, flag(query, 'systemMetadata', false));

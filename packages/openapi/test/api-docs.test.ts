@@ -21,7 +21,9 @@ describe('the generated OpenAPI document', () => {
     }
     expect(schemas.GlobalTags).toMatchObject({
       required: ['tags'],
-      properties: { tags: { type: 'array', items: { type: 'object', required: ['tag'], properties: { tag: { type: 'string', pattern: '^urn:li:' } } } } },
+      properties: {
+        tags: { type: 'array', items: { type: 'object', required: ['tag'], properties: { tag: { type: 'string', pattern: '^urn:li:' } } } },
+      },
     });
     expect(schemas.Ownership.properties.owners.items.properties.type.enum).toContain('DATAOWNER');
     expect(schemas.DatasetKey).toMatchObject({ required: ['platform', 'name', 'origin'] });
@@ -40,10 +42,12 @@ describe('the generated OpenAPI document', () => {
     expect(paths['/openapi/v3/entity/scroll'].post.operationId).toBe('scrollEntities');
   });
 
-  it('describes the v1 calls of DataHub\'s usage guide and the time-series operation in the same document', () => {
+  it("describes the v1 calls of DataHub's usage guide and the time-series operation in the same document", () => {
     expect(Object.keys(paths['/openapi/entities/v1/'])).toEqual(['post', 'delete']);
     expect(paths['/openapi/entities/v1/latest'].get.parameters.map((p: any) => p.name)).toEqual(['urns', 'aspectNames']);
-    expect(paths['/openapi/relationships/v1/'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelatedEntities' });
+    expect(paths['/openapi/relationships/v1/'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RelatedEntities',
+    });
     expect(paths['/openapi/operations/elasticSearch/getIndexSizes'].get.operationId).toBe('getIndexSizes');
   });
 });

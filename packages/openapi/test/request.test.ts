@@ -37,7 +37,10 @@ describe('request parameters', () => {
   it('aspects match any case, answered by their registry name; one the entity lacks is a 400 naming it', () => {
     expect(aspectNamed(dataset, 'GLOBALTAGS')).toBe('globalTags');
     expect(aspectsAsked(dataset, ['globaltags', 'datasetKey'])).toEqual(['globalTags', 'datasetKey']);
-    expect(refusal(() => aspectsAsked(dataset, ['corpUserInfo']))).toEqual({ status: 400, message: 'Unknown aspect corpUserInfo for entity dataset' });
+    expect(refusal(() => aspectsAsked(dataset, ['corpUserInfo']))).toEqual({
+      status: 400,
+      message: 'Unknown aspect corpUserInfo for entity dataset',
+    });
   });
 
   it('repeatable and comma lists, booleans and bounded integers, each refusal naming the parameter', () => {
@@ -47,7 +50,10 @@ describe('request parameters', () => {
     expect(flag(query, 'absent', true)).toBe(true);
     expect(refusal(() => flag(query, 'bad', false))).toEqual({ status: 400, message: "Parameter 'bad' must be true or false, got: x" });
     expect(integer(query, 'count', 10, 0, 100)).toBe(5);
-    expect(refusal(() => integer(query, 'count', 10, 0, 4))).toEqual({ status: 400, message: "Parameter 'count' must be an integer from 0 to 4, got: 5" });
+    expect(refusal(() => integer(query, 'count', 10, 0, 4))).toEqual({
+      status: 400,
+      message: "Parameter 'count' must be an integer from 0 to 4, got: 5",
+    });
   });
 
   it('a batch item needs its urn (DataHub: Missing `urn` field)', () => {

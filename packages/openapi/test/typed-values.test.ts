@@ -17,7 +17,9 @@ const pegasus = {
   platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: 'schema' } },
   version: 0,
   hash: '',
-  fields: [{ fieldPath: 'county_name', nullable: true, type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'String()' }],
+  fields: [
+    { fieldPath: 'county_name', nullable: true, type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'String()' },
+  ],
 };
 
 describe('v1 __type values', () => {

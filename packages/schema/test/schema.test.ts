@@ -37,7 +37,10 @@ describe('errors', () => {
   it('carry DataHub’s code and type for GraphQL and a status for REST', () => {
     const error = forbidden();
     expect(error.status).toBe(403);
-    expect(error.toJSON()).toEqual({ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', extensions: { code: 403, type: 'UNAUTHORIZED' } });
+    expect(error.toJSON()).toEqual({
+      message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
+      extensions: { code: 403, type: 'UNAUTHORIZED' },
+    });
   });
 });
 

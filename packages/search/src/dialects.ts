@@ -21,7 +21,14 @@ export function queryWords(input: string): QueryWords {
  * the same documents for the same words.
  */
 export const tokens = (text: string): string[] =>
-  (text.normalize('NFD').toLowerCase().match(/[\p{L}\p{N}\p{Co}\p{M}]+/gu) ?? []).map((t) => t.replace(/\p{M}/gu, '')).filter((t) => t !== '');
+  (
+    text
+      .normalize('NFD')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{Co}\p{M}]+/gu) ?? []
+  )
+    .map((t) => t.replace(/\p{M}/gu, ''))
+    .filter((t) => t !== '');
 
 /** What differs between the dialects: full-text search, and a few spellings. Everything else is one code path. */
 export interface SearchDialect {
@@ -34,7 +41,10 @@ export interface SearchDialect {
   /** Extra columns of a ranked query, read by `matchedFields`. */
   readonly hitColumns: string;
   /** Which of the name and description hold a word of the query. */
-  matchedFields(row: { name: string; description: string; nameHit?: string; descriptionHit?: string }, words: readonly string[]): { name: string; value: string }[];
+  matchedFields(
+    row: { name: string; description: string; nameHit?: string; descriptionHit?: string },
+    words: readonly string[],
+  ): { name: string; value: string }[];
   /** Inserts new documents' rows and their text; answers their ids, in order, ids never used before. */
   insertDocuments(tx: SqlExecutor, docs: readonly SearchDocument[]): Promise<number[]>;
   removeTexts(tx: SqlExecutor, ids: readonly number[]): Promise<void>;
@@ -50,7 +60,15 @@ export interface SearchDialect {
 
 const DOCUMENT_COLUMNS = ['urn', 'entity_type', 'removed', 'name', 'description', 'platform', 'origin', 'browse_paths'];
 /** A document's values of DOCUMENT_COLUMNS after its urn. */
-const documentColumns = (doc: SearchDocument) => [doc.entityType, doc.removed ? 1 : 0, doc.name, doc.description, doc.platform, doc.origin, JSON.stringify(doc.browsePaths)];
+const documentColumns = (doc: SearchDocument) => [
+  doc.entityType,
+  doc.removed ? 1 : 0,
+  doc.name,
+  doc.description,
+  doc.platform,
+  doc.origin,
+  JSON.stringify(doc.browsePaths),
+];
 
 const SQLITE_MARK = 'char(1)';
 
@@ -67,7 +85,9 @@ const sqlite: SearchDialect = {
   hitColumns: `, highlight(search_text, 0, ${SQLITE_MARK}, '') AS nameHit, highlight(search_text, 1, ${SQLITE_MARK}, '') AS descriptionHit`,
   matchedFields: (row) => [
     ...(row.nameHit !== undefined && row.nameHit !== row.name ? [{ name: 'name', value: row.name }] : []),
-    ...(row.descriptionHit !== undefined && row.descriptionHit !== row.description ? [{ name: 'description', value: row.description }] : []),
+    ...(row.descriptionHit !== undefined && row.descriptionHit !== row.description
+      ? [{ name: 'description', value: row.description }]
+      : []),
   ],
   async insertDocuments(tx, docs) {
     // The next ids of the AUTOINCREMENT sequence, read under the write lock the caller's transaction holds (not
@@ -75,11 +95,24 @@ const sqlite: SearchDialect = {
     // Never ids used before, so rows a lost document left behind cannot collide.
     const last = await tx.get<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'search_document'`);
     const ids = docs.map((_, i) => Number(last?.seq ?? 0) + 1 + i);
-    await writeRows(tx, { table: 'search_document', columns: ['id', ...DOCUMENT_COLUMNS], rows: docs.map((doc, i) => [ids[i], doc.urn, ...documentColumns(doc)]) });
-    await writeRows(tx, { table: 'search_text', columns: ['rowid', 'name', 'description', 'text'], rows: docs.map((doc, i) => [ids[i], doc.name, doc.description, doc.text]) });
+    await writeRows(tx, {
+      table: 'search_document',
+      columns: ['id', ...DOCUMENT_COLUMNS],
+      rows: docs.map((doc, i) => [ids[i], doc.urn, ...documentColumns(doc)]),
+    });
+    await writeRows(tx, {
+      table: 'search_text',
+      columns: ['rowid', 'name', 'description', 'text'],
+      rows: docs.map((doc, i) => [ids[i], doc.name, doc.description, doc.text]),
+    });
     return ids;
   },
-  removeTexts: (tx, ids) => deleteRows(tx, { table: 'search_text', columns: ['rowid'] }, ids.map((id) => [id])),
+  removeTexts: (tx, ids) =>
+    deleteRows(
+      tx,
+      { table: 'search_text', columns: ['rowid'] },
+      ids.map((id) => [id]),
+    ),
 
   // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
@@ -93,7 +126,9 @@ const tsquery = (words: readonly string[], weight = '') =>
   words
     .map((word) => tokens(word))
     .filter((parts) => parts.length > 0)
-    .map((parts) => parts.map((part, i) => (i === parts.length - 1 ? `${part}:*${weight}` : weight ? `${part}:${weight}` : part)).join(' <-> '))
+    .map((parts) =>
+      parts.map((part, i) => (i === parts.length - 1 ? `${part}:*${weight}` : weight ? `${part}:${weight}` : part)).join(' <-> '),
+    )
     .join(' & ');
 
 /** The tokens of a document's name, description and other text, each joined by spaces for to_tsvector. */
@@ -107,7 +142,11 @@ const holdsWord = (text: string, words: readonly string[]) => {
   const have = tokens(text);
   return words.some((word) => {
     const parts = tokens(word);
-    return have.some((_, start) => parts.length > 0 && parts.every((part, i) => (i === parts.length - 1 ? have[start + i]?.startsWith(part) : have[start + i] === part)));
+    return have.some(
+      (_, start) =>
+        parts.length > 0 &&
+        parts.every((part, i) => (i === parts.length - 1 ? have[start + i]?.startsWith(part) : have[start + i] === part)),
+    );
   });
 };
 
@@ -117,7 +156,10 @@ const holdsWord = (text: string, words: readonly string[]) => {
  */
 const postgres: SearchDialect = {
   textFrom: 'search_text JOIN search_document d ON d.id = search_text.id',
-  matches: (words, nameOnly = false) => ({ sql: `search_text.words @@ to_tsquery('simple', ?)`, params: [tsquery(words, nameOnly ? 'A' : '')] }),
+  matches: (words, nameOnly = false) => ({
+    sql: `search_text.words @@ to_tsquery('simple', ?)`,
+    params: [tsquery(words, nameOnly ? 'A' : '')],
+  }),
   rank: (words) => ({ sql: `ts_rank(search_text.words, to_tsquery('simple', ?)) DESC`, params: [tsquery(words)] }),
   hitColumns: '',
   matchedFields: (row, words) => [
@@ -140,7 +182,12 @@ const postgres: SearchDialect = {
     }
     return docs.map((doc) => ids.get(doc.urn)!);
   },
-  removeTexts: (tx, ids) => deleteRows(tx, { table: 'search_text', columns: ['id'] }, ids.map((id) => [id])),
+  removeTexts: (tx, ids) =>
+    deleteRows(
+      tx,
+      { table: 'search_text', columns: ['id'] },
+      ids.map((id) => [id]),
+    ),
 
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
   // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.

@@ -64,7 +64,10 @@ const platformUrn = (id: string) => (id.startsWith('urn:li:dataPlatform:') ? id 
 function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
   const schema = aspects.get('schemaMetadata');
   const editable = aspects.get('editableSchemaMetadata');
-  return [...list(isJsonObject(schema) ? schema.fields : undefined), ...list(isJsonObject(editable) ? editable.editableSchemaFieldInfo : undefined)].filter(isJsonObject);
+  return [
+    ...list(isJsonObject(schema) ? schema.fields : undefined),
+    ...list(isJsonObject(editable) ? editable.editableSchemaFieldInfo : undefined),
+  ].filter(isJsonObject);
 }
 
 /**
@@ -72,7 +75,8 @@ function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
  * Pure: the index calls it inside the write that changed the aspects.
  */
 export function searchDocument(entity: EntitySpec, urn: string, aspects: ReadonlyMap<string, unknown>): SearchDocument {
-  const key: Obj = (aspects.get(entity.keyAspect) as Obj | undefined) ?? Object.fromEntries(entity.keyFields.map((f, i) => [f, parseUrn(urn).parts[i]]));
+  const key: Obj =
+    (aspects.get(entity.keyAspect) as Obj | undefined) ?? Object.fromEntries(entity.keyFields.map((f, i) => [f, parseUrn(urn).parts[i]]));
   const field = (aspect: string, name: string) => {
     const value = aspects.get(aspect);
     return isJsonObject(value) ? value[name] : undefined;
@@ -89,7 +93,11 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
 
   const platformKey = PLATFORM_KEY[entity.name];
   const flowPlatform = entity.name === 'dataJob' && typeof key.flow === 'string' ? parseUrn(key.flow).parts[0] : undefined;
-  const platformId = text(key.platform) ?? text(field('dataPlatformInstance', 'platform')) ?? (platformKey ? text(key[platformKey]) : undefined) ?? flowPlatform;
+  const platformId =
+    text(key.platform) ??
+    text(field('dataPlatformInstance', 'platform')) ??
+    (platformKey ? text(key[platformKey]) : undefined) ??
+    flowPlatform;
 
   const customProperties = entity.aspects.flatMap((a) => {
     const props = field(a, 'customProperties');
@@ -121,7 +129,9 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
       ...entity.aspects.map((a) => field(a, 'qualifiedName')),
       ...fields.flatMap((f) => [f.fieldPath, f.description]),
       ...Object.values(key).filter((v) => typeof v === 'string' && !v.startsWith('urn:')),
-      ...[...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))].map((t) => (typeof t === 'string' ? t.slice(t.lastIndexOf(':') + 1) : undefined)),
+      ...[...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))].map((t) =>
+        typeof t === 'string' ? t.slice(t.lastIndexOf(':') + 1) : undefined,
+      ),
     ]).join(' '),
   };
 }

@@ -1,3 +1,12 @@
 export { searchDocument, type SearchDocument } from './document';
-export { FACET_FIELDS, SearchQueryError, type BrowseResult, type Criterion, type FacetField, type SearchIndex, type SearchQuery, type SearchResult } from './port';
+export {
+  FACET_FIELDS,
+  SearchQueryError,
+  type BrowseResult,
+  type Criterion,
+  type FacetField,
+  type SearchIndex,
+  type SearchQuery,
+  type SearchResult,
+} from './port';
 export { createSqlSearchIndex } from './sql-index';

@@ -66,8 +66,17 @@ export interface SearchIndex {
   put(tx: SqlExecutor, docs: SearchDocument | readonly SearchDocument[], options?: { fresh?: boolean }): Promise<void>;
   remove(tx: SqlExecutor, urn: string): Promise<void>;
   search(query: SearchQuery): Promise<SearchResult>;
-  list(entityType: string, start: number, count: number, includeSoftDeleted?: boolean): Promise<{ entities: string[]; start: number; count: number; total: number }>;
-  autocomplete(entityType: string, query: string, limit: number): Promise<{ query: string; suggestions: string[]; entities: { urn: string }[] }>;
+  list(
+    entityType: string,
+    start: number,
+    count: number,
+    includeSoftDeleted?: boolean,
+  ): Promise<{ entities: string[]; start: number; count: number; total: number }>;
+  autocomplete(
+    entityType: string,
+    query: string,
+    limit: number,
+  ): Promise<{ query: string; suggestions: string[]; entities: { urn: string }[] }>;
   /** Over `browsePaths`: groups are the next segments below `path`, entities those whose path is `path`. */
   browse(entityType: string, path: string, start: number, limit: number): Promise<BrowseResult>;
 }

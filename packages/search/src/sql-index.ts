@@ -42,11 +42,22 @@ const TERMS: Readonly<Record<string, string>> = {
   container: 'containers',
   typeNames: 'typeNames',
 };
-const TERM_FIELDS = ['tags', 'fieldTags', 'terms', 'owners', 'domains', 'browsePaths', 'customProperties', 'containers', 'typeNames'] as const;
+const TERM_FIELDS = [
+  'tags',
+  'fieldTags',
+  'terms',
+  'owners',
+  'domains',
+  'browsePaths',
+  'customProperties',
+  'containers',
+  'typeNames',
+] as const;
 /** Rows per multi-row INSERT: an entity with thousands of tags must stay under SQLite's bound-parameter limit. */
 const TERM_ROWS_PER_STATEMENT = 300;
 const URNS_PER_STATEMENT = 500;
-const byFieldThenValue = (a: readonly [string, string], b: readonly [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+const byFieldThenValue = (a: readonly [string, string], b: readonly [string, string]) =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 const FACET_NAMES: Readonly<Record<FacetField, string>> = {
   _entityType: 'Type',
   platform: 'Platform',
@@ -66,10 +77,14 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
   const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.map(registryName) : [...raw];
-  const anyOf = (one: string, params: (v: string) => unknown[]) => ({ sql: `(${values.map(() => one).join(' OR ')})`, params: values.flatMap(params) });
+  const anyOf = (one: string, params: (v: string) => unknown[]) => ({
+    sql: `(${values.map(() => one).join(' OR ')})`,
+    params: values.flatMap(params),
+  });
   // Values are compared as text, never as LIKE patterns: `%` and `_` in a value mean themselves.
   const test = (target: string): { sql: string; params: unknown[] } => {
-    if (values.length === 0 && condition !== 'EXISTS') throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
+    if (values.length === 0 && condition !== 'EXISTS')
+      throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
     switch (condition) {
       case 'EQUAL':
       case 'IN':
@@ -108,7 +123,9 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
       params: [TERMS[criterion.field], ...inner.params],
     };
   } else {
-    throw new SearchQueryError(`Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')}`);
+    throw new SearchQueryError(
+      `Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')}`,
+    );
   }
   return criterion.negated ? { sql: `NOT (${found.sql})`, params: found.params } : found;
 }
@@ -223,10 +240,16 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       if (all.length === 0) return;
       const docs = all.length === 1 ? all : [...new Map(all.map((doc) => [doc.urn, doc])).values()];
       // A document replaced is removed and inserted again, so that any number of them take the same few statements.
-      if (!options.fresh) await removeDocuments(tx, docs.map((doc) => doc.urn));
+      if (!options.fresh)
+        await removeDocuments(
+          tx,
+          docs.map((doc) => doc.urn),
+        );
       const ids = await dialect.insertDocuments(tx, docs);
       // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
-      const termsOfDocs = docs.map((doc) => TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)));
+      const termsOfDocs = docs.map((doc) =>
+        TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)),
+      );
       const values = [...new Map(termsOfDocs.flat().map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort(byFieldThenValue);
       await writeRows(tx, { table: 'search_value', columns: ['field', 'value'], rows: values, onConflict: 'ignore' });
       // Statements of their own, so that they see values a concurrent transaction committed while the first waited on
@@ -236,7 +259,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
         const triples = chunk.map(() => '(?, ?, ?)').join(', ');
         await tx.run(
-          dialect.insertIgnoring('search_term (id, vid)', `SELECT CAST(wanted.column1 AS bigint), v.vid FROM (VALUES ${triples}) AS wanted JOIN search_value v ON ${dialect.sameValue}`),
+          dialect.insertIgnoring(
+            'search_term (id, vid)',
+            `SELECT CAST(wanted.column1 AS bigint), v.vid FROM (VALUES ${triples}) AS wanted JOIN search_value v ON ${dialect.sameValue}`,
+          ),
           chunk.flat(),
         );
       }
@@ -249,9 +275,20 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       // Unranked, by urn as DataHub does (its score ties); by name, case aside; urn always breaks ties so pages never overlap.
       const direction = query.sort?.order === 'DESCENDING' ? 'DESC' : 'ASC';
       const rank = match.ranked && !query.sort ? dialect.rank(match.ranked) : undefined;
-      const order = query.sort ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn` : rank ? `${rank.sql}, d.urn` : 'd.urn';
+      const order = query.sort
+        ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn`
+        : rank
+          ? `${rank.sql}, d.urn`
+          : 'd.urn';
       const hitColumns = match.ranked ? dialect.hitColumns : '';
-      const rows = await db.all<{ urn: string; entity_type: string; name: string; description: string; nameHit?: string; descriptionHit?: string }>(
+      const rows = await db.all<{
+        urn: string;
+        entity_type: string;
+        name: string;
+        description: string;
+        nameHit?: string;
+        descriptionHit?: string;
+      }>(
         `SELECT d.urn, d.entity_type, d.name, d.description${hitColumns} FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, ...(rank?.params ?? []), query.count, query.start],
       );
@@ -265,7 +302,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const facets = fields.map((field) => {
         const counted = [...counts.get(field)!].map(([value, count]) => ({ value, count }));
         counted.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
-        let values = counted.slice(0, query.maxFacetValues ?? 20).map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count }));
+        let values = counted
+          .slice(0, query.maxFacetValues ?? 20)
+          .map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count }));
         if (field === '_entityType' && query.entityTypes?.length) {
           // The types asked for keep their bucket at zero, so a client can show them (entities-api §12.42).
           const missing = query.entityTypes.map((t) => graphqlType(registryName(t))).filter((t) => !values.some((v) => v.value === t));
@@ -278,8 +317,13 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
 
     async list(entityType, start, count, includeSoftDeleted = false) {
       const removed = includeSoftDeleted ? '' : ' AND removed = 0';
-      const rows = await db.all<{ urn: string }>(`SELECT urn FROM search_document WHERE entity_type = ?${removed} ORDER BY urn LIMIT ? OFFSET ?`, [registryName(entityType), count, start]);
-      const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM search_document WHERE entity_type = ?${removed}`, [registryName(entityType)]))!;
+      const rows = await db.all<{ urn: string }>(
+        `SELECT urn FROM search_document WHERE entity_type = ?${removed} ORDER BY urn LIMIT ? OFFSET ?`,
+        [registryName(entityType), count, start],
+      );
+      const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM search_document WHERE entity_type = ?${removed}`, [
+        registryName(entityType),
+      ]))!;
       return { entities: rows.map((r) => r.urn), start, count: rows.length, total: Number(total) };
     },
 

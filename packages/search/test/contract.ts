@@ -48,8 +48,13 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
 
   describe(`search index contract: ${name}`, () => {
     it('compares values as text (no pattern characters), with every condition of entities-api §9.3', async () => {
-      const index = await seeded(dataset('100%_done', { typeNames: ['View'], containers: ['urn:li:container:c1'] }), dataset('b_c', { typeNames: ['Table'] }), dataset('abc'));
-      const where = async (field: string, condition: string, values: string[]) => urnsOf(await index.search({ ...all, filters: [[{ field, condition, values }]] })).sort();
+      const index = await seeded(
+        dataset('100%_done', { typeNames: ['View'], containers: ['urn:li:container:c1'] }),
+        dataset('b_c', { typeNames: ['Table'] }),
+        dataset('abc'),
+      );
+      const where = async (field: string, condition: string, values: string[]) =>
+        urnsOf(await index.search({ ...all, filters: [[{ field, condition, values }]] })).sort();
       expect(await where('name', 'CONTAIN', ['%'])).toEqual([dataset('100%_done').urn]);
       expect(await where('name', 'CONTAIN', ['_'])).toEqual([dataset('100%_done').urn, dataset('b_c').urn].sort());
       expect(await where('name', 'START_WITH', ['b_'])).toEqual([dataset('b_c').urn]);
@@ -96,9 +101,14 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       const { db, index } = await fresh();
       await db.transaction((tx) => index.put(tx, [dataset('a', { tags: ['urn:li:tag:old'] }), dataset('b', { tags: ['urn:li:tag:old'] })]));
       await db.transaction((tx) =>
-        index.put(tx, [dataset('b', { description: 'replaced', tags: ['urn:li:tag:new'] }), dataset('c', { tags: ['urn:li:tag:new'] }), dataset('c', { description: 'last', tags: ['urn:li:tag:new'] })]),
+        index.put(tx, [
+          dataset('b', { description: 'replaced', tags: ['urn:li:tag:new'] }),
+          dataset('c', { tags: ['urn:li:tag:new'] }),
+          dataset('c', { description: 'last', tags: ['urn:li:tag:new'] }),
+        ]),
       );
-      const tagged = async (tag: string) => urnsOf(await index.search({ ...all, filters: [[{ field: 'tags', values: [tag] }]], sort: { field: 'urn', order: 'ASCENDING' } }));
+      const tagged = async (tag: string) =>
+        urnsOf(await index.search({ ...all, filters: [[{ field: 'tags', values: [tag] }]], sort: { field: 'urn', order: 'ASCENDING' } }));
       expect(await tagged('urn:li:tag:old')).toEqual([dataset('a').urn]);
       expect(await tagged('urn:li:tag:new')).toEqual([dataset('b').urn, dataset('c').urn].sort());
       expect(urnsOf(await index.search({ ...all, input: 'replaced' }))).toEqual([dataset('b').urn]);
@@ -139,7 +149,13 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(await found('table_42')).toEqual([dataset('table_42').urn, dataset('table_4242').urn].sort());
       const accented = await index.search({ ...all, input: 'CAFE' });
       expect(accented.hits.map((h) => [h.urn, h.matchedFields])).toEqual([
-        [dataset('cafe').urn, [{ name: 'name', value: 'cafe' }, { name: 'description', value: 'Things served at the café' }]],
+        [
+          dataset('cafe').urn,
+          [
+            { name: 'name', value: 'cafe' },
+            { name: 'description', value: 'Things served at the café' },
+          ],
+        ],
       ]);
     });
 
@@ -150,17 +166,31 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         dataset('c', { domains: ['urn:li:domain:sales'], customProperties: ['team=core'] }),
         dashboard('d1', { tags: ['urn:li:tag:gold'] }),
       );
-      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) => urnsOf(await index.search({ ...all, filters })).sort();
+      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) =>
+        urnsOf(await index.search({ ...all, filters })).sort();
       expect(await where([[{ field: 'tags', values: ['urn:li:tag:pii'] }]])).toEqual([dataset('a').urn, dataset('b').urn].sort());
-      expect(await where([[{ field: 'tags', values: ['urn:li:tag:pii'] }, { field: 'platform', values: ['urn:li:dataPlatform:kafka'], negated: true }]])).toEqual([dataset('a').urn]);
-      expect(await where([[{ field: 'owners', values: ['urn:li:corpuser:jdoe'] }], [{ field: '_entityType', values: ['DASHBOARD'] }]])).toEqual([dashboard('d1').urn, dataset('a').urn].sort());
+      expect(
+        await where([
+          [
+            { field: 'tags', values: ['urn:li:tag:pii'] },
+            { field: 'platform', values: ['urn:li:dataPlatform:kafka'], negated: true },
+          ],
+        ]),
+      ).toEqual([dataset('a').urn]);
+      expect(
+        await where([[{ field: 'owners', values: ['urn:li:corpuser:jdoe'] }], [{ field: '_entityType', values: ['DASHBOARD'] }]]),
+      ).toEqual([dashboard('d1').urn, dataset('a').urn].sort());
       expect(await where([[{ field: 'platform', values: ['kaf'], condition: 'CONTAIN' }]])).toEqual([dataset('b').urn]);
       expect(await where([[{ field: 'urn', values: ['urn:li:dashboard:'], condition: 'START_WITH' }]])).toEqual([dashboard('d1').urn]);
       expect(await where([[{ field: 'domains', condition: 'EXISTS' }]])).toEqual([dataset('c').urn]);
       expect(await where([[{ field: 'customProperties', values: ['team=core'] }]])).toEqual([dataset('c').urn]);
       expect(await where([[{ field: 'origin', value: 'PROD' }]])).toHaveLength(3);
-      await expect(index.search({ ...all, filters: [[{ field: 'platform', values: ['x'], condition: 'DESCENDANTS_INCL' }]] })).rejects.toThrow(new SearchQueryError('Unsupported filter condition DESCENDANTS_INCL'));
-      await expect(index.search({ ...all, filters: [[{ field: 'colour', values: ['x'] }]] })).rejects.toThrow(/Unknown filter field colour/);
+      await expect(
+        index.search({ ...all, filters: [[{ field: 'platform', values: ['x'], condition: 'DESCENDANTS_INCL' }]] }),
+      ).rejects.toThrow(new SearchQueryError('Unsupported filter condition DESCENDANTS_INCL'));
+      await expect(index.search({ ...all, filters: [[{ field: 'colour', values: ['x'] }]] })).rejects.toThrow(
+        /Unknown filter field colour/,
+      );
     });
 
     it('hides soft-deleted documents unless asked, and limits to entity types', async () => {
@@ -180,13 +210,27 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       const { facets, total, hits } = await index.search({ input: '*', start: 0, count: 1, entityTypes: ['DATASET', 'CHART'] });
       expect([total, hits.length]).toEqual([3, 1]);
       const byField = Object.fromEntries(facets.map((f) => [f.field, f.values]));
-      expect(byField._entityType).toEqual([{ value: 'DATASET', count: 3 }, { value: 'CHART', count: 0 }]);
-      expect(byField.platform).toEqual([{ value: 'urn:li:dataPlatform:hive', count: 2 }, { value: 'urn:li:dataPlatform:kafka', count: 1 }]);
-      expect(byField.origin).toEqual([{ value: 'PROD', count: 2 }, { value: 'DEV', count: 1 }]);
-      expect(byField.tags).toEqual([{ value: 'urn:li:tag:pii', count: 2 }, { value: 'urn:li:tag:gold', count: 1 }]);
+      expect(byField._entityType).toEqual([
+        { value: 'DATASET', count: 3 },
+        { value: 'CHART', count: 0 },
+      ]);
+      expect(byField.platform).toEqual([
+        { value: 'urn:li:dataPlatform:hive', count: 2 },
+        { value: 'urn:li:dataPlatform:kafka', count: 1 },
+      ]);
+      expect(byField.origin).toEqual([
+        { value: 'PROD', count: 2 },
+        { value: 'DEV', count: 1 },
+      ]);
+      expect(byField.tags).toEqual([
+        { value: 'urn:li:tag:pii', count: 2 },
+        { value: 'urn:li:tag:gold', count: 1 },
+      ]);
       expect(byField.owners).toEqual([{ value: 'urn:li:corpuser:jdoe', count: 1 }]);
       expect(facets.find((f) => f.field === 'owners')?.displayName).toBe('Owned By');
-      expect((await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
+      expect(
+        (await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values,
+      ).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
     });
 
     it('pages with start and count, the total unchanged, sorted by urn unless asked otherwise, by name case aside', async () => {
@@ -195,7 +239,10 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect([page.total, urnsOf(page)]).toEqual([5, [dataset('b').urn, dataset('c').urn]]);
       const byName = await index.search({ ...all, count: 3, sort: { field: 'name', order: 'ASCENDING' } });
       expect(urnsOf(byName)).toEqual([dataset('a').urn, dataset('e').urn, dataset('b').urn]);
-      expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'urn', order: 'DESCENDING' } }))).toEqual([dataset('e').urn, dataset('d').urn]);
+      expect(urnsOf(await index.search({ ...all, count: 2, sort: { field: 'urn', order: 'DESCENDING' } }))).toEqual([
+        dataset('e').urn,
+        dataset('d').urn,
+      ]);
     });
 
     it('lists an entity type, autocompletes names, browses paths', async () => {
@@ -205,17 +252,32 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         dataset('users', { browsePaths: ['/prod/hive/crm'], removed: true }),
         dataset('events', { browsePaths: ['/prod/kafka'] }),
       );
-      expect(await index.list('dataset', 0, 2)).toEqual({ entities: [dataset('events').urn, dataset('order_lines').urn], start: 0, count: 2, total: 3 });
+      expect(await index.list('dataset', 0, 2)).toEqual({
+        entities: [dataset('events').urn, dataset('order_lines').urn],
+        start: 0,
+        count: 2,
+        total: 3,
+      });
       expect((await index.list('dataset', 0, 10, true)).total).toBe(4);
       const completed = await index.autocomplete('dataset', 'ord', 10);
       expect(completed.suggestions.sort()).toEqual(['order_lines', 'orders']);
       expect(completed.entities).toHaveLength(2);
       const top = await index.browse('dataset', '/prod', 0, 10);
-      expect(top.groups).toEqual([{ name: 'hive', count: 2 }, { name: 'kafka', count: 1 }]);
+      expect(top.groups).toEqual([
+        { name: 'hive', count: 2 },
+        { name: 'kafka', count: 1 },
+      ]);
       const twice = await seeded(dataset('x', { browsePaths: ['/a/b/c', '/a/b/d'] }));
       expect((await twice.browse('dataset', '/a', 0, 10)).groups).toEqual([{ name: 'b', count: 1 }]);
       const sales = await index.browse('dataset', '/prod/hive/sales', 0, 10);
-      expect(sales).toMatchObject({ entities: [{ name: 'order_lines', urn: dataset('order_lines').urn }, { name: 'orders', urn: dataset('orders').urn }], groups: [], numEntities: 2 });
+      expect(sales).toMatchObject({
+        entities: [
+          { name: 'order_lines', urn: dataset('order_lines').urn },
+          { name: 'orders', urn: dataset('orders').urn },
+        ],
+        groups: [],
+        numEntities: 2,
+      });
     });
 
     it('puts nothing when the caller’s transaction rejects', async () => {
@@ -247,7 +309,8 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         dataset('orders', { tags: ['urn:li:tag:Dimension'], fieldTags: ['urn:li:tag:Dimension'] }),
         dashboard('petstore', { name: 'Pet store' }),
       );
-      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) => urnsOf(await index.search({ ...all, filters })).sort();
+      const where = async (filters: Parameters<SearchIndex['search']>[0]['filters']) =>
+        urnsOf(await index.search({ ...all, filters })).sort();
       expect(await where([[{ field: 'fieldTags', values: ['urn:li:tag:Dimension'] }]])).toEqual([dataset('orders').urn]);
       expect(await where([[{ field: 'title', values: ['Pet'], condition: 'CONTAIN' }]])).toEqual([dashboard('petstore').urn]);
     });
@@ -255,9 +318,18 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
     it('indexes what searchDocument derives from aspects', async () => {
       const entity = findEntity('dataset')!;
       const urn = dataset('orders').urn;
-      const doc = searchDocument(entity, urn, new Map<string, unknown>([['datasetProperties', { name: 'Orders', description: 'All orders' }], ['globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }]]));
+      const doc = searchDocument(
+        entity,
+        urn,
+        new Map<string, unknown>([
+          ['datasetProperties', { name: 'Orders', description: 'All orders' }],
+          ['globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }],
+        ]),
+      );
       const index = await seeded(doc);
-      expect(urnsOf(await index.search({ ...all, input: 'all orders', filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] }))).toEqual([urn]);
+      expect(
+        urnsOf(await index.search({ ...all, input: 'all orders', filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] })),
+      ).toEqual([urn]);
     });
   });
 }

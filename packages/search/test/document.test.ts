@@ -2,7 +2,8 @@ import { findEntity } from '@mds/core';
 import { describe, expect, it } from 'vitest';
 import { searchDocument } from '../src/index';
 
-const doc = (entityType: string, urn: string, aspects: Record<string, unknown>) => searchDocument(findEntity(entityType)!, urn, new Map(Object.entries(aspects)));
+const doc = (entityType: string, urn: string, aspects: Record<string, unknown>) =>
+  searchDocument(findEntity(entityType)!, urn, new Map(Object.entries(aspects)));
 
 describe('searchDocument', () => {
   const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -10,9 +11,23 @@ describe('searchDocument', () => {
   it('derives a dataset’s fields from its aspects, edited description first', () => {
     const found = doc('dataset', DATASET, {
       datasetKey: { platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' },
-      datasetProperties: { name: 'orders', qualifiedName: 'warehouse.db.orders', description: 'ingested', customProperties: { team: 'core' } },
+      datasetProperties: {
+        name: 'orders',
+        qualifiedName: 'warehouse.db.orders',
+        description: 'ingested',
+        customProperties: { team: 'core' },
+      },
       editableDatasetProperties: { description: 'edited' },
-      schemaMetadata: { fields: [{ fieldPath: 'order_id', description: 'the id', globalTags: { tags: [{ tag: 'urn:li:tag:key' }] }, glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }] } }] },
+      schemaMetadata: {
+        fields: [
+          {
+            fieldPath: 'order_id',
+            description: 'the id',
+            globalTags: { tags: [{ tag: 'urn:li:tag:key' }] },
+            glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }] },
+          },
+        ],
+      },
       editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'email', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }] },
       globalTags: { tags: [{ tag: 'urn:li:tag:gold' }, { tag: 'urn:li:tag:pii' }] },
       glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Orders' }], auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } },
@@ -43,19 +58,55 @@ describe('searchDocument', () => {
   });
 
   it('falls back to the key for the name, and the key for the platform', () => {
-    expect(doc('dataset', DATASET, {})).toMatchObject({ name: 'db.orders', platform: 'urn:li:dataPlatform:hive', origin: 'PROD', removed: false, description: '' });
-    expect(doc('dashboard', 'urn:li:dashboard:(looker,dashboards.11)', { dashboardInfo: { title: 'Sales', description: 'Weekly' } })).toMatchObject({ name: 'Sales', description: 'Weekly', platform: 'urn:li:dataPlatform:looker' });
+    expect(doc('dataset', DATASET, {})).toMatchObject({
+      name: 'db.orders',
+      platform: 'urn:li:dataPlatform:hive',
+      origin: 'PROD',
+      removed: false,
+      description: '',
+    });
+    expect(
+      doc('dashboard', 'urn:li:dashboard:(looker,dashboards.11)', { dashboardInfo: { title: 'Sales', description: 'Weekly' } }),
+    ).toMatchObject({ name: 'Sales', description: 'Weekly', platform: 'urn:li:dataPlatform:looker' });
     expect(doc('chart', 'urn:li:chart:(looker,c1)', {})).toMatchObject({ name: 'c1', platform: 'urn:li:dataPlatform:looker' });
-    expect(doc('dataFlow', 'urn:li:dataFlow:(airflow,daily_etl,prod)', {})).toMatchObject({ name: 'daily_etl', platform: 'urn:li:dataPlatform:airflow' });
-    expect(doc('dataJob', 'urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load)', { dataJobInfo: { name: 'Load', type: { string: 'SQL' } } })).toMatchObject({ name: 'Load', platform: 'urn:li:dataPlatform:airflow' });
-    expect(doc('corpuser', 'urn:li:corpuser:jdoe', { corpUserInfo: { active: true, displayName: 'John Doe' } })).toMatchObject({ name: 'John Doe', platform: null });
-    expect(doc('tag', 'urn:li:tag:pii', { tagProperties: { name: 'PII', description: 'Personal' } })).toMatchObject({ name: 'PII', description: 'Personal' });
-    expect(doc('container', 'urn:li:container:abc', { containerProperties: { name: 'db', env: 'DEV' }, dataPlatformInstance: { platform: 'urn:li:dataPlatform:mysql' } })).toMatchObject({ name: 'db', origin: 'DEV', platform: 'urn:li:dataPlatform:mysql' });
+    expect(doc('dataFlow', 'urn:li:dataFlow:(airflow,daily_etl,prod)', {})).toMatchObject({
+      name: 'daily_etl',
+      platform: 'urn:li:dataPlatform:airflow',
+    });
+    expect(
+      doc('dataJob', 'urn:li:dataJob:(urn:li:dataFlow:(airflow,daily_etl,prod),load)', {
+        dataJobInfo: { name: 'Load', type: { string: 'SQL' } },
+      }),
+    ).toMatchObject({ name: 'Load', platform: 'urn:li:dataPlatform:airflow' });
+    expect(doc('corpuser', 'urn:li:corpuser:jdoe', { corpUserInfo: { active: true, displayName: 'John Doe' } })).toMatchObject({
+      name: 'John Doe',
+      platform: null,
+    });
+    expect(doc('tag', 'urn:li:tag:pii', { tagProperties: { name: 'PII', description: 'Personal' } })).toMatchObject({
+      name: 'PII',
+      description: 'Personal',
+    });
+    expect(
+      doc('container', 'urn:li:container:abc', {
+        containerProperties: { name: 'db', env: 'DEV' },
+        dataPlatformInstance: { platform: 'urn:li:dataPlatform:mysql' },
+      }),
+    ).toMatchObject({ name: 'db', origin: 'DEV', platform: 'urn:li:dataPlatform:mysql' });
     expect(doc('domain', 'urn:li:domain:sales', {})).toMatchObject({ name: 'sales' });
-    expect(doc('dataset', DATASET, { container: { container: 'urn:li:container:c' }, subTypes: { typeNames: ['View'] } })).toMatchObject({ containers: ['urn:li:container:c'], typeNames: ['View'] });
+    expect(doc('dataset', DATASET, { container: { container: 'urn:li:container:c' }, subTypes: { typeNames: ['View'] } })).toMatchObject({
+      containers: ['urn:li:container:c'],
+      typeNames: ['View'],
+    });
   });
 
   it('skips malformed values instead of failing', () => {
-    expect(doc('dataset', DATASET, { globalTags: { tags: 'nope' }, ownership: { owners: [null, 3, { owner: 5 }] }, domains: null, status: { removed: 'yes' } })).toMatchObject({ tags: [], owners: [], domains: [], removed: false });
+    expect(
+      doc('dataset', DATASET, {
+        globalTags: { tags: 'nope' },
+        ownership: { owners: [null, 3, { owner: 5 }] },
+        domains: null,
+        status: { removed: 'yes' },
+      }),
+    ).toMatchObject({ tags: [], owners: [], domains: [], removed: false });
   });
 });

@@ -32,7 +32,8 @@ export async function moveLegacyTags(legacy: SqliteDatabase, entities: TagEntiti
               updated_at AS updatedAt, updated_by AS updatedBy FROM tags ORDER BY id`,
     )
     .all();
-  for (let i = 0; i < rows.length; i += TAGS_AT_ONCE) await Promise.all(rows.slice(i, i + TAGS_AT_ONCE).map((row) => moveTag(row, entities)));
+  for (let i = 0; i < rows.length; i += TAGS_AT_ONCE)
+    await Promise.all(rows.slice(i, i + TAGS_AT_ONCE).map((row) => moveTag(row, entities)));
   legacy.transaction(() => {
     legacy.exec('DROP TABLE IF EXISTS tags_fts; DROP TABLE tags; DROP TABLE IF EXISTS __migrations_tags;');
   })();
@@ -43,11 +44,17 @@ async function moveTag(row: LegacyRow, { store }: TagEntities): Promise<void> {
   const urn = tagUrn(row.id);
   const created = { time: row.createdAt, actor: row.createdBy };
   const owners: TagOwner[] = [{ owner: row.createdBy, type: 'TECHNICAL_OWNER' }];
-  await store.write([{ urn, entityType: 'tag', aspect: 'ownership', changeType: 'UPSERT', value: { owners, lastModified: created } }], created);
+  await store.write(
+    [{ urn, entityType: 'tag', aspect: 'ownership', changeType: 'UPSERT', value: { owners, lastModified: created } }],
+    created,
+  );
   const properties = {
     name: row.name,
     ...(row.description === null ? {} : { description: row.description }),
     ...(row.colorHex === null ? {} : { colorHex: row.colorHex }),
   };
-  await store.write([{ urn, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], { time: row.updatedAt, actor: row.updatedBy });
+  await store.write([{ urn, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], {
+    time: row.updatedAt,
+    actor: row.updatedBy,
+  });
 }

@@ -16,7 +16,9 @@ export interface TagsModuleOptions extends TagStoreOptions {
  * The tags module for the host, the store for direct use, the face tags show in entity-wide queries and how a tag is
  * described (the host hands both to @mds/entities' `createEntityGraphql`, as `TAG` and `tag`). First moves tags an older mds kept apart.
  */
-export async function createTagsModule(options: TagsModuleOptions): Promise<{ module: ApiModule; store: TagStore; face: EntityFace; describe: DescriptionHandler }> {
+export async function createTagsModule(
+  options: TagsModuleOptions,
+): Promise<{ module: ApiModule; store: TagStore; face: EntityFace; describe: DescriptionHandler }> {
   if (options.legacy) await moveLegacyTags(options.legacy, options.entities);
   const store = createTagStore(options.entities, options);
   return { module: { name: 'tags', resolvers: createTagResolvers(store) }, store, face: tagFace(store), describe: describeTag(store) };

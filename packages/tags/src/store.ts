@@ -129,10 +129,15 @@ export class TagStore {
     if (aspect === 'globalTags') return [{ op: 'remove', path: `/tags/${pointer(tagUrn)}` }];
     if (aspect !== 'editableSchemaMetadata') return [];
     const value = (await this.#store.get(urn, aspect))?.value;
-    const fields = Array.isArray(value?.editableSchemaFieldInfo) ? (value.editableSchemaFieldInfo as { fieldPath?: unknown; globalTags?: { tags?: { tag?: unknown }[] } }[]) : [];
+    const fields = Array.isArray(value?.editableSchemaFieldInfo)
+      ? (value.editableSchemaFieldInfo as { fieldPath?: unknown; globalTags?: { tags?: { tag?: unknown }[] } }[])
+      : [];
     return fields
       .filter((field) => typeof field.fieldPath === 'string' && field.globalTags?.tags?.some((t) => t.tag === tagUrn))
-      .map((field) => ({ op: 'remove', path: `/editableSchemaFieldInfo/${pointer(field.fieldPath as string)}/globalTags/tags/${pointer(tagUrn)}` }));
+      .map((field) => ({
+        op: 'remove',
+        path: `/editableSchemaFieldInfo/${pointer(field.fieldPath as string)}/globalTags/tags/${pointer(tagUrn)}`,
+      }));
   }
 
   /** One page of tags: by relevance then urn for text queries, by name (case aside) then urn when listing all. */
@@ -142,7 +147,14 @@ export class TagStore {
     if (text.kind === 'nothing') return { start: page.start, count: 0, total: 0, hits: [] };
     // Listing everything goes by name, as a person reads a list; words by relevance.
     const sort = text.kind === 'all' ? ({ field: 'name', order: 'ASCENDING' } as const) : undefined;
-    const found = await this.#search.search({ entityTypes: ['tag'], input: search.query ?? '', start: page.start, count: page.count, facets: [], sort });
+    const found = await this.#search.search({
+      entityTypes: ['tag'],
+      input: search.query ?? '',
+      start: page.start,
+      count: page.count,
+      facets: [],
+      sort,
+    });
     const tags = await this.getMany(found.hits.map((hit) => hit.urn));
     const hits = found.hits.flatMap((hit) => {
       const tag = tags.get(hit.urn);
@@ -156,7 +168,12 @@ export class TagStore {
   }
 
   /** Merges `changes` into the latest `tagProperties`, lost to no concurrent change (updateAspect of @mds/entities). */
-  async #change(urn: string, id: string, changes: { name?: string; description?: string | null; colorHex?: string }, stamp: AuditStamp): Promise<Tag> {
+  async #change(
+    urn: string,
+    id: string,
+    changes: { name?: string; description?: string | null; colorHex?: string },
+    stamp: AuditStamp,
+  ): Promise<Tag> {
     const before = await this.get(urn);
     if (!before) throw tagNotFound(urn);
     const merge = (current: Properties | undefined): Properties => {
@@ -216,4 +233,7 @@ function propertiesOf(tag: Tag, properties: Properties): Tag {
 }
 
 const isStamp = (value: unknown): value is AuditStamp =>
-  typeof value === 'object' && value !== null && typeof (value as AuditStamp).time === 'number' && typeof (value as AuditStamp).actor === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AuditStamp).time === 'number' &&
+  typeof (value as AuditStamp).actor === 'string';

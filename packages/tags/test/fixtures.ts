@@ -55,7 +55,10 @@ export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
   const file = tempFile('entities.db');
   const entities = await openEntities(file);
   const { module, store, face, describe } = await createTagsModule({ entities, ...options });
-  const schema = buildApiSchema([module.resolvers!, createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: face }, describers: { tag: describe } }).resolvers!]);
+  const schema = buildApiSchema([
+    module.resolvers!,
+    createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: face }, describers: { tag: describe } }).resolvers!,
+  ]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;
   return { file, entities, store, module, run };

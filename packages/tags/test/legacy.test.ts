@@ -44,7 +44,11 @@ describe('tags an older mds kept in mds.db', () => {
     expect(await store.get('urn:li:tag:pii')).toMatchObject({ name: 'PII', description: null, created: { time: 3_000, actor: bob } });
     expect((await store.search({ query: 'general' })).hits.map((hit) => hit.tag.id)).toEqual(['ledger']);
     expect((await store.search()).total).toBe(2);
-    expect((await entities.store.get('urn:li:tag:ledger', 'tagProperties'))?.value).toEqual({ name: 'Ledger', description: 'General accounts', colorHex: '#abc' });
+    expect((await entities.store.get('urn:li:tag:ledger', 'tagProperties'))?.value).toEqual({
+      name: 'Ledger',
+      description: 'General accounts',
+      colorHex: '#abc',
+    });
     expect(tableNames(legacy)).toEqual([]);
   });
 
@@ -56,7 +60,11 @@ describe('tags an older mds kept in mds.db', () => {
     const before = await entities.store.versions('urn:li:tag:ledger', 'tagProperties');
     // Started again with the old tables back (as after a crash before they were dropped): nothing new is written.
     applyMigrations(legacy, { folder: LEGACY_MIGRATIONS, owner: 'tags' });
-    legacy.prepare(`INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES ('ledger', 1, 'Ledger', 'General accounts', '#abc', 1000, ?, 2000, ?)`).run(alice, bob);
+    legacy
+      .prepare(
+        `INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES ('ledger', 1, 'Ledger', 'General accounts', '#abc', 1000, ?, 2000, ?)`,
+      )
+      .run(alice, bob);
     const { store } = await createTagsModule({ entities: await openEntities(file), legacy });
     expect(await entities.store.versions('urn:li:tag:ledger', 'tagProperties')).toEqual(before);
     expect((await store.search()).total).toBe(2);

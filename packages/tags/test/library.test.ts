@@ -23,7 +23,10 @@ describe('@mds/tags as a library', () => {
         name: 'From a script',
         description: 'No server involved',
         colorHex: null,
-        ownership: { owners: [{ owner: 'urn:li:corpuser:script', type: 'TECHNICAL_OWNER' }], lastModified: { time: 42, actor: 'urn:li:corpuser:script' } },
+        ownership: {
+          owners: [{ owner: 'urn:li:corpuser:script', type: 'TECHNICAL_OWNER' }],
+          lastModified: { time: 42, actor: 'urn:li:corpuser:script' },
+        },
         created: { time: 42, actor: 'urn:li:corpuser:script' },
         lastModified: { time: 42, actor: 'urn:li:corpuser:script' },
       });

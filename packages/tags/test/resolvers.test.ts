@@ -54,7 +54,7 @@ describe('createTag', () => {
     expect(await store.get('urn:li:tag:b')).toBeNull();
   });
 
-  it('refuses an existing id with DataHub\'s message', async () => {
+  it("refuses an existing id with DataHub's message", async () => {
     const { run } = await withPii();
     const again = await run(editor, CREATE, { input: { id: 'pii', name: 'Other' } });
     expect(onlyError(again)).toEqual(badRequest('This Tag already exists!'));
@@ -116,7 +116,7 @@ describe('mutations that share a commit', () => {
 });
 
 describe('tag', () => {
-  it('answers DataHub\'s Tag shape with the creator as technical owner and the mds audit stamps', async () => {
+  it("answers DataHub's Tag shape with the creator as technical owner and the mds audit stamps", async () => {
     const { run } = await withPii();
     expect(await run(reader, TAG, { urn: 'urn:li:tag:pii' })).toEqual({
       data: {
@@ -127,7 +127,9 @@ describe('tag', () => {
           description: 'Personal data',
           properties: { name: 'PII', description: 'Personal data', colorHex: null },
           ownership: {
-            owners: [{ owner: { urn: 'urn:li:corpuser:editor', username: 'editor' }, type: 'TECHNICAL_OWNER', associatedUrn: 'urn:li:tag:pii' }],
+            owners: [
+              { owner: { urn: 'urn:li:corpuser:editor', username: 'editor' }, type: 'TECHNICAL_OWNER', associatedUrn: 'urn:li:tag:pii' },
+            ],
             lastModified: { time: T0, actor: 'urn:li:corpuser:editor' },
           },
           created: { time: T0, actor: 'urn:li:corpuser:editor' },
@@ -223,7 +225,7 @@ describe('setTagColor', () => {
 });
 
 describe('updateDescription', () => {
-  it('sets a tag\'s description', async () => {
+  it("sets a tag's description", async () => {
     const { run, store } = await withPii();
     expect(await run(editor, DESCRIBE, { input: { resourceUrn: 'urn:li:tag:pii', description: 'Now this' } })).toEqual({
       data: { updateDescription: true },
@@ -258,7 +260,7 @@ describe('searchAcrossEntities', () => {
     return fixture;
   }
 
-  it('lists tags the way DataHub\'s UI asks for them, to any reader', async () => {
+  it("lists tags the way DataHub's UI asks for them, to any reader", async () => {
     const { run } = await catalogue();
     const result = await run(reader, SEARCH, { input: { types: ['TAG'], query: '*', start: 0, count: 2 } });
     expect(result).toEqual({
@@ -269,11 +271,19 @@ describe('searchAcrossEntities', () => {
           total: 3,
           searchResults: [
             {
-              entity: { urn: 'urn:li:tag:finance', type: 'TAG', properties: { name: 'Finance', description: 'Money matters', colorHex: '#0a0' } },
+              entity: {
+                urn: 'urn:li:tag:finance',
+                type: 'TAG',
+                properties: { name: 'Finance', description: 'Money matters', colorHex: '#0a0' },
+              },
               matchedFields: [],
             },
             {
-              entity: { urn: 'urn:li:tag:gdpr', type: 'TAG', properties: { name: 'GDPR', description: 'Covers PII of EU residents', colorHex: null } },
+              entity: {
+                urn: 'urn:li:tag:gdpr',
+                type: 'TAG',
+                properties: { name: 'GDPR', description: 'Covers PII of EU residents', colorHex: null },
+              },
               matchedFields: [],
             },
           ],

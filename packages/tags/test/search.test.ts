@@ -47,7 +47,11 @@ describe('listing everything', () => {
   it('pages 25 tags by 10 with exact totals, no overlap and the same pages every time', async () => {
     const store = await seeded(Array.from({ length: 25 }, (_, i) => [`t${i}`, `Same name`] as [string, string]));
     const pages = await Promise.all([0, 10, 20].map((start) => store.search({ query: '*', start, count: 10 })));
-    expect(pages.map((p) => [p.start, p.count, p.total])).toEqual([[0, 10, 25], [10, 10, 25], [20, 5, 25]]);
+    expect(pages.map((p) => [p.start, p.count, p.total])).toEqual([
+      [0, 10, 25],
+      [10, 10, 25],
+      [20, 5, 25],
+    ]);
     const seen = pages.flatMap((p) => p.hits.map((hit) => hit.tag.id));
     expect(new Set(seen).size).toBe(25);
     expect(seen).toEqual([...seen].sort()); // equal names: id order
@@ -101,18 +105,54 @@ describe('text queries', () => {
   });
 
   it('pages text results with exact totals and a stable order when relevance ties', async () => {
-    const store = await seeded(Array.from({ length: 25 }, (_, i) => [`t${String(i).padStart(2, '0')}`, 'Shared label'] as [string, string]));
+    const store = await seeded(
+      Array.from({ length: 25 }, (_, i) => [`t${String(i).padStart(2, '0')}`, 'Shared label'] as [string, string]),
+    );
     await store.create({ id: 'other', name: 'Unrelated' }, alice);
     const pages = await Promise.all([0, 10, 20].map((start) => store.search({ query: 'shared', start, count: 10 })));
-    expect(pages.map((p) => [p.count, p.total])).toEqual([[10, 25], [10, 25], [5, 25]]);
+    expect(pages.map((p) => [p.count, p.total])).toEqual([
+      [10, 25],
+      [10, 25],
+      [5, 25],
+    ]);
     const seen = pages.flatMap((p) => p.hits.map((hit) => hit.tag.id));
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `t${String(i).padStart(2, '0')}`));
   });
 
   it.each([
-    '"', '""', "'", '*', '**', '-', '--', ':', 'NEAR(', 'NEAR(a b, 2)', '(', ')', '^', '+', '{name}:fin', 'name:fin',
-    'fin*', '-fin', 'fin"', '"fin', 'AND', 'OR', 'NOT', 'fin AND', 'OR pii', 'fin NOT pii', 'a : b', '\\', '\u0000', '🏷️',
-    'pii*"*', '*pii', 'x'.repeat(MAX_QUERY_LENGTH),
+    '"',
+    '""',
+    "'",
+    '*',
+    '**',
+    '-',
+    '--',
+    ':',
+    'NEAR(',
+    'NEAR(a b, 2)',
+    '(',
+    ')',
+    '^',
+    '+',
+    '{name}:fin',
+    'name:fin',
+    'fin*',
+    '-fin',
+    'fin"',
+    '"fin',
+    'AND',
+    'OR',
+    'NOT',
+    'fin AND',
+    'OR pii',
+    'fin NOT pii',
+    'a : b',
+    '\\',
+    '\u0000',
+    '🏷️',
+    'pii*"*',
+    '*pii',
+    'x'.repeat(MAX_QUERY_LENGTH),
   ])('never lets FTS5 syntax in the query %j cause an error', async (query) => {
     const page = await (await catalogue()).search({ query });
     expect(page.total).toBe(page.hits.length);

@@ -36,14 +36,31 @@ describe('create and get', () => {
   it('reads a tag ingested as aspects (key only, then properties) as it reads one it created', async () => {
     const { store, entities } = await setup();
     const urn = 'urn:li:tag:ingested';
-    await entities.store.write([{ urn, entityType: 'tag', aspect: 'tagKey', changeType: 'UPSERT', value: { name: 'ingested' } }], { actor: bob, time: T0 });
+    await entities.store.write([{ urn, entityType: 'tag', aspect: 'tagKey', changeType: 'UPSERT', value: { name: 'ingested' } }], {
+      actor: bob,
+      time: T0,
+    });
     expect(await store.get(urn)).toEqual({
-      urn, id: 'ingested', name: 'ingested', description: null, colorHex: null, ownership: null,
-      created: { time: T0, actor: bob }, lastModified: { time: T0, actor: bob },
+      urn,
+      id: 'ingested',
+      name: 'ingested',
+      description: null,
+      colorHex: null,
+      ownership: null,
+      created: { time: T0, actor: bob },
+      lastModified: { time: T0, actor: bob },
     });
     const properties = { name: 'Ingested', description: 'From a recipe', colorHex: '#123456', extra: 'kept' };
-    await entities.store.write([{ urn, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], { actor: bob, time: T0 + 5 });
-    expect(await store.get(urn)).toMatchObject({ name: 'Ingested', description: 'From a recipe', colorHex: '#123456', lastModified: { time: T0 + 5 } });
+    await entities.store.write([{ urn, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], {
+      actor: bob,
+      time: T0 + 5,
+    });
+    expect(await store.get(urn)).toMatchObject({
+      name: 'Ingested',
+      description: 'From a recipe',
+      colorHex: '#123456',
+      lastModified: { time: T0 + 5 },
+    });
     expect((await store.search({ query: 'recipe' })).hits.map((hit) => hit.tag.urn)).toEqual([urn]);
     // A change through the store keeps what it does not know about.
     await store.setColor(urn, '#fff', alice);
@@ -159,7 +176,10 @@ describe('validation', () => {
     ['URN:LI:TAG:pii', `'urn' must be a tag urn of the form urn:li:tag:<id>`],
     ['urn:li:tag:', `'urn' must be a tag urn urn:li:tag:<id> whose id must be 1 to 200 characters long`],
     ['urn:li:tag:a b', `'urn' must be a tag urn urn:li:tag:<id> whose id must not contain whitespace, control characters, ',', '(' or ')'`],
-    ['urn:li:tag:(a,b)', `'urn' must be a tag urn urn:li:tag:<id> whose id must not contain whitespace, control characters, ',', '(' or ')'`],
+    [
+      'urn:li:tag:(a,b)',
+      `'urn' must be a tag urn urn:li:tag:<id> whose id must not contain whitespace, control characters, ',', '(' or ')'`,
+    ],
   ])('refuses the urn %j everywhere a urn is taken', async (urn, message) => {
     const s = await store();
     expect(await thrown(() => s.get(urn))).toEqual(bad(message));
@@ -196,7 +216,11 @@ describe('update, colour, description and delete', () => {
     Object.assign(first, { name: 'changed' });
     Object.assign(first.created, { actor: bob });
     first.ownership!.owners.push({ owner: bob });
-    expect(await store.get('urn:li:tag:shared')).toMatchObject({ name: 'Shared', created: { actor: alice }, ownership: { owners: [{ owner: alice }] } });
+    expect(await store.get('urn:li:tag:shared')).toMatchObject({
+      name: 'Shared',
+      created: { actor: alice },
+      ownership: { owners: [{ owner: alice }] },
+    });
   });
 
   it('answers every read with the latest write, whichever connection made it', async () => {

@@ -84,14 +84,22 @@ export async function createTimeseries(options: {
   };
 }
 
-async function openStore({ config, dataDir, database }: { config: TimeseriesConfig; dataDir: string; database?: SqlDatabase }): Promise<TimeseriesStore> {
+async function openStore({
+  config,
+  dataDir,
+  database,
+}: {
+  config: TimeseriesConfig;
+  dataDir: string;
+  database?: SqlDatabase;
+}): Promise<TimeseriesStore> {
   switch (config.backend) {
     case 'elasticsearch':
       // The Elasticsearch client is half of the server's code: load it only for a configured cluster.
       return new (await import('./elasticsearch/store.ts')).ElasticsearchStore({ config });
     case 'postgres':
       if (database?.dialect !== 'postgres') {
-        throw new TimeseriesConfigError('The PostgreSQL time-series backend needs the server\'s PostgreSQL database (DATABASE_URL).');
+        throw new TimeseriesConfigError("The PostgreSQL time-series backend needs the server's PostgreSQL database (DATABASE_URL).");
       }
       return openPostgresStore({ db: database, indexPrefix: config.indexPrefix });
     case 'embedded':

@@ -121,9 +121,7 @@ export function operationsActions(store: TimeseriesStore): RestliAction[] {
     defineAction({
       resource: 'operations',
       name: 'getEsTaskStatus',
-      params: z
-        .object({ task: z.string().optional(), nodeId: z.string().optional(), taskId: z.int().optional() })
-        .strict(),
+      params: z.object({ task: z.string().optional(), nodeId: z.string().optional(), taskId: z.int().optional() }).strict(),
       async handler(params, { actor }) {
         requirePrivilege(actor, [Privilege.GET_ES_TASK_STATUS], FORBIDDEN.taskStatus);
         const ref = taskFromParams(params);

@@ -30,7 +30,6 @@ function invalid(action: string, path: string, rule: string): never {
   throw badRequest(`Parameter '${path}' of action '${action}': ${rule}`);
 }
 
-
 /**
  * Validates one proposal and turns it into the document DataHub would index. `path` names the proposal in
  * messages (`proposal`, or `proposals.3` in a batch).
@@ -52,7 +51,11 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
 
   const urnType = /^urn:li:([A-Za-z0-9]+):./.exec(proposal.entityUrn)?.[1];
   if (!urnType || findEntityType(urnType) !== ref.entityType) {
-    invalid(action, `${path}.entityUrn`, `'${proposal.entityUrn}' is not an urn of entity type '${ref.entityType}' (urn:li:${ref.entityType}:...)`);
+    invalid(
+      action,
+      `${path}.entityUrn`,
+      `'${proposal.entityUrn}' is not an urn of entity type '${ref.entityType}' (urn:li:${ref.entityType}:...)`,
+    );
   }
   const contentType = proposal.aspect.contentType;
   if (contentType !== undefined && !/^application\/json\s*(;.*)?$/i.test(contentType)) {
@@ -88,9 +91,7 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
   if (messageId !== null && typeof messageId !== 'string') {
     invalid(action, `${valuePath}.messageId`, 'must be a string');
   }
-  const partitionSpec = partitionDocument(value.partitionSpec ?? null, (rule) =>
-    invalid(action, `${valuePath}.partitionSpec`, rule),
-  );
+  const partitionSpec = partitionDocument(value.partitionSpec ?? null, (rule) => invalid(action, `${valuePath}.partitionSpec`, rule));
 
   const systemMetadata = proposal.systemMetadata ?? null;
   const runId = typeof systemMetadata?.runId === 'string' ? systemMetadata.runId : null;

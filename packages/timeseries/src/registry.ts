@@ -64,9 +64,7 @@ export function indexName(indexPrefix: string, ref: TimeseriesAspectRef): string
 
 /** Every index the registry can produce under this prefix. */
 export function allIndexNames(indexPrefix: string): string[] {
-  return entityTypes.flatMap((entityType) =>
-    REGISTRY[entityType]!.map((aspectName) => indexName(indexPrefix, { entityType, aspectName })),
-  );
+  return entityTypes.flatMap((entityType) => REGISTRY[entityType]!.map((aspectName) => indexName(indexPrefix, { entityType, aspectName })));
 }
 
 /**

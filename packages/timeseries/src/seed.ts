@@ -206,7 +206,10 @@ function aspectValue(aspectName: string, { timestampMillis, urn, i, random }: Co
 /** Checkpoint payloads are the bulk of real checkpoint documents: a few hundred opaque bytes. */
 function randomPayload(random: () => number): string {
   let payload = '';
-  for (let n = 0; n < 64; n++) payload += Math.floor(random() * 0x10000).toString(16).padStart(4, '0');
+  for (let n = 0; n < 64; n++)
+    payload += Math.floor(random() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
   return payload;
 }
 

@@ -32,9 +32,7 @@ export function taskFromParams(params: { task?: string; nodeId?: string; taskId?
   const composite = task ?? `${nodeId}:${taskId}`;
   const ref = parseTaskId(composite);
   if (!ref) {
-    throw badRequest(
-      `Task should be in the form nodeId:taskId e.g. aB1cdEf2GHIJKLMnoPQr3S:123456 (got ${composite})`,
-    );
+    throw badRequest(`Task should be in the form nodeId:taskId e.g. aB1cdEf2GHIJKLMnoPQr3S:123456 (got ${composite})`);
   }
   return ref;
 }

@@ -34,7 +34,10 @@ const params = z
     latestValue: z.boolean().optional(),
     // DataHub filters on indexed aspect fields; mds indexes none of them, so a filter is accepted and ignored.
     filter: z.unknown().optional(),
-    sort: z.object({ field: z.string(), order: z.enum(['ASCENDING', 'DESCENDING']) }).strict().optional(),
+    sort: z
+      .object({ field: z.string(), order: z.enum(['ASCENDING', 'DESCENDING']) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -4,10 +4,7 @@ import type { TruncationCount, TruncationMode } from './port.ts';
  * DataHub's choice (OperationsResource.executeTruncateTimeseriesAspect): reindex when forced, or when more than
  * half of the rows would go (`matching > total / 2` in integer arithmetic), unless delete-by-query is forced.
  */
-export function chooseMode(
-  count: TruncationCount,
-  force: { forceDeleteByQuery?: boolean; forceReindex?: boolean },
-): TruncationMode {
+export function chooseMode(count: TruncationCount, force: { forceDeleteByQuery?: boolean; forceReindex?: boolean }): TruncationMode {
   if (force.forceDeleteByQuery) return 'delete';
   return force.forceReindex || count.matching > Math.floor(count.total / 2) ? 'reindex' : 'delete';
 }
@@ -19,8 +16,7 @@ export function chooseMode(
 export function truncationSummary(count: TruncationCount, mode: TruncationMode, dryRun: boolean): string {
   const share = count.total === 0 ? 0 : (count.matching / count.total) * 100;
   let summary = `Delete ${count.matching} out of ${count.total} rows (${formatFixed2(share)}%). `;
-  summary +=
-    mode === 'reindex' ? 'Reindexing the aspect without the deleted records. ' : 'Issuing a delete by query request. ';
+  summary += mode === 'reindex' ? 'Reindexing the aspect without the deleted records. ' : 'Issuing a delete by query request. ';
   if (dryRun) summary += 'This was a dry run. Run with dryRun = false to execute.';
   return summary;
 }
@@ -33,7 +29,7 @@ export function formatFixed2(x: number): string {
   const [mantissa = '0', exponent = '0'] = x.toExponential().split('e');
   const digits = BigInt(mantissa.replace('.', ''));
   // x = digits * 10^scale; we want round_half_up(x * 100).
-  const scale = Number(exponent) - (mantissa.replace(/^\d\.?/, '').length) + 2;
+  const scale = Number(exponent) - mantissa.replace(/^\d\.?/, '').length + 2;
   let hundredths: bigint;
   if (scale >= 0) {
     hundredths = digits * 10n ** BigInt(scale);

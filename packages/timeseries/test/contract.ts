@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TimeseriesStore, ValuesRequest } from '../src/port.ts';
 import { prefixOf } from '../src/registry.ts';
-import { INDEX as BASE_INDEX, OTHER_INDEX as BASE_OTHER_INDEX, apiError, doc as baseDoc, refOf, truncation as baseTruncation, waitForProgress, waitForTask, writeRange as baseWriteRange } from './helpers.ts';
+import {
+  INDEX as BASE_INDEX,
+  OTHER_INDEX as BASE_OTHER_INDEX,
+  apiError,
+  doc as baseDoc,
+  refOf,
+  truncation as baseTruncation,
+  waitForProgress,
+  waitForTask,
+  writeRange as baseWriteRange,
+} from './helpers.ts';
 
 /** What the contract needs from a backend: a fresh, empty place to store, reopenable on the same data. */
 export interface StoreHarness {
@@ -27,11 +37,7 @@ export interface ContractCapabilities {
  * The port's contract, run against every adapter: same inputs, same observable answers. A test that needs a
  * capability an adapter lacks (crash simulation) is only registered where it exists.
  */
-export function describeStoreContract(
-  name: string,
-  capabilities: ContractCapabilities,
-  makeHarness: () => Promise<StoreHarness>,
-): void {
+export function describeStoreContract(name: string, capabilities: ContractCapabilities, makeHarness: () => Promise<StoreHarness>): void {
   describe(`TimeseriesStore contract: ${name}`, () => {
     let harness: StoreHarness;
     const opened: TimeseriesStore[] = [];
@@ -78,7 +84,7 @@ export function describeStoreContract(
       expect(await store.countForTruncation(INDEX, 10)).toEqual({ matching: 2, total: 2 });
     });
 
-    describe('one urn\'s points', () => {
+    describe("one urn's points", () => {
       const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
       const OTHER_URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.customers,PROD)';
       const point = (n: number, urn = URN, index = INDEX) => ({ ...baseDoc(n, { urn, index }), index });
@@ -126,10 +132,12 @@ export function describeStoreContract(
         expect(await store.values({ index: INDEX, urn: URN, limit: 10 })).toEqual([]);
         await seed(store);
         expect(await store.values({ index: INDEX, urn: `${URN}x`, limit: 10 })).toEqual([]);
-        expect(await store.values({ index: prefixOf(store.indexPrefix) + 'chart_chartusagestatisticsaspect_v1', urn: URN, limit: 10 })).toEqual([]);
+        expect(
+          await store.values({ index: prefixOf(store.indexPrefix) + 'chart_chartusagestatisticsaspect_v1', urn: URN, limit: 10 }),
+        ).toEqual([]);
       });
 
-      it('deleteByUrn: only that urn\'s points in the window and the indices named, answering the count', async () => {
+      it("deleteByUrn: only that urn's points in the window and the indices named, answering the count", async () => {
         const store = await fresh();
         await seed(store);
         expect(await store.deleteByUrn({ urn: URN, indices: [INDEX], startTimeMillis: 20, endTimeMillis: 40 })).toBe(3);
@@ -232,9 +240,7 @@ export function describeStoreContract(
       await writeRange(store, 1, 10, OTHER_INDEX);
       await settle();
       const first = await store.startTruncation(truncation({ endTimeMillis: 1500, rowsPerSecond: capabilities.slowRowsPerSecond }));
-      const refused = await apiError(
-        store.startTruncation(truncation({ endTimeMillis: 10, mode: 'reindex' })),
-      );
+      const refused = await apiError(store.startTruncation(truncation({ endTimeMillis: 10, mode: 'reindex' })));
       expect(refused.status).toBe(409);
       expect(refused.message).toContain(first);
       const other = await store.startTruncation(truncation({ index: OTHER_INDEX, endTimeMillis: 5 }));
@@ -323,4 +329,3 @@ export function describeStoreContract(
     }
   });
 }
-

@@ -74,13 +74,19 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
   it('getIndexSizes answers primaries in decimal MB, largest first, from ONE stats request', async () => {
     const cluster = fakeCluster(flavour, (r) =>
       r.path === '/acme_*aspect_v1/_stats/store'
-        ? { body: statsResponse(flavour, { 'acme_dataset_operationaspect_v1': 5_000, 'acme_dataset_datasetprofileaspect_v1': 208_123 }) }
+        ? { body: statsResponse(flavour, { acme_dataset_operationaspect_v1: 5_000, acme_dataset_datasetprofileaspect_v1: 208_123 }) }
         : undefined,
     );
     const store = track(cluster.store({ indexPrefix: 'acme' }));
     expect(await callAction(operationsActions(store), 'getIndexSizes', {})).toEqual({
       indexSizes: [
-        { aspectName: 'datasetprofile', sizeMb: 0.208123, indexName: 'acme_dataset_datasetprofileaspect_v1', entityName: 'dataset', sizeInMb: 0.208123 },
+        {
+          aspectName: 'datasetprofile',
+          sizeMb: 0.208123,
+          indexName: 'acme_dataset_datasetprofileaspect_v1',
+          entityName: 'dataset',
+          sizeInMb: 0.208123,
+        },
         { aspectName: 'operation', sizeMb: 0.005, indexName: 'acme_dataset_operationaspect_v1', entityName: 'dataset', sizeInMb: 0.005 },
       ],
     });
@@ -106,8 +112,18 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
       return undefined;
     });
     const store = track(cluster.store());
-    const a = { ...doc(1), eventGranularity: '{"unit":"DAY","multiple":1}', messageId: 'm1', runId: 'r1', systemMetadataJson: '{"runId":"r1"}' };
-    const b = { ...doc(2, { index: OTHER_INDEX }), partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT' }, eventJson: '{\n  "timestampMillis": 2\n}' };
+    const a = {
+      ...doc(1),
+      eventGranularity: '{"unit":"DAY","multiple":1}',
+      messageId: 'm1',
+      runId: 'r1',
+      systemMetadataJson: '{"runId":"r1"}',
+    };
+    const b = {
+      ...doc(2, { index: OTHER_INDEX }),
+      partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT' },
+      eventJson: '{\n  "timestampMillis": 2\n}',
+    };
     await store.write([a, b]);
     await store.write([doc(3)]);
 
@@ -153,7 +169,12 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
         return {
           body: bulkResponse([
             { index: INDEX, id: doc(1).id },
-            { index: INDEX, id: doc(2).id, status: 429, error: { type: 'es_rejected_execution_exception', reason: 'rejected execution of coordinating operation' } },
+            {
+              index: INDEX,
+              id: doc(2).id,
+              status: 429,
+              error: { type: 'es_rejected_execution_exception', reason: 'rejected execution of coordinating operation' },
+            },
           ]),
         };
       }
@@ -187,13 +208,20 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
     );
   });
 
-  it('reads one urn\'s points with a filtered, sorted _search; a missing index has none', async () => {
+  it("reads one urn's points with a filtered, sorted _search; a missing index has none", async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
     const cluster = fakeCluster(flavour, (r) => {
       if (r.path === `/${INDEX}/_search`) {
         return {
           body: searchResponse(INDEX, [
-            { id: 'b', source: { timestampMillis: 20, event: { timestampMillis: 20, rowCount: 7 }, systemMetadata: { runId: 'r2', lastObserved: 21 } } },
+            {
+              id: 'b',
+              source: {
+                timestampMillis: 20,
+                event: { timestampMillis: 20, rowCount: 7 },
+                systemMetadata: { runId: 'r2', lastObserved: 21 },
+              },
+            },
             { id: 'a', source: { timestampMillis: 10, event: { timestampMillis: 10, rowCount: 3 } } },
           ]),
         };
@@ -215,12 +243,18 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
       size: 2,
       _source: ['timestampMillis', 'event', 'systemMetadata'],
     });
-    expect(open!.body).toMatchObject({ query: { bool: { filter: [{ term: { urn } }] } }, sort: [{ timestampMillis: { order: 'asc' } }], size: 5 });
+    expect(open!.body).toMatchObject({
+      query: { bool: { filter: [{ term: { urn } }] } },
+      sort: [{ timestampMillis: { order: 'asc' } }],
+      size: 5,
+    });
   });
 
-  it('deletes one urn\'s points with a refreshing _delete_by_query, skipping missing indices', async () => {
+  it("deletes one urn's points with a refreshing _delete_by_query, skipping missing indices", async () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
-    const cluster = fakeCluster(flavour, (r) => (r.path.endsWith('/_delete_by_query') ? { body: deleteByQueryDone(r.path.includes('*') ? 12 : 7) } : undefined));
+    const cluster = fakeCluster(flavour, (r) =>
+      r.path.endsWith('/_delete_by_query') ? { body: deleteByQueryDone(r.path.includes('*') ? 12 : 7) } : undefined,
+    );
     const store = track(cluster.store({ indexPrefix: 'acme' }));
     expect(await store.deleteByUrn({ urn, indices: [INDEX, OTHER_INDEX], endTimeMillis: 99 })).toBe(7);
     expect(await store.deleteByUrn({ urn })).toBe(12);
@@ -236,7 +270,9 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
   });
 
   it('reports a delete-by-query that failed part of the way as 503', async () => {
-    const failures = [{ index: INDEX, id: 'x', cause: { type: 'es_rejected_execution_exception', reason: 'rejected execution' }, status: 429 }];
+    const failures = [
+      { index: INDEX, id: 'x', cause: { type: 'es_rejected_execution_exception', reason: 'rejected execution' }, status: 429 },
+    ];
     const cluster = fakeCluster(flavour, (r) =>
       r.path.endsWith('/_delete_by_query') ? { body: { ...deleteByQueryDone(3), failures } } : undefined,
     );
@@ -282,7 +318,12 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
       return undefined;
     });
     const actions = operationsActions(track(cluster.store()));
-    await callAction(actions, 'truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetprofile', endTimeMillis: 5, dryRun: false });
+    await callAction(actions, 'truncateTimeseriesAspect', {
+      entityType: 'dataset',
+      aspect: 'datasetprofile',
+      endTimeMillis: 5,
+      dryRun: false,
+    });
     expect(cluster.calls().find((r) => r.path.endsWith('_delete_by_query'))!.querystring).toEqual({
       wait_for_completion: 'false',
       conflicts: 'proceed',
@@ -320,7 +361,12 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
     const status = async (id: number) => JSON.parse((await callAction(actions, 'getEsTaskStatus', { task: `${NODE}:${id}` })) as string);
     const running = await status(1);
     expect(Object.keys(running)).toEqual(['completed', 'taskId', 'status', 'runTimeNanos']);
-    expect(running).toEqual({ completed: false, taskId: `${NODE}:1`, status: taskRunning(1, INDEX).task.status, runTimeNanos: 1_234_567_890 });
+    expect(running).toEqual({
+      completed: false,
+      taskId: `${NODE}:1`,
+      status: taskRunning(1, INDEX).task.status,
+      runTimeNanos: 1_234_567_890,
+    });
     expect(await status(2)).toMatchObject({ completed: true, status: { total: 1000, deleted: 1000, batches: 10 } });
     expect(await status(3)).toMatchObject({
       completed: true,
@@ -331,7 +377,13 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
 
   it('counts truncation tasks: running ones of this prefix in the cluster, finished ones this process saw', async () => {
     const cluster = fakeCluster(flavour, (r) => {
-      if (r.path === '/_tasks') return { body: tasksList([{ id: 1, index: INDEX }, { id: 5, index: 'someone_elses_index' }]) };
+      if (r.path === '/_tasks')
+        return {
+          body: tasksList([
+            { id: 1, index: INDEX },
+            { id: 5, index: 'someone_elses_index' },
+          ]),
+        };
       if (r.path === `/_tasks/${NODE}:2`) return { body: taskCompleted(2, INDEX) };
       if (r.path === `/_tasks/${NODE}:3`) return { body: taskFailed(3, INDEX) };
       return undefined;
@@ -341,19 +393,32 @@ describe.each(FLAVOURS)('Elasticsearch adapter against %s', (flavour) => {
     await store.taskStatus({ node: NODE, id: 3 });
     expect(await store.taskCounts()).toEqual({ running: 1, completed: 1, failed: 1 });
     const list = cluster.calls().find((r) => r.path === '/_tasks')!;
-    expect([list.method, list.querystring]).toEqual(['GET', { actions: 'indices:data/write/delete/byquery', detailed: 'true', group_by: 'none' }]);
+    expect([list.method, list.querystring]).toEqual([
+      'GET',
+      { actions: 'indices:data/write/delete/byquery', detailed: 'true', group_by: 'none' },
+    ]);
   });
 
   it('is ready when the cluster answers, and says why not when it does not', async () => {
     await expect(track(fakeCluster(flavour, () => undefined).store()).checkReady()).resolves.toBeUndefined();
-    const down = fakeCluster(flavour, (r) => (r.path === '/' ? { status: 503, body: errorBody('cluster_block_exception', 'not recovered', 503) } : undefined));
+    const down = fakeCluster(flavour, (r) =>
+      r.path === '/' ? { status: 503, body: errorBody('cluster_block_exception', 'not recovered', 503) } : undefined,
+    );
     const error = await apiError(track(down.store()).checkReady());
     expect(error.status).toBe(503);
   });
 
   it('answers 503 naming the cause when the cluster fails a request', async () => {
     const cluster = fakeCluster(flavour, (r) =>
-      r.path.endsWith('_stats/store') ? { status: 503, body: { error: { type: 'cluster_block_exception', reason: 'blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];' }, status: 503 } } : undefined,
+      r.path.endsWith('_stats/store')
+        ? {
+            status: 503,
+            body: {
+              error: { type: 'cluster_block_exception', reason: 'blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];' },
+              status: 503,
+            },
+          }
+        : undefined,
     );
     const error = await apiError(track(cluster.store()).indexSizes());
     expect([error.status, error.message]).toEqual([
@@ -387,16 +452,25 @@ describe('Elasticsearch dialects', () => {
 
   it('refuses Elasticsearch 7 with a clear 503', async () => {
     const cluster = fakeCluster('elasticsearch8', (r) =>
-      r.path === '/' ? { body: { name: 'n', cluster_name: 'c', cluster_uuid: 'u', version: { number: '7.17.9' }, tagline: 'You Know, for Search' } } : undefined,
+      r.path === '/'
+        ? { body: { name: 'n', cluster_name: 'c', cluster_uuid: 'u', version: { number: '7.17.9' }, tagline: 'You Know, for Search' } }
+        : undefined,
     );
     const error = await apiError(track(cluster.store()).indexSizes());
-    expect([error.status, error.message]).toEqual([503, 'Elasticsearch 7.17.9 is not supported: mds needs Elasticsearch 8 or 9, or OpenSearch.']);
+    expect([error.status, error.message]).toEqual([
+      503,
+      'Elasticsearch 7.17.9 is not supported: mds needs Elasticsearch 8 or 9, or OpenSearch.',
+    ]);
   });
 
   it('explains a GET / refused for lack of privileges, and retries detection on the next call', async () => {
     let denied = true;
     const cluster = fakeCluster('elasticsearch9', (r) => {
-      if (r.path === '/' && denied) return { status: 403, body: { error: { type: 'security_exception', reason: 'action [cluster:monitor/main] is unauthorized' }, status: 403 } };
+      if (r.path === '/' && denied)
+        return {
+          status: 403,
+          body: { error: { type: 'security_exception', reason: 'action [cluster:monitor/main] is unauthorized' }, status: 403 },
+        };
       if (r.path.endsWith('_stats/store')) return { body: statsResponse('elasticsearch9', {}) };
       return undefined;
     });

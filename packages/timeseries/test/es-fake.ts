@@ -32,7 +32,7 @@ export function fakeCluster(flavour: Flavour, answer: (request: RecordedRequest)
     const request: RecordedRequest = {
       method: String(params.method),
       path: String(params.path),
-      querystring: (params.querystring ?? {}),
+      querystring: params.querystring ?? {},
       body: params.body ?? null,
       ...headers,
     };
@@ -53,9 +53,15 @@ export function fakeCluster(flavour: Flavour, answer: (request: RecordedRequest)
       const accept = header('accept');
       const media = `${contentType ?? ''} ${accept ?? ''}`;
       if (flavour === 'elasticsearch8' && media.includes('compatible-with=9')) {
-        return jsonResponse(400, errorBody('media_type_header_exception', 'Invalid media-type value on headers [Accept, Content-Type]', 400, {
-          caused_by: { type: 'status_exception', reason: `A compatible version is required on both Content-Type and Accept headers if either one has requested a compatible version. Accept=${accept}, Content-Type=${contentType}` },
-        }));
+        return jsonResponse(
+          400,
+          errorBody('media_type_header_exception', 'Invalid media-type value on headers [Accept, Content-Type]', 400, {
+            caused_by: {
+              type: 'status_exception',
+              reason: `A compatible version is required on both Content-Type and Accept headers if either one has requested a compatible version. Accept=${accept}, Content-Type=${contentType}`,
+            },
+          }),
+        );
       }
       if (flavour === 'opensearch' && media.includes('vnd.elasticsearch')) {
         return jsonResponse(406, { error: `Content-Type header [${contentType ?? accept}] is not supported`, status: 406 }, false);

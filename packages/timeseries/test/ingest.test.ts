@@ -25,7 +25,6 @@ describe('ingestion actions', () => {
   const ingestOne = (one: unknown) => ingest([one], 'ingestProposal');
   const count = (index = 'dataset_datasetprofileaspect_v1') => suite.timeseries.store.countForTruncation(index, Number.MAX_SAFE_INTEGER);
 
-
   it('ingests the spec example', async () => {
     const body = JSON.parse(
       '{"proposal":{"entityType":"dataset","entityUrn":"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)","changeType":"UPSERT","aspectName":"datasetProfile","aspect":{"contentType":"application/json","value":"{\\"timestampMillis\\":1700000000000,\\"rowCount\\":10}"}}}',
@@ -92,9 +91,7 @@ describe('ingestion actions', () => {
   });
 
   it('writes a batch all or nothing: one bad proposal writes none', async () => {
-    const error = await apiError(
-      ingest([proposal(), proposal({}, { rowCount: 1 })]),
-    );
+    const error = await apiError(ingest([proposal(), proposal({}, { rowCount: 1 })]));
     expect(error.message).toBe(
       "Parameter 'proposals.1.aspect.value' of action 'ingestProposalBatch': has no timestampMillis (every time-series aspect value needs one)",
     );
@@ -124,7 +121,10 @@ describe('ingestion actions', () => {
   });
 
   it('answers one entity’s newest point of an aspect, or nothing', async () => {
-    await ingest([proposal({ systemMetadata: { runId: 'r2' } }, { timestampMillis: 2, rowCount: 2 }), proposal({}, { timestampMillis: 1, rowCount: 1 })]);
+    await ingest([
+      proposal({ systemMetadata: { runId: 'r2' } }, { timestampMillis: 2, rowCount: 2 }),
+      proposal({}, { timestampMillis: 1, rowCount: 1 }),
+    ]);
     expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'datasetProfile' })).toEqual({
       timestampMillis: 2,
       value: { timestampMillis: 2, rowCount: 2 },
@@ -141,24 +141,96 @@ describe('ingestion actions', () => {
   });
 
   it.each([
-    ['missing entityUrn', { proposal: { ...proposal(), entityUrn: undefined } }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': is required"],
-    ['ill-typed aspectName', { proposal: proposal({ aspectName: 5 }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': must be a string"],
-    ['value not a string', { proposal: proposal({ aspect: { contentType: 'application/json', value: { timestampMillis: 1 } } }) }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be a string"],
-    ['missing aspect', { proposal: { ...proposal(), aspect: undefined } }, "Parameter 'proposal.aspect' of action 'ingestProposal': is required"],
-    ['unknown entity type', { proposal: proposal({ entityType: 'tag' }) }, "Parameter 'proposal.entityType' of action 'ingestProposal': unknown entity type 'tag' (entity types with time-series aspects: dataset, dashboard, chart, dataJob, assertion, dataProcessInstance, query)"],
-    ['not a time-series aspect', { proposal: proposal({ aspectName: 'schemaMetadata' }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': 'schemaMetadata' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)"],
-    ['aspect of another entity', { proposal: proposal({ aspectName: 'chartUsageStatistics' }) }, "Parameter 'proposal.aspectName' of action 'ingestProposal': 'chartUsageStatistics' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)"],
-    ['value not JSON', { proposal: proposal({}, '{"timestampMillis":') }, /^Parameter 'proposal\.aspect\.value' of action 'ingestProposal': must be the JSON text of an object \(/],
-    ['value JSON but not an object', { proposal: proposal({}, '[1,2]') }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be the JSON text of an object"],
-    ['missing timestampMillis', { proposal: proposal({}, { rowCount: 1 }) }, "Parameter 'proposal.aspect.value' of action 'ingestProposal': has no timestampMillis (every time-series aspect value needs one)"],
-    ['timestampMillis not an integer', { proposal: proposal({}, { timestampMillis: '2024-01-01' }) }, "Parameter 'proposal.aspect.value.timestampMillis' of action 'ingestProposal': must be an integer (epoch milliseconds)"],
-    ['changeType DELETE', { proposal: proposal({ changeType: 'DELETE' }) }, "Parameter 'proposal.changeType' of action 'ingestProposal': 'DELETE' is not accepted for time-series aspects (accepted: UPSERT)"],
-    ['changeType PATCH', { proposal: proposal({ changeType: 'PATCH' }) }, "Parameter 'proposal.changeType' of action 'ingestProposal': 'PATCH' is not accepted for time-series aspects (accepted: UPSERT)"],
-    ['urn of another entity type', { proposal: proposal({ entityUrn: 'urn:li:chart:(looker,1)' }) }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'urn:li:chart:(looker,1)' is not an urn of entity type 'dataset' (urn:li:dataset:...)"],
-    ['not an urn', { proposal: proposal({ entityUrn: 'db.t' }) }, "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'db.t' is not an urn of entity type 'dataset' (urn:li:dataset:...)"],
-    ['content type', { proposal: proposal({ aspect: { contentType: 'application/x-protobuf', value: '{}' } }) }, "Parameter 'proposal.aspect.contentType' of action 'ingestProposal': 'application/x-protobuf' is not supported (accepted: application/json)"],
-    ['both partitions', { proposal: proposal({}, { timestampMillis: 1, partitionSpec: { partition: 'a', timePartition: {} } }) }, "Parameter 'proposal.aspect.value.partitionSpec' of action 'ingestProposal': cannot have both partition and timePartition"],
-    ['messageId not a string', { proposal: proposal({}, { timestampMillis: 1, messageId: 5 }) }, "Parameter 'proposal.aspect.value.messageId' of action 'ingestProposal': must be a string"],
+    [
+      'missing entityUrn',
+      { proposal: { ...proposal(), entityUrn: undefined } },
+      "Parameter 'proposal.entityUrn' of action 'ingestProposal': is required",
+    ],
+    [
+      'ill-typed aspectName',
+      { proposal: proposal({ aspectName: 5 }) },
+      "Parameter 'proposal.aspectName' of action 'ingestProposal': must be a string",
+    ],
+    [
+      'value not a string',
+      { proposal: proposal({ aspect: { contentType: 'application/json', value: { timestampMillis: 1 } } }) },
+      "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be a string",
+    ],
+    [
+      'missing aspect',
+      { proposal: { ...proposal(), aspect: undefined } },
+      "Parameter 'proposal.aspect' of action 'ingestProposal': is required",
+    ],
+    [
+      'unknown entity type',
+      { proposal: proposal({ entityType: 'tag' }) },
+      "Parameter 'proposal.entityType' of action 'ingestProposal': unknown entity type 'tag' (entity types with time-series aspects: dataset, dashboard, chart, dataJob, assertion, dataProcessInstance, query)",
+    ],
+    [
+      'not a time-series aspect',
+      { proposal: proposal({ aspectName: 'schemaMetadata' }) },
+      "Parameter 'proposal.aspectName' of action 'ingestProposal': 'schemaMetadata' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)",
+    ],
+    [
+      'aspect of another entity',
+      { proposal: proposal({ aspectName: 'chartUsageStatistics' }) },
+      "Parameter 'proposal.aspectName' of action 'ingestProposal': 'chartUsageStatistics' is not a time-series aspect of entity type 'dataset' (its time-series aspects: datasetProfile, datasetUsageStatistics, operation)",
+    ],
+    [
+      'value not JSON',
+      { proposal: proposal({}, '{"timestampMillis":') },
+      /^Parameter 'proposal\.aspect\.value' of action 'ingestProposal': must be the JSON text of an object \(/,
+    ],
+    [
+      'value JSON but not an object',
+      { proposal: proposal({}, '[1,2]') },
+      "Parameter 'proposal.aspect.value' of action 'ingestProposal': must be the JSON text of an object",
+    ],
+    [
+      'missing timestampMillis',
+      { proposal: proposal({}, { rowCount: 1 }) },
+      "Parameter 'proposal.aspect.value' of action 'ingestProposal': has no timestampMillis (every time-series aspect value needs one)",
+    ],
+    [
+      'timestampMillis not an integer',
+      { proposal: proposal({}, { timestampMillis: '2024-01-01' }) },
+      "Parameter 'proposal.aspect.value.timestampMillis' of action 'ingestProposal': must be an integer (epoch milliseconds)",
+    ],
+    [
+      'changeType DELETE',
+      { proposal: proposal({ changeType: 'DELETE' }) },
+      "Parameter 'proposal.changeType' of action 'ingestProposal': 'DELETE' is not accepted for time-series aspects (accepted: UPSERT)",
+    ],
+    [
+      'changeType PATCH',
+      { proposal: proposal({ changeType: 'PATCH' }) },
+      "Parameter 'proposal.changeType' of action 'ingestProposal': 'PATCH' is not accepted for time-series aspects (accepted: UPSERT)",
+    ],
+    [
+      'urn of another entity type',
+      { proposal: proposal({ entityUrn: 'urn:li:chart:(looker,1)' }) },
+      "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'urn:li:chart:(looker,1)' is not an urn of entity type 'dataset' (urn:li:dataset:...)",
+    ],
+    [
+      'not an urn',
+      { proposal: proposal({ entityUrn: 'db.t' }) },
+      "Parameter 'proposal.entityUrn' of action 'ingestProposal': 'db.t' is not an urn of entity type 'dataset' (urn:li:dataset:...)",
+    ],
+    [
+      'content type',
+      { proposal: proposal({ aspect: { contentType: 'application/x-protobuf', value: '{}' } }) },
+      "Parameter 'proposal.aspect.contentType' of action 'ingestProposal': 'application/x-protobuf' is not supported (accepted: application/json)",
+    ],
+    [
+      'both partitions',
+      { proposal: proposal({}, { timestampMillis: 1, partitionSpec: { partition: 'a', timePartition: {} } }) },
+      "Parameter 'proposal.aspect.value.partitionSpec' of action 'ingestProposal': cannot have both partition and timePartition",
+    ],
+    [
+      'messageId not a string',
+      { proposal: proposal({}, { timestampMillis: 1, messageId: 5 }) },
+      "Parameter 'proposal.aspect.value.messageId' of action 'ingestProposal': must be a string",
+    ],
   ])('answers 400 naming the problem: %s', async (_case, body, message) => {
     const error = await apiError(ingestOne(body.proposal));
     expect(error.status).toBe(400);
@@ -169,10 +241,8 @@ describe('ingestion actions', () => {
 
   it('accepts objects and arrays nested 100 levels deep, and refuses 101, in the value and in systemMetadata', async () => {
     // `levels` objects and arrays, one inside the other, alternating.
-    const nested = (levels: number): unknown =>
-      levels === 1 ? {} : levels % 2 ? { x: nested(levels - 1) } : [nested(levels - 1)];
-    const tooDeep = (parameter: string) =>
-      `Parameter '${parameter}' of action 'ingestProposal': is nested more than 100 levels deep`;
+    const nested = (levels: number): unknown => (levels === 1 ? {} : levels % 2 ? { x: nested(levels - 1) } : [nested(levels - 1)]);
+    const tooDeep = (parameter: string) => `Parameter '${parameter}' of action 'ingestProposal': is nested more than 100 levels deep`;
 
     // The value and systemMetadata are objects themselves: level 1.
     const deepValue = (levels: number) => proposal({}, { timestampMillis: levels, x: nested(levels - 1) });
@@ -190,7 +260,13 @@ describe('ingestion actions', () => {
   });
 
   it('accepts and ignores the MCP fields time-series ingestion does not use', async () => {
-    await ingestOne({ ...proposal(), entityKeyAspect: null, headers: {}, auditHeader: null, systemMetadata: { runId: 'r1', lastObserved: 1 } });
+    await ingestOne({
+      ...proposal(),
+      entityKeyAspect: null,
+      headers: {},
+      auditHeader: null,
+      systemMetadata: { runId: 'r1', lastObserved: 1 },
+    });
     expect(await count()).toEqual({ matching: 1, total: 1 });
   });
 });

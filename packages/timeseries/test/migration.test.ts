@@ -25,8 +25,19 @@ const PREFIXED = 'foo_dataset_operationaspect_v1';
 const EMPTY = 'chart_chartusagestatisticsaspect_v1';
 /** Documents with every optional field set, or not, as ingestion can leave them. */
 const detailed: TimeseriesDocument[] = [
-  { ...doc(5, { index: OTHER_INDEX }), eventGranularity: '{"unit":"DAY","multiple":1}', messageId: 'm-1', partitionSpec: { partition: 'p=1' }, runId: 'run-a', systemMetadataJson: '{"runId":"run-a","lastObserved":5}' },
-  { ...doc(6, { index: OTHER_INDEX }), partitionSpec: { timePartition: '{"durationMillis":86400000,"startTimeMillis":0}' }, runId: 'run-b' },
+  {
+    ...doc(5, { index: OTHER_INDEX }),
+    eventGranularity: '{"unit":"DAY","multiple":1}',
+    messageId: 'm-1',
+    partitionSpec: { partition: 'p=1' },
+    runId: 'run-a',
+    systemMetadataJson: '{"runId":"run-a","lastObserved":5}',
+  },
+  {
+    ...doc(6, { index: OTHER_INDEX }),
+    partitionSpec: { timePartition: '{"durationMillis":86400000,"startTimeMillis":0}' },
+    runId: 'run-b',
+  },
   { ...doc(6, { index: OTHER_INDEX, urn: 'urn:li:dashboard:(looker,other)' }), eventJson: '{ "spaced" : "json kept verbatim" }' },
   { ...doc(1, { index: PREFIXED }), messageId: 'only-one' },
 ].map((d) => ({ ...d, id: documentId(d) }));
@@ -110,7 +121,9 @@ describe('reading an embedded store', () => {
     const documents = batches.flat();
     expect(documents.map((d) => d.timestampMillis)).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1));
     expect(documents[41]).toEqual(doc(42));
-    expect([...reader.documents(OTHER_INDEX, 2)].flat()).toEqual([...detailed.slice(0, 3)].sort((a, b) => a.timestampMillis - b.timestampMillis || (a.id < b.id ? -1 : 1)));
+    expect([...reader.documents(OTHER_INDEX, 2)].flat()).toEqual(
+      [...detailed.slice(0, 3)].sort((a, b) => a.timestampMillis - b.timestampMillis || (a.id < b.id ? -1 : 1)),
+    );
     // A batch size dividing the table exactly ends without an empty batch.
     expect([...reader.documents(INDEX, 500)].map((b) => b.length)).toEqual([500, 500, 500, 500, 500]);
     expect([...reader.documents(EMPTY)]).toEqual([]);
@@ -127,7 +140,10 @@ describe('importing into PostgreSQL', () => {
     expect(written).toEqual(expected);
     expect(Object.fromEntries(await postgresDocumentCounts(db))).toEqual(expected);
     for (const index of Object.keys(expected)) {
-      const rows = (await postgresRows(db, index)).map((row) => ({ ...(row as object), timestampMillis: Number((row as { timestampMillis: unknown }).timestampMillis) }));
+      const rows = (await postgresRows(db, index)).map((row) => ({
+        ...(row as object),
+        timestampMillis: Number((row as { timestampMillis: unknown }).timestampMillis),
+      }));
       expect(rows, index).toEqual(embeddedRows(index));
     }
     expect(await postgresIndexWithDocuments(db)).toBe(OTHER_INDEX);
@@ -140,7 +156,8 @@ describe('importing into PostgreSQL', () => {
         expect(await postgres.values(request)).toEqual(await embedded.values(request));
         expect(await postgres.countForTruncation(d.index, 1_000)).toEqual(await embedded.countForTruncation(d.index, 1_000));
       }
-      const names = async (store: { indexSizes(): Promise<{ indexName: string }[]> }) => (await store.indexSizes()).map((s) => s.indexName).sort();
+      const names = async (store: { indexSizes(): Promise<{ indexName: string }[]> }) =>
+        (await store.indexSizes()).map((s) => s.indexName).sort();
       expect(await names(postgres)).toEqual(await names(embedded));
       expect(await names(postgres)).toEqual([EMPTY, OTHER_INDEX, INDEX]);
     } finally {

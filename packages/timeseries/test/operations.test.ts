@@ -3,12 +3,24 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '@mds/schema';
 import type { OpenApiIndexSizes } from '../src/index.ts';
 import { indexSizeEntries } from '../src/operations-actions.ts';
-import { INDEX, actorWith, admin, apiError, callAction, doc, reader, refOf, embeddedPerTest, truncation, waitForTask, writeRange } from './helpers.ts';
+import {
+  INDEX,
+  actorWith,
+  admin,
+  apiError,
+  callAction,
+  doc,
+  reader,
+  refOf,
+  embeddedPerTest,
+  truncation,
+  waitForTask,
+  writeRange,
+} from './helpers.ts';
 
 describe('operations actions', () => {
   const suite = embeddedPerTest();
   const call = (name: string, body: unknown, actor = admin) => callAction(suite.timeseries.module.actions!, name, body, actor);
-
 
   describe('getIndexSizes', () => {
     it('lists every time-series index, parsed names, decimal MB in both fields, largest first', async () => {
@@ -45,7 +57,9 @@ describe('operations actions', () => {
 
     it('is also the OpenAPI answer: {sizes:[{aspectName, entityName, indexName, sizeMb}]}, same privilege', async () => {
       await writeRange(suite.timeseries.store, 1, 10);
-      const route = suite.timeseries.module.routes!.find((r) => r.method === 'GET' && r.path === '/openapi/operations/elasticSearch/getIndexSizes')!;
+      const route = suite.timeseries.module.routes!.find(
+        (r) => r.method === 'GET' && r.path === '/openapi/operations/elasticSearch/getIndexSizes',
+      )!;
       const openApiIndexSizes = async (actor: Actor) => (await route.handler({ actor, requestId: 'test' })) as OpenApiIndexSizes;
       const answer = await openApiIndexSizes(admin);
       expect(answer.sizes).toHaveLength(1);
@@ -62,7 +76,13 @@ describe('operations actions', () => {
         { indexName: 'acme_datasetindex_v2', sizeBytes: 9_000_000 },
       ]);
       expect(entries).toEqual([
-        { aspectName: 'queryusagestatistics', sizeMb: 2, indexName: 'acme_query_queryusagestatisticsaspect_v1', entityName: 'query', sizeInMb: 2 },
+        {
+          aspectName: 'queryusagestatistics',
+          sizeMb: 2,
+          indexName: 'acme_query_queryusagestatisticsaspect_v1',
+          entityName: 'query',
+          sizeInMb: 2,
+        },
         { aspectName: 'operation', sizeMb: 1.5, indexName: 'acme_dataset_operationaspect_v1', entityName: 'dataset', sizeInMb: 1.5 },
       ]);
     });
@@ -90,9 +110,9 @@ describe('operations actions', () => {
     });
 
     it('reads the aspect and entity type case-insensitively; an index never written is 0 of 0', async () => {
-      expect(await call('truncateTimeseriesAspect', { entityType: 'DataJob', aspect: 'DATAHUBINGESTIONCHECKPOINT', endTimeMillis: 5 })).toBe(
-        'Delete 0 out of 0 rows (0.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.',
-      );
+      expect(
+        await call('truncateTimeseriesAspect', { entityType: 'DataJob', aspect: 'DATAHUBINGESTIONCHECKPOINT', endTimeMillis: 5 }),
+      ).toBe('Delete 0 out of 0 rows (0.00%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.');
     });
 
     it('really runs with dryRun false: answers a task id, getEsTaskStatus follows it to completion', async () => {
@@ -129,11 +149,23 @@ describe('operations actions', () => {
     });
 
     it.each([
-      [{ endTimeMillis: 1, forceDeleteByQuery: true, forceReindex: true }, /^Please only set forceReindex OR forceDeleteByQuery flags \(got forceDeleteByQuery=true, forceReindex=true\)/],
+      [
+        { endTimeMillis: 1, forceDeleteByQuery: true, forceReindex: true },
+        /^Please only set forceReindex OR forceDeleteByQuery flags \(got forceDeleteByQuery=true, forceReindex=true\)/,
+      ],
       [{ endTimeMillis: 1, forceDeleteByQuery: false, forceReindex: false }, /forceDeleteByQuery=false, forceReindex=false/],
-      [{ endTimeMillis: 1, entityType: 'glossaryTerm' }, /^Parameter 'entityType' of action 'truncateTimeseriesAspect': unknown entity type 'glossaryTerm' \(entity types with time-series aspects: dataset, dashboard/],
-      [{ endTimeMillis: 1, aspect: 'schemaMetadata' }, /^Parameter 'aspect' of action 'truncateTimeseriesAspect': 'schemaMetadata' is not a time-series aspect of entity type 'dataset' \(its time-series aspects: datasetProfile, datasetUsageStatistics, operation\)$/],
-      [{ endTimeMillis: 1, entityType: 'chart', aspect: 'datasetProfile' }, /'datasetProfile' is not a time-series aspect of entity type 'chart'/],
+      [
+        { endTimeMillis: 1, entityType: 'glossaryTerm' },
+        /^Parameter 'entityType' of action 'truncateTimeseriesAspect': unknown entity type 'glossaryTerm' \(entity types with time-series aspects: dataset, dashboard/,
+      ],
+      [
+        { endTimeMillis: 1, aspect: 'schemaMetadata' },
+        /^Parameter 'aspect' of action 'truncateTimeseriesAspect': 'schemaMetadata' is not a time-series aspect of entity type 'dataset' \(its time-series aspects: datasetProfile, datasetUsageStatistics, operation\)$/,
+      ],
+      [
+        { endTimeMillis: 1, entityType: 'chart', aspect: 'datasetProfile' },
+        /'datasetProfile' is not a time-series aspect of entity type 'chart'/,
+      ],
       [{}, /^Parameter 'endTimeMillis' of action 'truncateTimeseriesAspect': is required$/],
       [{ endTimeMillis: '5' }, /^Parameter 'endTimeMillis' of action 'truncateTimeseriesAspect': must be a number$/],
       [{ endTimeMillis: 1.5 }, /^Parameter 'endTimeMillis' .*: must be an int$/],
@@ -157,7 +189,9 @@ describe('operations actions', () => {
   describe('getEsTaskStatus', () => {
     it('answers DataHub error JSON text for a task that does not exist', async () => {
       expect(await call('getEsTaskStatus', { task: 'abcDEF123:42' })).toBe('{"error":"Could not get task status for abcDEF123:42"}');
-      expect(await call('getEsTaskStatus', { nodeId: 'abc-DEF_1', taskId: 7 })).toBe('{"error":"Could not get task status for abc-DEF_1:7"}');
+      expect(await call('getEsTaskStatus', { nodeId: 'abc-DEF_1', taskId: 7 })).toBe(
+        '{"error":"Could not get task status for abc-DEF_1:7"}',
+      );
     });
 
     it('reports a running task as not completed', async () => {

@@ -15,7 +15,8 @@ const untilStale = () => sleep(STALE_AFTER_MS + 5 * HEARTBEAT_MS);
 const databases = postgresTestDatabases();
 afterAll(databases.dispose);
 
-const open = (db: SqlDatabase, indexPrefix = '') => openPostgresStore({ db, indexPrefix, heartbeatMs: HEARTBEAT_MS, staleAfterMs: STALE_AFTER_MS });
+const open = (db: SqlDatabase, indexPrefix = '') =>
+  openPostgresStore({ db, indexPrefix, heartbeatMs: HEARTBEAT_MS, staleAfterMs: STALE_AFTER_MS });
 
 // Every opening is a replica of its own: a pool of its own on the same database.
 describeStoreContract('PostgreSQL', { crash: true, sizesShrinkPromptly: false, slowRowsPerSecond: 2_000 }, async () => {
@@ -47,11 +48,16 @@ describe('PostgreSQL store specifics', () => {
     return { db, stores: opened };
   }
   const indexTables = async (db: SqlDatabase) =>
-    (await db.all<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE tablename ~ '^timeseries_t[0-9]+$' ORDER BY 1`)).map((r) => r.name);
-  const sizeOf = async (store: PostgresStore, index = INDEX) => (await store.indexSizes()).find((s) => s.indexName === index)?.sizeBytes ?? 0;
+    (await db.all<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE tablename ~ '^timeseries_t[0-9]+$' ORDER BY 1`)).map(
+      (r) => r.name,
+    );
+  const sizeOf = async (store: PostgresStore, index = INDEX) =>
+    (await store.indexSizes()).find((s) => s.indexName === index)?.sizeBytes ?? 0;
 
   it('a task started on one replica is followed on another, blocks a second start there, and counts on both', async () => {
-    const { stores: [a, b] } = await replicas(2);
+    const {
+      stores: [a, b],
+    } = await replicas(2);
     await writeRange(a!, 1, 2000);
     expect(b!.nodeId).toBe(a!.nodeId);
     const taskId = await a!.startTruncation(truncation({ endTimeMillis: 1500, rowsPerSecond: 2_000 }));
@@ -68,10 +74,14 @@ describe('PostgreSQL store specifics', () => {
   });
 
   it('documents and sizes are the same from every replica', async () => {
-    const { stores: [a, b] } = await replicas(2);
+    const {
+      stores: [a, b],
+    } = await replicas(2);
     await writeRange(a!, 1, 500);
     await writeRange(b!, 1, 50, OTHER_INDEX);
-    expect(await b!.values({ index: INDEX, urn: doc(7).urn, limit: 2 })).toEqual(await a!.values({ index: INDEX, urn: doc(7).urn, limit: 2 }));
+    expect(await b!.values({ index: INDEX, urn: doc(7).urn, limit: 2 })).toEqual(
+      await a!.values({ index: INDEX, urn: doc(7).urn, limit: 2 }),
+    );
     expect((await b!.values({ index: INDEX, urn: doc(7).urn, limit: 1 }))[0]!.timestampMillis).toBe(497);
     const sizes = await a!.indexSizes();
     expect(sizes.map((s) => s.indexName).sort()).toEqual([OTHER_INDEX, INDEX].sort());
@@ -85,8 +95,11 @@ describe('PostgreSQL store specifics', () => {
     expect(await all[0]!.countForTruncation(INDEX, 10)).toEqual({ matching: 4, total: 4 });
   });
 
-  it('a crashed replica\'s reindex is marked failed by another, which drops its half-built copy', async () => {
-    const { db, stores: [a, b] } = await replicas(2);
+  it("a crashed replica's reindex is marked failed by another, which drops its half-built copy", async () => {
+    const {
+      db,
+      stores: [a, b],
+    } = await replicas(2);
     await writeRange(a!, 1, 3000);
     const taskId = await a!.startTruncation(truncation({ endTimeMillis: 1000, mode: 'reindex', rowsPerSecond: 2_000 }));
     await waitForProgress(a!, taskId, 'created');
@@ -104,7 +117,10 @@ describe('PostgreSQL store specifics', () => {
   });
 
   it('a reindex keeps what other replicas write and delete while it copies, shrinks the index, and leaves no table behind', async () => {
-    const { db, stores: [a, b] } = await replicas(2);
+    const {
+      db,
+      stores: [a, b],
+    } = await replicas(2);
     await writeRange(a!, 1, 6000);
     const before = await sizeOf(b!);
     const taskId = await a!.startTruncation(truncation({ endTimeMillis: 4000, mode: 'reindex', rowsPerSecond: 2_000 }));
@@ -131,7 +147,10 @@ describe('PostgreSQL store specifics', () => {
   });
 
   it('closing a replica fails its running task and drops its copy; the index can be truncated again from another', async () => {
-    const { db, stores: [a, b] } = await replicas(2);
+    const {
+      db,
+      stores: [a, b],
+    } = await replicas(2);
     await writeRange(a!, 1, 3000);
     const taskId = await a!.startTruncation(truncation({ endTimeMillis: 2000, mode: 'reindex', rowsPerSecond: 2_000 }));
     await waitForProgress(a!, taskId, 'created');
@@ -142,9 +161,12 @@ describe('PostgreSQL store specifics', () => {
     expect(await waitForTask(b!, again)).toMatchObject({ status: { deleted: 2000 } });
   });
 
-  it('names index tables by number, so a long prefix fits PostgreSQL\'s 63-byte names', async () => {
+  it("names index tables by number, so a long prefix fits PostgreSQL's 63-byte names", async () => {
     const prefix = 'a-very-long-prefix-of-an-installation-with-many-environments';
-    const { db, stores: [store] } = await replicas(1, prefix);
+    const {
+      db,
+      stores: [store],
+    } = await replicas(1, prefix);
     const index = `${prefix}_dashboard_dashboardusagestatisticsaspect_v1`;
     expect(index.length).toBeGreaterThan(63);
     await store!.write([doc(1, { index }), doc(2, { index })]);
@@ -153,7 +175,9 @@ describe('PostgreSQL store specifics', () => {
   });
 
   it('writes a batch all or nothing; a key given twice in one batch is written once, the last one', async () => {
-    const { stores: [store] } = await replicas(1);
+    const {
+      stores: [store],
+    } = await replicas(1);
     const broken = { ...doc(2), urn: null as unknown as string };
     await expect(store!.write([doc(1), broken])).rejects.toThrow(/null value/);
     expect(await store!.countForTruncation(INDEX, 10)).toEqual({ matching: 0, total: 0 });

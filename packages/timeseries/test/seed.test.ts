@@ -20,7 +20,9 @@ describe('seedTimeseries', () => {
   it('fills every registry aspect over the days asked, so the size report lists them all', async () => {
     const ts = await open();
     expect(await ts.seed({ days: 3, docsPerDay: 20 })).toEqual({ documents: 3 * 20 * 10, indices: 10 });
-    const { indexSizes } = (await callAction(ts.module.actions!, 'getIndexSizes', {}, admin)) as { indexSizes: { indexName: string; sizeMb: number }[] };
+    const { indexSizes } = (await callAction(ts.module.actions!, 'getIndexSizes', {}, admin)) as {
+      indexSizes: { indexName: string; sizeMb: number }[];
+    };
     const expected = Object.entries(REGISTRY).flatMap(([entityType, aspects]) =>
       aspects.map((aspectName) => indexName('', { entityType, aspectName })),
     );
@@ -46,7 +48,10 @@ describe('seedTimeseries', () => {
     const ts = await open();
     await seedTimeseries(ts.store, { days: 2, docsPerDay: 5, now: Date.UTC(2025, 0, 1) });
     await seedTimeseries(ts.store, { days: 2, docsPerDay: 5, now: Date.UTC(2025, 0, 1) });
-    expect(await ts.store.countForTruncation('chart_chartusagestatisticsaspect_v1', Number.MAX_SAFE_INTEGER)).toEqual({ matching: 10, total: 10 });
+    expect(await ts.store.countForTruncation('chart_chartusagestatisticsaspect_v1', Number.MAX_SAFE_INTEGER)).toEqual({
+      matching: 10,
+      total: 10,
+    });
   });
 
   it('refuses nonsense options', async () => {

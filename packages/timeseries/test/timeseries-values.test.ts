@@ -11,8 +11,14 @@ const OPERATION_INDEX = 'dataset_operationaspect_v1';
 describe('aspects getTimeseriesAspectValues', () => {
   const suite = embeddedPerTest();
   const call = async (body: Record<string, unknown>, actor = admin) =>
-    (await callAction(suite.timeseries.module.actions!, 'getTimeseriesAspectValues', { urn: URN, entity: 'dataset', aspect: 'datasetProfile', ...body }, actor)) as TimeseriesAspectValues;
-  const times = (answer: TimeseriesAspectValues) => answer.values.map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis);
+    (await callAction(
+      suite.timeseries.module.actions!,
+      'getTimeseriesAspectValues',
+      { urn: URN, entity: 'dataset', aspect: 'datasetProfile', ...body },
+      actor,
+    )) as TimeseriesAspectValues;
+  const times = (answer: TimeseriesAspectValues) =>
+    answer.values.map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis);
 
   /** URN's profiles at 100..500 (300 with system metadata), an operation at 300; OTHER_URN's profile at 300. */
   async function seed() {

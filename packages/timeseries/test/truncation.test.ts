@@ -31,6 +31,8 @@ describe('truncation answer text', () => {
     );
     const [toDelete, total] = text.match(/\d+/g)!.map(Number);
     expect([toDelete, total]).toEqual([12345, 67890]);
-    expect(truncationSummary({ matching: 1, total: 2 }, 'delete', false)).toBe('Delete 1 out of 2 rows (50.00%). Issuing a delete by query request. ');
+    expect(truncationSummary({ matching: 1, total: 2 }, 'delete', false)).toBe(
+      'Delete 1 out of 2 rows (50.00%). Issuing a delete by query request. ',
+    );
   });
 });

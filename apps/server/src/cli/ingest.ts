@@ -37,7 +37,9 @@ export function registerIngestCommand(program: Command): void {
   addTargetOptions(
     program
       .command('ingest')
-      .description("load DataHub JSON files (arrays of MCEs and MCPs, as `datahub ingest` file sources read them) into DATA_DIR or the server at --url")
+      .description(
+        'load DataHub JSON files (arrays of MCEs and MCPs, as `datahub ingest` file sources read them) into DATA_DIR or the server at --url',
+      )
       .argument('<files...>', 'JSON files')
       .option('--batch-size <n>', 'proposals per ingestProposalBatch call', positiveInt, 500),
   ).action(
@@ -87,7 +89,8 @@ function remoteDestination(url: string, token: string): Destination {
         await (proposals.length === 1 ? client.ingestProposal(proposals[0]!) : client.ingestProposalBatch(proposals));
         return { accepted: proposals.length };
       } catch (error) {
-        if (error instanceof MdsError && error.status < 500 && error.status !== 401 && error.status !== 403) throw new Refused(error.message);
+        if (error instanceof MdsError && error.status < 500 && error.status !== 401 && error.status !== 403)
+          throw new Refused(error.message);
         if (error instanceof MdsError) throw new CliError(`${error.message} (HTTP ${error.status} from ${url})`);
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         if (error instanceof TypeError && cause) throw new CliError(`cannot reach ${url}: ${cause.code ?? cause.message}`);
@@ -170,7 +173,9 @@ function progressLine() {
     if (!tty) return;
     const width = 24;
     const filled = Math.round(Math.min(1, fraction) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${items} items  ${file}\x1b[K`);
+    process.stderr.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${items} items  ${file}\x1b[K`,
+    );
   };
   return Object.assign(draw, { done: () => tty && process.stderr.write('\n') });
 }
@@ -178,7 +183,8 @@ function progressLine() {
 export function formatSummary(summary: Summary): string {
   const lines = [`Read ${summary.items} items (${summary.proposals} aspects).`];
   if (summary.accepted) lines.push(`Accepted: ${summary.accepted}`);
-  if (summary.written || summary.unchanged || !summary.accepted) lines.push(`Written: ${summary.written}`, `Unchanged: ${summary.unchanged}`);
+  if (summary.written || summary.unchanged || !summary.accepted)
+    lines.push(`Written: ${summary.written}`, `Unchanged: ${summary.unchanged}`);
   lines.push(`Failed: ${summary.failed.length}`);
   for (const { where, reason } of summary.failed) lines.push(`  ${where}: ${reason.replaceAll('\n', ' ')}`);
   return `${lines.join('\n')}\n`;

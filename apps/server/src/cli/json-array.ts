@@ -23,7 +23,8 @@ export async function* jsonArrayElements(chunks: AsyncIterable<string>): AsyncGe
       const space = c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
       if (!started || ended) {
         if (space) continue;
-        if (ended || c !== 0x5b) throw new SyntaxError(ended ? 'Unexpected data after the JSON array' : 'The file is not a JSON array (it must start with "[")');
+        if (ended || c !== 0x5b)
+          throw new SyntaxError(ended ? 'Unexpected data after the JSON array' : 'The file is not a JSON array (it must start with "[")');
         started = true;
         depth = 1;
         from = i + 1;

@@ -38,9 +38,13 @@ export function registerMigrateToPostgresCommand(program: Command): void {
     .action(
       command(async (options: { from: string }) => {
         const config = configFromEnv();
-        if (config.database.dialect !== 'postgres') throw new CliError('migrate-to-postgres copies into PostgreSQL: set DATABASE_URL (or EBEAN_DATASOURCE_URL) to the empty database to fill.');
+        if (config.database.dialect !== 'postgres')
+          throw new CliError(
+            'migrate-to-postgres copies into PostgreSQL: set DATABASE_URL (or EBEAN_DATASOURCE_URL) to the empty database to fill.',
+          );
         for (const file of Object.keys(FILES)) {
-          if (!existsSync(join(options.from, file))) throw new CliError(`${join(options.from, file)} does not exist: --from names the DATA_DIR of an embedded installation.`);
+          if (!existsSync(join(options.from, file)))
+            throw new CliError(`${join(options.from, file)} does not exist: --from names the DATA_DIR of an embedded installation.`);
         }
         const timeseries = parseTimeseriesConfig(config.env, { database: 'postgres' });
         // Looked for before the source is brought to this release's schema, which makes an empty one.
@@ -52,11 +56,14 @@ export function registerMigrateToPostgresCommand(program: Command): void {
 
         // The source at this release's schema first (its migrations, an older mds's tags moved into entities.db).
         const embedded: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: options.from };
-        for (const name of ['DATABASE_URL', 'EBEAN_DATASOURCE_URL', 'EBEAN_DATASOURCE_USERNAME', 'EBEAN_DATASOURCE_PASSWORD']) delete embedded[name];
+        for (const name of ['DATABASE_URL', 'EBEAN_DATASOURCE_URL', 'EBEAN_DATASOURCE_USERNAME', 'EBEAN_DATASOURCE_PASSWORD'])
+          delete embedded[name];
         await withLocalDomains(() => {}, loadConfig(embedded));
 
         const target = openPostgresDatabase({ url: config.database.url, poolSize: 2 });
-        const sources = Object.fromEntries(Object.keys(FILES).map((file) => [file, openSqliteDatabase(join(options.from, file))])) as Record<File, SqlDatabase>;
+        const sources = Object.fromEntries(
+          Object.keys(FILES).map((file) => [file, openSqliteDatabase(join(options.from, file))]),
+        ) as Record<File, SqlDatabase>;
         const timeseriesSource = timeseriesFile ? openEmbeddedTimeseriesReader(timeseriesFile) : undefined;
         let outcome: string;
         try {
@@ -82,7 +89,9 @@ export function registerMigrateToPostgresCommand(program: Command): void {
               if (toCopy) {
                 const into = postgresTimeseriesImport(tx);
                 for (const { index, documents } of indices) {
-                  const written = await into.importIndex(index, toCopy.documents(index), (n) => progress(`time series ${index}: ${n} of ${documents} documents`));
+                  const written = await into.importIndex(index, toCopy.documents(index), (n) =>
+                    progress(`time series ${index}: ${n} of ${documents} documents`),
+                  );
                   endProgress();
                   say(`time series ${index}: ${written} documents`);
                 }
@@ -121,12 +130,16 @@ async function requireEmpty(target: SqlDatabase) {
       throw error;
     }
   };
-  if ((await found('SELECT 1 FROM metadata_aspect_v2 WHERE urn <> ? LIMIT 1', [SEEDED_USER])) || (await found('SELECT 1 FROM access_tokens LIMIT 1'))) {
+  if (
+    (await found('SELECT 1 FROM metadata_aspect_v2 WHERE urn <> ? LIMIT 1', [SEEDED_USER])) ||
+    (await found('SELECT 1 FROM access_tokens LIMIT 1'))
+  ) {
     throw new CliError('The PostgreSQL database already holds entities or tokens: migrate-to-postgres fills an empty database only.');
   }
   // The same rule for time series: documents a replica wrote (an index it made and left empty holds nothing).
   const index = await postgresIndexWithDocuments(target);
-  if (index) throw new CliError(`The PostgreSQL database already holds time series (${index}): migrate-to-postgres fills an empty database only.`);
+  if (index)
+    throw new CliError(`The PostgreSQL database already holds time series (${index}): migrate-to-postgres fills an empty database only.`);
 }
 
 /**
@@ -160,7 +173,10 @@ async function verifyTimeseries(source: EmbeddedTimeseriesReader, target: SqlDat
   const copied = await postgresDocumentCounts(target);
   for (const { index, documents } of source.indices()) {
     const to = copied.get(index);
-    if (to !== documents) throw new CliError(`time series ${index}: ${documents} documents in ${TIMESERIES_FILE}, ${to ?? 'no index'} in PostgreSQL: the copy is incomplete.`);
+    if (to !== documents)
+      throw new CliError(
+        `time series ${index}: ${documents} documents in ${TIMESERIES_FILE}, ${to ?? 'no index'} in PostgreSQL: the copy is incomplete.`,
+      );
   }
 }
 

@@ -24,7 +24,8 @@ export interface TargetOptions {
 
 const httpUrl = (value: string) => {
   const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new InvalidArgumentError('must be an http(s) URL, e.g. http://localhost:8080');
+  if (!url || !['http:', 'https:'].includes(url.protocol))
+    throw new InvalidArgumentError('must be an http(s) URL, e.g. http://localhost:8080');
   return value.replace(/\/+$/, '');
 };
 

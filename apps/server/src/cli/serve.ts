@@ -14,9 +14,18 @@ export async function serve(): Promise<void> {
   if (domains.auth.isFirstStart && !config.production) {
     // A newcomer's first minute: a ready token for the explorer, printed once per new database (never logged), by
     // whichever process claimed its first start.
-    const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_MONTH', name: 'first-start root token' });
+    const { accessToken } = await domains.auth.tokens.create({
+      actorUrn: ROOT_ACTOR_URN,
+      duration: 'ONE_MONTH',
+      name: 'first-start root token',
+    });
     const what = config.database.dialect === 'postgres' ? 'this database' : config.dataDir;
-    lines.push('', `First start of ${what}: a root access token (valid 30 days; shown only now):`, `  ${accessToken}`, `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`);
+    lines.push(
+      '',
+      `First start of ${what}: a root access token (valid 30 days; shown only now):`,
+      `  ${accessToken}`,
+      `Paste it into the explorer's Headers as {"Authorization": "Bearer <token>"}.`,
+    );
   }
 
   const stop = async (signal: string) => {

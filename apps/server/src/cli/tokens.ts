@@ -20,7 +20,12 @@ export function registerTokenCommands(program: Command): void {
     .action(
       command(async (options: { actor: string; duration: string; name: string; description?: string }) => {
         const { accessToken } = await withLocalDomains((d) =>
-          d.auth.tokens.create({ actorUrn: options.actor, duration: options.duration as keyof typeof DURATION_MS, name: options.name, description: options.description }),
+          d.auth.tokens.create({
+            actorUrn: options.actor,
+            duration: options.duration as keyof typeof DURATION_MS,
+            name: options.name,
+            description: options.description,
+          }),
         );
         process.stdout.write(`${accessToken}\n`);
       }),

@@ -88,7 +88,9 @@ export function registerTruncateCommands(program: Command): void {
           const answer = await ops.truncateTimeseriesAspect(params);
           if (!options.execute) {
             process.stdout.write(`${answer}\n`);
-            process.stderr.write(`(rows with timestampMillis <= ${new Date(params.endTimeMillis).toISOString()}; add --execute to delete them)\n`);
+            process.stderr.write(
+              `(rows with timestampMillis <= ${new Date(params.endTimeMillis).toISOString()}; add --execute to delete them)\n`,
+            );
             return;
           }
           const announce = `Started truncation task ${answer} ${ops.local ? 'in this process' : `on ${ops.where}`}.`;
@@ -142,7 +144,10 @@ async function watch(ops: Operations, task: string, { announce, runsHere }: { an
       const status = await ops.getEsTaskStatus(task);
       if (status.completed === undefined) throw new CliError(status.error);
       const { total, deleted, created = 0 } = status.status;
-      const payload = { rate: Math.round(deleted / Math.max(0.001, status.runTimeNanos / 1e9)), copied: created ? `, ${created} copied` : '' };
+      const payload = {
+        rate: Math.round(deleted / Math.max(0.001, status.runTimeNanos / 1e9)),
+        copied: created ? `, ${created} copied` : '',
+      };
       // The total is known once the task has counted its rows: a bar before that would read 0/0 = 100%.
       if (!shown && (total > 0 || status.completed)) {
         bar.start(total, deleted, payload);
@@ -154,7 +159,9 @@ async function watch(ops: Operations, task: string, { announce, runsHere }: { an
       if (status.completed) {
         bar.stop();
         if (status.error) throw new CliError(`task ${task} ended with an error: ${status.error}`);
-        process.stdout.write(`Task ${task} completed: deleted ${deleted} of ${total} rows in ${(status.runTimeNanos / 1e9).toFixed(1)} s.\n`);
+        process.stdout.write(
+          `Task ${task} completed: deleted ${deleted} of ${total} rows in ${(status.runTimeNanos / 1e9).toFixed(1)} s.\n`,
+        );
         return;
       }
       await sleep(POLL_MS, undefined, { signal: interrupt.signal }).catch(() => undefined);

@@ -6,7 +6,10 @@ const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.t
 /** 415 unless the request says its body is JSON. (CORS-simple content types never reach a handler: CSRF.) */
 export function requireJsonContentType(req: IncomingMessage): void {
   if (!isJsonType(req.headers['content-type'])) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json`);
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json`,
+    );
   }
 }
 

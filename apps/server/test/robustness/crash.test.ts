@@ -3,7 +3,16 @@ import type { ApiClient } from '../support/api-client';
 import { freshDataDir } from '../support/child';
 import { existingTags, sleep, spawnLive, systemClient } from '../support/live';
 import { databasesOf, integrityOf, schemaObjects } from '../support/sqlite-files';
-import { T0, countBetween, dryRunCount, ingestRange, pollTask, profileProposal, startTruncation, taskStatus } from '../support/timeseries-data';
+import {
+  T0,
+  countBetween,
+  dryRunCount,
+  ingestRange,
+  pollTask,
+  profileProposal,
+  startTruncation,
+  taskStatus,
+} from '../support/timeseries-data';
 
 // `mds serve` killed with SIGKILL (no shutdown code runs) while it writes: what it acknowledged is there after a
 // restart, and both SQLite files pass integrity_check. Kill moments are random; set CRASH_KILLS for more rounds.
@@ -94,7 +103,9 @@ describe('SIGKILL under concurrent tag and ingestion load', () => {
       await server.stop();
     }
     expectIntact(DATA_DIR);
-    console.info(`crash: ${KILLS} kills after ${moments.join(', ')} ms; ${verified} acknowledged writes verified (${ledger.tags.length} tags); ${ledger.inDoubt.length} unanswered batches all-or-nothing`);
+    console.info(
+      `crash: ${KILLS} kills after ${moments.join(', ')} ms; ${verified} acknowledged writes verified (${ledger.tags.length} tags); ${ledger.inDoubt.length} unanswered batches all-or-nothing`,
+    );
     expect(ledger.tags.length).toBeGreaterThan(0);
     expect(ledger.documents.some((d) => d.count > 0)).toBe(true);
   }, 120_000);
@@ -179,4 +190,3 @@ describe('SIGKILL during a truncation', () => {
     expectIntact(DATA_DIR);
   }, 90_000);
 });
-

@@ -40,7 +40,11 @@ describe('Elasticsearch unreachable', () => {
   let server: ChildServer;
   let api: ApiClient;
   beforeAll(async () => {
-    server = await spawnLive({ DATA_DIR: freshDataDir('es-down'), ELASTICSEARCH_URL: `http://127.0.0.1:${await closedPort()}`, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    server = await spawnLive({
+      DATA_DIR: freshDataDir('es-down'),
+      ELASTICSEARCH_URL: `http://127.0.0.1:${await closedPort()}`,
+      ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
     api = systemClient(server);
   });
   afterAll(() => server?.stop());
@@ -65,7 +69,11 @@ function serverWithSilentCluster(label: string) {
   const state = {} as { server: ChildServer; api: ApiClient; silent: Awaited<ReturnType<typeof silentCluster>> };
   beforeAll(async () => {
     state.silent = await silentCluster();
-    state.server = await spawnLive({ DATA_DIR: freshDataDir(label), ELASTICSEARCH_URL: state.silent.url, ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS) });
+    state.server = await spawnLive({
+      DATA_DIR: freshDataDir(label),
+      ELASTICSEARCH_URL: state.silent.url,
+      ELASTICSEARCH_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
     state.api = systemClient(state.server);
   });
   afterAll(async () => {
@@ -92,7 +100,6 @@ describe('Elasticsearch accepting connections but never answering, then coming b
     expect(tagMs).toBeLessThan(TIMEOUT_MS);
     expect((await hanging).status).toBe(503);
   });
-
 });
 
 // Its own silent cluster and server: bringing the cluster back would end the silence the tests above rely on.

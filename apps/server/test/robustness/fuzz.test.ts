@@ -43,14 +43,21 @@ const tally = { requests: 0, byStatus: new Map<number, number>() };
 beforeAll(async () => {
   server = await spawnLive({ DATA_DIR: freshDataDir('fuzz'), LOG_LEVEL: 'error', NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` });
   const api = systemClient(server);
-  ctx = { bearer: await mintToken(api, 'urn:li:corpuser:fuzzer', 'urn:li:dataHubRole:Admin'), basic: SYSTEM_AUTH, schema: buildApiSchema([]) };
+  ctx = {
+    bearer: await mintToken(api, 'urn:li:corpuser:fuzzer', 'urn:li:dataHubRole:Admin'),
+    basic: SYSTEM_AUTH,
+    schema: buildApiSchema([]),
+  };
   await api.graphql('mutation { createTag(input: { id: "fuzz", name: "fuzz" }) }');
   await ingestRange(api, 0, 2_000);
   rssBefore = await rssOf(server.process.pid!);
 });
 
 afterAll(async () => {
-  const statuses = [...tally.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
+  const statuses = [...tally.byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   console.info(`fuzz: seed ${SEED}, ${tally.requests} requests; statuses ${statuses}`);
   await server?.stop();
 });
@@ -72,7 +79,8 @@ function assertNoServerError(request: FuzzRequest, answer: Exchange): void {
   // Past node's header limit the server answers 431 and closes at once: the client may see the reset first.
   if (answer.status === 0 && request.via === 'http' && headerBytes(request) > maxHeaderSize) return;
   if (answer.status === 0) throw new Error(`no answer (${answer.error})`);
-  if (answer.status >= 500) throw new Error(`answered ${answer.status}: ${answer.body.slice(0, 500)}\nlog: ${server.stdout().slice(-2000)}`);
+  if (answer.status >= 500)
+    throw new Error(`answered ${answer.status}: ${answer.body.slice(0, 500)}\nlog: ${server.stdout().slice(-2000)}`);
   if (request.via === 'http' && request.path.startsWith('/api/graphql') && answer.body.startsWith('{')) {
     const errors = (JSON.parse(answer.body) as { errors?: { extensions?: { code?: number } }[] }).errors ?? [];
     const serverError = errors.find((e) => (e.extensions?.code ?? 0) >= 500);
@@ -81,7 +89,10 @@ function assertNoServerError(request: FuzzRequest, answer: Exchange): void {
 }
 
 const headerBytes = (request: { headers: Record<string, string | string[]> }) =>
-  Object.entries(request.headers).reduce((sum, [name, value]) => sum + [value].flat().reduce((n, v) => n + name.length + v.length + 4, 0), 0);
+  Object.entries(request.headers).reduce(
+    (sum, [name, value]) => sum + [value].flat().reduce((n, v) => n + name.length + v.length + 4, 0),
+    0,
+  );
 
 const fuzz = (family: keyof typeof SHARES, arbitrary: (ctx: FuzzContext) => fc.Arbitrary<FuzzRequest>) =>
   it(`${family}: ${runsOf(family)} requests, never a 5xx`, async () => {

@@ -33,14 +33,19 @@ describe('GraphQL: an operationName that names no operation', () => {
     [
       'the request the fuzzer found (an anonymous operation)',
       {
-        query: 'mutation($v0: String!, $v1: DescriptionUpdateInput!) { f0: revokeAccessToken(tokenId: $v0) f1: updateDescription(input: $v1) }',
+        query:
+          'mutation($v0: String!, $v1: DescriptionUpdateInput!) { f0: revokeAccessToken(tokenId: $v0) f1: updateDescription(input: $v1) }',
         variables: { v0: '', v1: { description: '', resourceUrn: 'a', subResourceType: '', unknownField: 1 }, extra: '' },
         operationName: 'Missing',
       },
       'Unknown operation named "Missing".',
     ],
     ['a named operation', { query: 'query Op { __typename }', operationName: 'Other' }, 'Unknown operation named "Other".'],
-    ['two operations and no name', { query: 'query A { __typename } query B { __typename }' }, 'Must provide operation name if query contains multiple operations.'],
+    [
+      'two operations and no name',
+      { query: 'query A { __typename } query B { __typename }' },
+      'Must provide operation name if query contains multiple operations.',
+    ],
   ])('%s', async (_case, request, message) => {
     const { status, body } = await mds.post('/api/graphql', request);
     expect(status).toBe(400);
@@ -54,7 +59,12 @@ describe('GraphQL: browseV2 with a filter field the index does not know', () => 
     const query = 'query Op($v0: BrowseV2Input!) { f0: browseV2(input: $v0) { groups { name } } __schema { types { name } } }';
     const variables = { v0: { types: 'TAG', path: ['', ''], orFilters: [{ and: { field: 'a' } }] } };
     const { body } = await mds.post('/api/graphql', { query, variables, operationName: 'Op' });
-    expect(body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Unknown filter field a; known: /), extensions: { code: 400, type: 'BAD_REQUEST' } })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^Unknown filter field a; known: /),
+        extensions: { code: 400, type: 'BAD_REQUEST' },
+      }),
+    ]);
   });
 });
 
@@ -62,8 +72,16 @@ describe('ingestion: values nested deeper than any aspect is', () => {
   // Was a 500: JSON.stringify of the parsed value overflowed the stack ("Maximum call stack size exceeded").
   it.each([
     ['eventGranularity', `{"timestampMillis":${T0 + 1},"eventGranularity":${deeplyNested('object', 100_000)}}`, 'proposal.aspect.value'],
-    ['partitionSpec.timePartition', `{"timestampMillis":${T0 + 1},"partitionSpec":{"timePartition":${deeplyNested('object', 100_000)}}}`, 'proposal.aspect.value'],
-    ['a field only stored, never read', `{"timestampMillis":${T0 + 1},"rowCount":${deeplyNested('array', 1_000)}}`, 'proposal.aspect.value'],
+    [
+      'partitionSpec.timePartition',
+      `{"timestampMillis":${T0 + 1},"partitionSpec":{"timePartition":${deeplyNested('object', 100_000)}}}`,
+      'proposal.aspect.value',
+    ],
+    [
+      'a field only stored, never read',
+      `{"timestampMillis":${T0 + 1},"rowCount":${deeplyNested('array', 1_000)}}`,
+      'proposal.aspect.value',
+    ],
   ])('%s', async (_field, value, parameter) => {
     const { status, body } = await mds.post('/aspects?action=ingestProposal', proposalWith(value));
     expect(status).toBe(400);
@@ -71,7 +89,10 @@ describe('ingestion: values nested deeper than any aspect is', () => {
   });
 
   it('systemMetadata', async () => {
-    const text = JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace('"__deep__"', `{"properties":${deeplyNested('object', 100_000)}}`);
+    const text = JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace(
+      '"__deep__"',
+      `{"properties":${deeplyNested('object', 100_000)}}`,
+    );
     const { status, body } = await mds.clientFor(mds.rootToken).postText('/aspects?action=ingestProposal', text);
     expect(status).toBe(400);
     expect(body.message).toBe("Parameter 'proposal.systemMetadata' of action 'ingestProposal': is nested more than 100 levels deep");
@@ -111,7 +132,12 @@ describe('memory: parse caches bounded in bytes, not only in entries', () => {
       const pad = 'x'.repeat(1_000_000);
       for (let i = 0; i < 300; i++) {
         const body = JSON.stringify({ query: `#${i}${pad}\n{ __typename }` });
-        const answer = await send(server.url, { method: 'POST', path: '/api/graphql', headers: { 'content-type': 'application/json', authorization: SYSTEM_AUTH }, body });
+        const answer = await send(server.url, {
+          method: 'POST',
+          path: '/api/graphql',
+          headers: { 'content-type': 'application/json', authorization: SYSTEM_AUTH },
+          body,
+        });
         expect([i, answer.status, answer.body]).toEqual([i, 200, '{"data":{"__typename":"Query"}}']);
       }
       expect(await server.stop()).toBe(0);

@@ -49,7 +49,10 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
 
     const call = (authorization: string, body: unknown, path = '/api/graphql') => apiClient(server.url, authorization).post(path, body);
     expect((await call(`Bearer ${token}`, { query: ME })).status).toBe(200);
-    expect((await call(`bearer ${token}`, { query: `query($t: String!) { getAccessTokenMetadata(token: $t) { id } }`, variables: { t: token } })).status).toBe(200);
+    expect(
+      (await call(`bearer ${token}`, { query: `query($t: String!) { getAccessTokenMetadata(token: $t) { id } }`, variables: { t: token } }))
+        .status,
+    ).toBe(200);
     expect((await call(`Bearer ${forged}`, { query: ME })).status).toBe(401);
     expect((await call('Bearer bearer-marker-not-a-jwt', { query: ME })).status).toBe(401);
     expect((await call(SYSTEM_AUTH, { query: ME })).status).toBe(200);
@@ -58,7 +61,9 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
     expect((await call('Basic robustness-client:wrong-secret-marker-77', { query: ME })).status).toBe(401);
     expect((await call(`Bearer ${token}`, {}, '/gms/operations?action=getIndexSizes')).status).toBe(403);
     expect((await call(SYSTEM_AUTH, {}, '/gms/operations?action=getIndexSizes')).status).toBe(503); // the cluster is down
-    const minted = await api.graphql('mutation { createAccessToken(input: { type: PERSONAL, actorUrn: "urn:li:corpuser:logged", duration: ONE_HOUR, name: "t" }) { accessToken } }');
+    const minted = await api.graphql(
+      'mutation { createAccessToken(input: { type: PERSONAL, actorUrn: "urn:li:corpuser:logged", duration: ONE_HOUR, name: "t" }) { accessToken } }',
+    );
     secrets.push(minted.body.data.createAccessToken.accessToken);
 
     // An internal failure while a token is on the request: entities.db (where tags live) locked by another process,
@@ -73,7 +78,14 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
       });
       expect(await res.json()).toEqual({
         data: { createTag: null },
-        errors: [{ message: UNKNOWN_ERROR_MESSAGE, locations: [{ line: 1, column: 12 }], path: ['createTag'], extensions: { code: 500, type: 'SERVER_ERROR' } }],
+        errors: [
+          {
+            message: UNKNOWN_ERROR_MESSAGE,
+            locations: [{ line: 1, column: 12 }],
+            path: ['createTag'],
+            extensions: { code: 500, type: 'SERVER_ERROR' },
+          },
+        ],
       });
     } finally {
       db.exec('ROLLBACK');
@@ -91,7 +103,10 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
 
   it('the internal failure is in the log with its request id and cause', async () => {
     expect(await server.stop()).toBe(0); // the whole log is written once the process has exited
-    const line = server.stdout().split('\n').find((l) => l.includes(`"requestId":"${lockedRequestId}"`) && l.includes('"level":50'));
+    const line = server
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes(`"requestId":"${lockedRequestId}"`) && l.includes('"level":50'));
     expect(line).toMatch(/database is locked/);
   });
 });
@@ -99,13 +114,14 @@ describe('secrets never reach the logs, even at LOG_LEVEL=trace', () => {
 describe('internal errors never leak SQL, stack traces or file paths', () => {
   const LEAKS = /SELECT|secret_column|\/var\/lib|node_modules|\.ts:\d|at \w+ \(|Error:/;
   const actor: Actor = { urn: 'urn:li:corpuser:tester', privileges: new Set() };
-  const sqlError = () => new Error('SqliteError: no such column: secret_column in "SELECT secret_column FROM tags WHERE urn = ?" (/var/lib/mds/data/mds.db)');
+  const sqlError = () =>
+    new Error('SqliteError: no such column: secret_column in "SELECT secret_column FROM tags WHERE urn = ?" (/var/lib/mds/data/mds.db)');
   const explode = defineAction({
     resource: 'operations',
     name: 'explode',
     params: z.object({ how: z.enum(['error', 'string', 'type']) }),
     handler: ({ how }) => {
-      if (how === 'string') throw 'SELECT * FROM access_tokens';  
+      if (how === 'string') throw 'SELECT * FROM access_tokens';
       if (how === 'type') return (undefined as unknown as { x: { y: number } }).x.y;
       throw sqlError();
     },
@@ -124,7 +140,7 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
             Query: {
               tag: () => Promise.reject(sqlError()),
               searchAcrossEntities: () => {
-                throw 'SELECT * FROM tags /var/lib/mds';  
+                throw 'SELECT * FROM tags /var/lib/mds';
               },
             },
             Mutation: { deleteTag: () => new ApiError('NOT_FOUND', 'Tag urn:li:tag:x does not exist') as never },
@@ -140,12 +156,17 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
   afterAll(() => server?.close());
 
   const post = async (path: string, body: unknown, requestId: string, authorization = 'Bearer ok') => {
-    const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization, 'x-request-id': requestId }, body: JSON.stringify(body) });
+    const res = await fetch(server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization, 'x-request-id': requestId },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     expect(text).not.toMatch(LEAKS);
     return { status: res.status, body: JSON.parse(text) };
   };
-  const logged = (requestId: string) => lines.filter((l) => l.includes(`"requestId":"${requestId}"`) && l.includes('"level":50')).join('\n');
+  const logged = (requestId: string) =>
+    lines.filter((l) => l.includes(`"requestId":"${requestId}"`) && l.includes('"level":50')).join('\n');
 
   it.each([
     ['a resolver rejecting with an Error carrying SQL and a path', '{ tag(urn: "urn:li:tag:x") { urn } }', 'gql-1', /SELECT secret_column/],
@@ -153,7 +174,14 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
   ])('GraphQL: %s', async (_case, query, requestId, detail) => {
     const { status, body } = await post('/api/graphql', { query }, requestId);
     expect(status).toBe(200);
-    expect(body.errors).toEqual([{ message: UNKNOWN_ERROR_MESSAGE, locations: expect.any(Array), path: [expect.any(String)], extensions: { code: 500, type: 'SERVER_ERROR' } }]);
+    expect(body.errors).toEqual([
+      {
+        message: UNKNOWN_ERROR_MESSAGE,
+        locations: expect.any(Array),
+        path: [expect.any(String)],
+        extensions: { code: 500, type: 'SERVER_ERROR' },
+      },
+    ]);
     expect(logged(requestId)).toMatch(detail);
   });
 
@@ -163,14 +191,23 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
     ['a TypeError (a bug)', 'type', /TypeError: Cannot read properties of undefined/],
   ])('Rest.li: %s', async (_case, how, detail) => {
     const requestId = `rest-${how}`;
-    expect(await post('/gms/operations?action=explode', { how }, requestId)).toEqual({ status: 500, body: { message: UNKNOWN_ERROR_MESSAGE, status: 500 } });
+    expect(await post('/gms/operations?action=explode', { how }, requestId)).toEqual({
+      status: 500,
+      body: { message: UNKNOWN_ERROR_MESSAGE, status: 500 },
+    });
     expect(logged(requestId)).toMatch(detail);
   });
 
   it('the authenticator failing', async () => {
-    expect(await post('/gms/operations?action=explode', { how: 'error' }, 'auth-1', 'Bearer explode')).toEqual({ status: 500, body: { message: UNKNOWN_ERROR_MESSAGE, status: 500 } });
+    expect(await post('/gms/operations?action=explode', { how: 'error' }, 'auth-1', 'Bearer explode')).toEqual({
+      status: 500,
+      body: { message: UNKNOWN_ERROR_MESSAGE, status: 500 },
+    });
     const graphql = await post('/api/graphql', { query: ME }, 'auth-2', 'Bearer explode');
-    expect(graphql).toEqual({ status: 500, body: { errors: [{ message: UNKNOWN_ERROR_MESSAGE, extensions: { code: 500, type: 'SERVER_ERROR' } }] } });
+    expect(graphql).toEqual({
+      status: 500,
+      body: { errors: [{ message: UNKNOWN_ERROR_MESSAGE, extensions: { code: 500, type: 'SERVER_ERROR' } }] },
+    });
     expect(logged('auth-1')).toMatch(/secrets\.json/);
   });
 
@@ -194,7 +231,16 @@ describe('credentials: only the exact system client id and secret pass, tokens a
   it('wrong system secrets of equal length, other lengths, or a wrong id all get 401', async () => {
     expect(await withBasic(`sys:${SECRET}`)).toBe(200);
     const sameLength = SECRET.replace(/.$/, 'X');
-    for (const credentials of [`sys:${sameLength}`, `sys:${SECRET.slice(0, -1)}`, `sys:${SECRET}0`, 'sys:', `sys:${SECRET.repeat(50)}`, `SYS:${SECRET}`, `sy:${SECRET}`, `sys :${SECRET}`]) {
+    for (const credentials of [
+      `sys:${sameLength}`,
+      `sys:${SECRET.slice(0, -1)}`,
+      `sys:${SECRET}0`,
+      'sys:',
+      `sys:${SECRET.repeat(50)}`,
+      `SYS:${SECRET}`,
+      `sy:${SECRET}`,
+      `sys :${SECRET}`,
+    ]) {
       expect([credentials, await withBasic(credentials)]).toEqual([credentials, 401]);
       expect(await withBasic(Buffer.from(credentials).toString('base64'))).toBe(401);
     }
@@ -202,12 +248,18 @@ describe('credentials: only the exact system client id and secret pass, tokens a
 
   it('mds.db holds no token, neither whole nor its payload or signature', async () => {
     const tokens = [mds.rootToken, await mds.tokenFor('urn:li:corpuser:hashed', 'urn:li:dataHubRole:Editor')];
-    const created = await mds.graphql('mutation { createAccessToken(input: { type: PERSONAL, actorUrn: "urn:li:corpuser:datahub", duration: ONE_DAY, name: "x" }) { accessToken } }');
+    const created = await mds.graphql(
+      'mutation { createAccessToken(input: { type: PERSONAL, actorUrn: "urn:li:corpuser:datahub", duration: ONE_DAY, name: "x" }) { accessToken } }',
+    );
     tokens.push(created.body.data.createAccessToken.accessToken);
     const forbidden = tokens.flatMap((token) => [token, ...token.split('.').slice(1)]);
     const cells = readDatabase(join(mds.dataDir, 'mds.db'), (db) => {
       const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all() as string[];
-      return tables.flatMap((table) => (db.prepare(`SELECT * FROM "${table}"`).raw().all() as unknown[][]).flat().map((cell) => (Buffer.isBuffer(cell) ? cell.toString('latin1') : String(cell))));
+      return tables.flatMap((table) =>
+        (db.prepare(`SELECT * FROM "${table}"`).raw().all() as unknown[][])
+          .flat()
+          .map((cell) => (Buffer.isBuffer(cell) ? cell.toString('latin1') : String(cell))),
+      );
     });
     expect(cells.length).toBeGreaterThan(0);
     for (const piece of forbidden) expect(cells.some((cell) => cell.includes(piece))).toBe(false);
@@ -238,7 +290,11 @@ describe('a reader cannot escalate', () => {
     const create = (id: string) => mds.graphql(`mutation { createTag(input: { id: "${id}", name: "${id}" }) }`, {}, token);
     expect((await create(`${urn.slice(-4)}-1`)).body.data.createTag).toBe(`urn:li:tag:${urn.slice(-4)}-1`);
 
-    const assigned = await mds.graphql('mutation($r: String, $a: [String!]!) { batchAssignRole(input: { roleUrn: $r, actors: $a }) }', { r: role, a: [urn] }, admin);
+    const assigned = await mds.graphql(
+      'mutation($r: String, $a: [String!]!) { batchAssignRole(input: { roleUrn: $r, actors: $a }) }',
+      { r: role, a: [urn] },
+      admin,
+    );
     expect(assigned.body.data.batchAssignRole).toBe(true);
     for (const refused of [
       await create(`${urn.slice(-4)}-2`),

@@ -19,7 +19,8 @@ async function createUntilRefused(api: ApiClient, worker: number, outcomes: Outc
     const id = `w${worker}-${i}`;
     try {
       const { status, body } = await api.graphql(`mutation { createTag(input: { id: "${id}", name: "${id}" }) }`);
-      if (status !== 200 || body.data?.createTag !== `urn:li:tag:${id}`) throw new Error(`unexpected answer ${status} ${JSON.stringify(body)}`);
+      if (status !== 200 || body.data?.createTag !== `urn:li:tag:${id}`)
+        throw new Error(`unexpected answer ${status} ${JSON.stringify(body)}`);
       outcomes.acknowledged.push(id);
     } catch (error) {
       const cause = String((error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
@@ -53,7 +54,9 @@ describe('graceful shutdown under load', () => {
       await again.stop();
     }
     const errors = [...new Set(outcomes.unanswered.map((u) => u.error))].join(', ');
-    console.info(`shutdown: exit after ${exitMs} ms; ${outcomes.acknowledged.length} acknowledged and durable; ${outcomes.unanswered.length} unanswered (${errors}), none applied`);
+    console.info(
+      `shutdown: exit after ${exitMs} ms; ${outcomes.acknowledged.length} acknowledged and durable; ${outcomes.unanswered.length} unanswered (${errors}), none applied`,
+    );
     expect(outcomes.acknowledged.length).toBeGreaterThan(0);
     // Draining waits neither for the shutdown timeout (10 s) nor for keep-alive connections to idle out (5 s):
     // each connection closes after the answer it was serving.

@@ -12,7 +12,8 @@ export function apiClient(url: string, authorization: string | null) {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   /** POSTs `text` as it is, as a JSON body: for bodies JSON.stringify cannot write (nested too deep for its stack). */
-  const postText = (path: string, text: string) => send(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const postText = (path: string, text: string) =>
+    send(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
   const post = (path: string, body: unknown) => postText(path, JSON.stringify(body));
   return {
     post,
@@ -21,7 +22,9 @@ export function apiClient(url: string, authorization: string | null) {
     graphql: (query: string, variables: Record<string, unknown> = {}) => post('/api/graphql', { query, variables }),
     operation: (action: string, params: unknown) => post(`/gms/operations?action=${action}`, params),
     ingest: (proposals: unknown[]) =>
-      proposals.length === 1 ? post('/aspects?action=ingestProposal', { proposal: proposals[0] }) : post('/aspects?action=ingestProposalBatch', { proposals }),
+      proposals.length === 1
+        ? post('/aspects?action=ingestProposal', { proposal: proposals[0] })
+        : post('/aspects?action=ingestProposalBatch', { proposals }),
   };
 }
 export type ApiClient = ReturnType<typeof apiClient>;

@@ -49,7 +49,8 @@ type Launch = string | { command: string; args: string[]; cwd: string };
  * process group, which `stop` signals as a whole, so the signal reaches the server behind pnpm and sh.
  */
 export async function spawnServer(env: Record<string, string>, launch: Launch = BIN): Promise<ChildServer> {
-  const [command, args, cwd] = typeof launch === 'string' ? [process.execPath, [launch, 'serve']] : [launch.command, launch.args, launch.cwd];
+  const [command, args, cwd] =
+    typeof launch === 'string' ? [process.execPath, [launch, 'serve']] : [launch.command, launch.args, launch.cwd];
   const detached = typeof launch !== 'string';
   const child = spawn(command, args, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },

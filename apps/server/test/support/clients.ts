@@ -35,7 +35,10 @@ export const clients: Record<string, (url: string, token: string) => RunGraphQL>
       const isMutation = getOperationAST(parse(query))?.operation === 'mutation';
       const result = await (isMutation ? client.mutation(query, variables ?? {}) : client.query(query, variables ?? {})).toPromise();
       if (result.error?.networkError) throw result.error.networkError;
-      return { data: result.data ?? null, errors: result.error?.graphQLErrors.map((e) => ({ message: e.message, extensions: e.extensions as never })) };
+      return {
+        data: result.data ?? null,
+        errors: result.error?.graphQLErrors.map((e) => ({ message: e.message, extensions: e.extensions as never })),
+      };
     };
   },
   fetch: (url, token) => async (query, variables) => {

@@ -33,7 +33,9 @@ export async function ingestGolden(mds: Mds, name: string) {
     const res = await mds.post('/entities?action=batchIngest', { entities, systemMetadata: entities.map(() => ({})) });
     expect([res.status, res.body?.message]).toEqual([200, undefined]);
   }
-  const proposals = items.flatMap((item, i) => (item.proposedSnapshot ? [] : fileItemProposals(item, `${name}[${i}]`).map((p) => p.proposal)));
+  const proposals = items.flatMap((item, i) =>
+    item.proposedSnapshot ? [] : fileItemProposals(item, `${name}[${i}]`).map((p) => p.proposal),
+  );
   if (proposals.length) {
     const res = await mds.post('/aspects?action=ingestProposalBatch', { proposals });
     expect([res.status, res.body?.message]).toEqual([200, undefined]);

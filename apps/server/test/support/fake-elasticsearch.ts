@@ -68,7 +68,11 @@ export async function elasticsearch9(port: number): Promise<FakeCluster & { requ
           ? [200, { _shards: { total: 0, successful: 0, failed: 0 }, _all: { primaries: {}, total: {} }, indices: {} }]
           : [404, { error: { type: 'resource_not_found_exception', reason: `${req.method} ${path}` }, status: 404 }];
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-elastic-product': 'Elasticsearch',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   });
   const bound = await listen(server, port);

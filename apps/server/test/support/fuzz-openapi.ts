@@ -45,7 +45,10 @@ export function operationRequests(document: OpenApiDocument, urns: UrnPool): fc.
   const value = (schema: Schema, depth: number): fc.Arbitrary<unknown> => {
     if (depth >= MAX_DEPTH) return fc.oneof(fc.constant({}), edgeJson);
     // Built when drawn (chain), so that a schema's nested schemas cost nothing until a value goes that deep.
-    return fc.oneof({ weight: 12, arbitrary: fc.constant(null).chain(() => valid(resolve(schema), depth)) }, { weight: 1, arbitrary: edgeJson });
+    return fc.oneof(
+      { weight: 12, arbitrary: fc.constant(null).chain(() => valid(resolve(schema), depth)) },
+      { weight: 1, arbitrary: edgeJson },
+    );
   };
 
   const valid = (schema: Schema, depth: number): fc.Arbitrary<unknown> => {
@@ -54,7 +57,10 @@ export function operationRequests(document: OpenApiDocument, urns: UrnPool): fc.
     switch (schema.type) {
       case 'string':
         return typeof schema.pattern === 'string' && schema.pattern.startsWith('^urn:li:')
-          ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...urns(/^\^urn:li:(\w+):/.exec(schema.pattern)?.[1])) }, { weight: 1, arbitrary: edgeString })
+          ? fc.oneof(
+              { weight: 4, arbitrary: fc.constantFrom(...urns(/^\^urn:li:(\w+):/.exec(schema.pattern)?.[1])) },
+              { weight: 1, arbitrary: edgeString },
+            )
           : fc.oneof(fc.string({ maxLength: 12 }), edgeString);
       case 'integer':
         return fc.oneof(fc.integer({ min: schema.minimum ?? -5, max: schema.maximum ?? 1_000 }), edgeNumber);
@@ -79,12 +85,17 @@ export function operationRequests(document: OpenApiDocument, urns: UrnPool): fc.
       requiredKeys: properties.map(([name]) => name).filter((name) => required.has(name)),
     });
     const extra = typeof schema.additionalProperties === 'object' ? value(schema.additionalProperties, depth + 1) : edgeJson;
-    return fc.tuple(named, fc.dictionary(edgeString, extra, { maxKeys: properties.length ? 1 : 3 })).map(([known, more]) => ({ ...more, ...known }));
+    return fc
+      .tuple(named, fc.dictionary(edgeString, extra, { maxKeys: properties.length ? 1 : 3 }))
+      .map(([known, more]) => ({ ...more, ...known }));
   };
 
   /** A query or path parameter's text: a value of its schema, or an edge string. */
   const parameterText = (schema: Schema): fc.Arbitrary<string> =>
-    fc.oneof({ weight: 4, arbitrary: valid(resolve(schema), MAX_DEPTH - 1).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) }, { weight: 1, arbitrary: edgeString });
+    fc.oneof(
+      { weight: 4, arbitrary: valid(resolve(schema), MAX_DEPTH - 1).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) },
+      { weight: 1, arbitrary: edgeString },
+    );
 
   const requests: fc.Arbitrary<GeneratedRequest>[] = [];
   for (const [template, item] of Object.entries(document.paths)) {
@@ -96,30 +107,49 @@ export function operationRequests(document: OpenApiDocument, urns: UrnPool): fc.
       const entityType = /\/entity\/(\w+)\/\{urn\}/.exec(template)?.[1];
       const pathValues = fc.record(
         Object.fromEntries(
-          pathParameters.map((p) => [p.name, p.name === 'urn' ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...urns(entityType)) }, { weight: 1, arbitrary: edgeString }) : parameterText(p.schema)]),
+          pathParameters.map((p) => [
+            p.name,
+            p.name === 'urn'
+              ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...urns(entityType)) }, { weight: 1, arbitrary: edgeString })
+              : parameterText(p.schema),
+          ]),
         ),
       );
       const queryParameters = parameters.filter((p) => p.in === 'query');
       const query = queryParameters.length
         ? fc.array(
-            fc.constantFrom(...queryParameters).chain((p) =>
-              resolve(p.schema).type === 'array'
-                ? fc.array(parameterText(p.schema.items ?? {}), { minLength: 1, maxLength: 3 }).map((values) => values.map((v) => [p.name, v] as const))
-                : parameterText(p.schema).map((v) => [[p.name, v] as const]),
-            ),
+            fc
+              .constantFrom(...queryParameters)
+              .chain((p) =>
+                resolve(p.schema).type === 'array'
+                  ? fc
+                      .array(parameterText(p.schema.items ?? {}), { minLength: 1, maxLength: 3 })
+                      .map((values) => values.map((v) => [p.name, v] as const))
+                  : parameterText(p.schema).map((v) => [[p.name, v] as const]),
+              ),
             { maxLength: 3 },
           )
         : fc.constant([]);
       const bodySchema = operation.requestBody?.content['application/json']?.schema;
       const body: fc.Arbitrary<string | undefined> = bodySchema
-        ? fc.oneof({ weight: 10, arbitrary: value(bodySchema, 0).map((v) => JSON.stringify(v) ?? 'null') }, { weight: 1, arbitrary: fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{') })
+        ? fc.oneof(
+            { weight: 10, arbitrary: value(bodySchema, 0).map((v) => JSON.stringify(v) ?? 'null') },
+            { weight: 1, arbitrary: fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{') },
+          )
         : fc.constant(undefined);
       requests.push(
-        fc.record({ pathValues, query: query.map((pairs) => pairs.flat()), body }).map(({ pathValues: values, query: pairs, body: text }) => {
-          const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(String(values[name]))));
-          const search = new URLSearchParams(pairs.map(([k, v]) => [k, v])).toString();
-          return { method: method.toUpperCase(), operation: `${method.toUpperCase()} ${template}`, path: search ? `${path}?${search}` : path, ...(text === undefined ? {} : { body: text }) };
-        }),
+        fc
+          .record({ pathValues, query: query.map((pairs) => pairs.flat()), body })
+          .map(({ pathValues: values, query: pairs, body: text }) => {
+            const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(String(values[name]))));
+            const search = new URLSearchParams(pairs.map(([k, v]) => [k, v])).toString();
+            return {
+              method: method.toUpperCase(),
+              operation: `${method.toUpperCase()} ${template}`,
+              path: search ? `${path}?${search}` : path,
+              ...(text === undefined ? {} : { body: text }),
+            };
+          }),
       );
     }
   }

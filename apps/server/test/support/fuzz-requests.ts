@@ -48,17 +48,35 @@ function baseBodies(): { path: string; body: Record<string, unknown> }[] {
     entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.fuzz,PROD)',
     changeType: 'UPSERT',
     aspectName: 'datasetProfile',
-    aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis: T0, rowCount: 1, eventGranularity: { unit: 'DAY', multiple: 1 } }) },
+    aspect: {
+      contentType: 'application/json',
+      value: JSON.stringify({ timestampMillis: T0, rowCount: 1, eventGranularity: { unit: 'DAY', multiple: 1 } }),
+    },
     systemMetadata: { runId: 'fuzz', lastObserved: T0, properties: { a: 'b' } },
   };
   return [
-    { path: '/api/graphql', body: { query: 'query($u: String!) { tag(urn: $u) { urn properties { name } } }', variables: { u: 'urn:li:tag:fuzz' } } },
-    { path: '/api/graphql', body: { query: 'mutation($i: CreateTagInput!) { createTag(input: $i) }', variables: { i: { id: 'mut', name: 'n', description: 'd' } } } },
-    { path: '/api/graphql', body: { query: '{ searchAcrossEntities(input: { query: "*", start: 0, count: 5 }) { total } }', operationName: null } },
+    {
+      path: '/api/graphql',
+      body: { query: 'query($u: String!) { tag(urn: $u) { urn properties { name } } }', variables: { u: 'urn:li:tag:fuzz' } },
+    },
+    {
+      path: '/api/graphql',
+      body: {
+        query: 'mutation($i: CreateTagInput!) { createTag(input: $i) }',
+        variables: { i: { id: 'mut', name: 'n', description: 'd' } },
+      },
+    },
+    {
+      path: '/api/graphql',
+      body: { query: '{ searchAcrossEntities(input: { query: "*", start: 0, count: 5 }) { total } }', operationName: null },
+    },
     { path: '/aspects?action=ingestProposal', body: { proposal, async: 'false' } },
     // Two copies, not one object twice: structuredClone keeps sharing, so a mutation of one would break both.
     { path: '/aspects?action=ingestProposalBatch', body: { proposals: [proposal, structuredClone(proposal)] } },
-    { path: '/gms/operations?action=truncateTimeseriesAspect', body: { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0, dryRun: true, batchSize: 10 } },
+    {
+      path: '/gms/operations?action=truncateTimeseriesAspect',
+      body: { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0, dryRun: true, batchSize: 10 },
+    },
     { path: '/gms/operations?action=getEsTaskStatus', body: { nodeId: 'abc', taskId: 1 } },
     { path: '/gms/operations?action=getIndexSizes', body: {} },
   ];
@@ -72,7 +90,8 @@ function pathsOf(value: unknown, at: Path = []): Path[] {
   return [at, ...children.flatMap(([k, v]) => pathsOf(v, [...at, k]))];
 }
 const valueAt = (root: unknown, path: Path): unknown => path.reduce<any>((value, key) => value[key], root);
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 function setAt(root: unknown, path: Path, change: (parent: any, key: string | number) => void): unknown {
   if (path.length === 0) return root;
   change(valueAt(root, path.slice(0, -1)), path[path.length - 1]!);
@@ -102,8 +121,18 @@ export function mutatedJsonRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest>
       }
       case 2: {
         // A key added to an object; defined as an own property, so even "__proto__" is sent as a key.
-        const target = valueAt(body, pick(g, paths.filter((p) => isPlainObject(valueAt(body, p))))) as Record<string, unknown>;
-        Object.defineProperty(target, g(() => edgeString), { value: g(() => edgeJson), enumerable: true, configurable: true, writable: true });
+        const target = valueAt(
+          body,
+          pick(
+            g,
+            paths.filter((p) => isPlainObject(valueAt(body, p))),
+          ),
+        ) as Record<string, unknown>;
+        Object.defineProperty(
+          target,
+          g(() => edgeString),
+          { value: g(() => edgeJson), enumerable: true, configurable: true, writable: true },
+        );
         text = JSON.stringify(body);
         break;
       }
@@ -125,12 +154,31 @@ export function mutatedJsonRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest>
         // The same inside a JSON text field (a proposal's aspect value), which the server parses itself.
         const depth = pick(g, [1_000, 100_000]);
         const inner = pick(g, ['eventGranularity', 'partitionSpec', 'rowCount', 'timestampMillis']);
-        const value = JSON.stringify({ timestampMillis: T0 + 1, [inner]: '__deep__' }).replace(DEEP, deeplyNested(pick(g, ['array', 'object'] as const), depth));
-        text = JSON.stringify({ proposal: { ...(baseBodies()[3]!.body.proposal as object), aspect: { contentType: 'application/json', value } } });
+        const value = JSON.stringify({ timestampMillis: T0 + 1, [inner]: '__deep__' }).replace(
+          DEEP,
+          deeplyNested(pick(g, ['array', 'object'] as const), depth),
+        );
+        text = JSON.stringify({
+          proposal: { ...(baseBodies()[3]!.body.proposal as object), aspect: { contentType: 'application/json', value } },
+        });
         return post('/aspects?action=ingestProposal', text, `Bearer ${ctx.bearer}`);
       }
       default:
-        text = pick(g, ['', 'null', '[]', '0', '""', '"text"', '{}', '[{}]', 'true', '{"__proto__": {"admin": true}}', '\ufeff{}', '{"a":1,"a":2}', '{"query": "{ __typename }"}\n{}']);
+        text = pick(g, [
+          '',
+          'null',
+          '[]',
+          '0',
+          '""',
+          '"text"',
+          '{}',
+          '[{}]',
+          'true',
+          '{"__proto__": {"admin": true}}',
+          '\ufeff{}',
+          '{"a":1,"a":2}',
+          '{"query": "{ __typename }"}\n{}',
+        ]);
     }
     return post(base.path, text, `Bearer ${ctx.bearer}`);
   });
@@ -192,7 +240,18 @@ const CONTENT_TYPES = [
   '*/*',
 ];
 
-const REQUEST_IDS = ['abc-123', '', ' ', 'x'.repeat(128), 'x'.repeat(129), 'id with spaces', '../../x', '${jndi:ldap://x}', '<script>', 'a,b'];
+const REQUEST_IDS = [
+  'abc-123',
+  '',
+  ' ',
+  'x'.repeat(128),
+  'x'.repeat(129),
+  'id with spaces',
+  '../../x',
+  '${jndi:ldap://x}',
+  '<script>',
+  'a,b',
+];
 
 /** The endpoints with a valid body each, so header problems are the only problems. */
 const TARGETS: { path: string; body: string }[] = [
@@ -214,7 +273,13 @@ export function headerRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     if (chance(g, 10)) headers.origin = pick(g, ['null', 'https://evil.example', 'http://127.0.0.1', 'not a url', '']);
     if (chance(g, 5)) headers['x-padding'] = 'p'.repeat(pick(g, [4_000, 15_000, 16_500, 40_000]));
     if (chance(g, 5)) headers['accept-encoding'] = pick(g, ['br', 'gzip;q=0', '*', 'identity;q=0']);
-    return printable({ via: 'http', method: target.path === '/health' ? 'GET' : 'POST', path: target.path, headers, body: target.body || undefined });
+    return printable({
+      via: 'http',
+      method: target.path === '/health' ? 'GET' : 'POST',
+      path: target.path,
+      headers,
+      body: target.body || undefined,
+    });
   });
 }
 
@@ -227,7 +292,10 @@ function rawRequest(g: fc.GeneratorValue, ctx: FuzzContext): FuzzRequest {
   const target = pick(g, TARGETS.slice(0, 3));
   const method = pick(g, ['POST', 'POST', 'GET', 'PUT', 'CONNECT', 'FOO', 'post', '']);
   const version = pick(g, ['HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9', '']);
-  const lines = [`${method} ${pick(g, [target.path, target.path, '*', `http://127.0.0.1${target.path}`, '/%zz', '/api/graphql#x'])} ${version}`, 'Host: 127.0.0.1'];
+  const lines = [
+    `${method} ${pick(g, [target.path, target.path, '*', `http://127.0.0.1${target.path}`, '/%zz', '/api/graphql#x'])} ${version}`,
+    'Host: 127.0.0.1',
+  ];
   lines.push(
     pick(g, [
       `Authorization: Bearer ${ctx.bearer}`,
@@ -244,10 +312,35 @@ function rawRequest(g: fc.GeneratorValue, ctx: FuzzContext): FuzzRequest {
     ]),
   );
   lines.push(
-    pick(g, ['Content-Type: application/json', 'Content-Type: application/json\xff', 'Content-Type: \x01', 'Content-Type: application/json\r\nContent-Type: text/plain', '']),
+    pick(g, [
+      'Content-Type: application/json',
+      'Content-Type: application/json\xff',
+      'Content-Type: \x01',
+      'Content-Type: application/json\r\nContent-Type: text/plain',
+      '',
+    ]),
   );
-  if (chance(g, 30)) lines.push(pick(g, ['X-Request-Id: \xff\xfe', 'X-Request-Id: a\x00b', `X-Request-Id: ${'\xe9'.repeat(100)}`, 'X-Request-Id:', ': no-name', 'Bad Header: x', 'X-Ok: a\tb']));
-  lines.push(chance(g, 90) ? 'Connection: close' : pick(g, ['Connection: Upgrade\r\nUpgrade: websocket', 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c', 'Connection: keep-alive']));
+  if (chance(g, 30))
+    lines.push(
+      pick(g, [
+        'X-Request-Id: \xff\xfe',
+        'X-Request-Id: a\x00b',
+        `X-Request-Id: ${'\xe9'.repeat(100)}`,
+        'X-Request-Id:',
+        ': no-name',
+        'Bad Header: x',
+        'X-Ok: a\tb',
+      ]),
+    );
+  lines.push(
+    chance(g, 90)
+      ? 'Connection: close'
+      : pick(g, [
+          'Connection: Upgrade\r\nUpgrade: websocket',
+          'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c',
+          'Connection: keep-alive',
+        ]),
+  );
   const body = target.body;
   switch (g(fc.integer, { min: 0, max: 5 })) {
     case 0:
@@ -258,14 +351,24 @@ function rawRequest(g: fc.GeneratorValue, ctx: FuzzContext): FuzzRequest {
       lines.push(`Content-Length: ${Math.max(0, body.length - 2)}`);
       return { via: 'raw', bytes: `${lines.join('\r\n')}\r\n\r\n${body}` };
     case 2:
-      lines.push(pick(g, ['Content-Length: -1', 'Content-Length: abc', `Content-Length: ${body.length}, ${body.length}`, 'Content-Length: 99999999999999999999']));
+      lines.push(
+        pick(g, [
+          'Content-Length: -1',
+          'Content-Length: abc',
+          `Content-Length: ${body.length}, ${body.length}`,
+          'Content-Length: 99999999999999999999',
+        ]),
+      );
       return { via: 'raw', bytes: `${lines.join('\r\n')}\r\n\r\n${body}` };
     case 3:
       lines.push('Transfer-Encoding: chunked');
       return { via: 'raw', bytes: `${lines.join('\r\n')}\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` };
     case 4:
       lines.push('Transfer-Encoding: chunked', pick(g, ['Content-Length: 2', 'Transfer-Encoding: gzip']));
-      return { via: 'raw', bytes: `${lines.join('\r\n')}\r\n\r\n${pick(g, ['zz\r\n', '1\r\n{\r\n', `${body.length.toString(16)};ext=1\r\n${body}\r\n0\r\n\r\n`, '-1\r\n'])}0\r\n\r\n` };
+      return {
+        via: 'raw',
+        bytes: `${lines.join('\r\n')}\r\n\r\n${pick(g, ['zz\r\n', '1\r\n{\r\n', `${body.length.toString(16)};ext=1\r\n${body}\r\n0\r\n\r\n`, '-1\r\n'])}0\r\n\r\n`,
+      };
     default:
       lines.push('Content-Length: 0');
       return { via: 'raw', bytes: `${lines.join('\n')}\n\n` };
@@ -308,18 +411,33 @@ export function methodRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     const headers: Record<string, string> = {};
     if (chance(g, 80)) headers.authorization = chance(g, 80) ? `Bearer ${ctx.bearer}` : ctx.basic;
     if (chance(g, 70)) headers['content-type'] = 'application/json';
-    if (method === 'OPTIONS' && chance(g, 50)) Object.assign(headers, { origin: pick(g, ['https://evil.example', 'null']), 'access-control-request-method': 'POST' });
+    if (method === 'OPTIONS' && chance(g, 50))
+      Object.assign(headers, { origin: pick(g, ['https://evil.example', 'null']), 'access-control-request-method': 'POST' });
     const body = chance(g, 50) ? pick(g, ['{}', '{"query":"{ __typename }"}', 'x', '{"proposals":[]}']) : undefined;
     return printable({ via: 'http', method, path: pick(g, PATHS), headers, body });
   });
 }
 
-const OPERATION_ACTIONS = ['getIndexSizes', 'truncateTimeseriesAspect', 'getEsTaskStatus', 'ingestProposal', 'restoreIndices', 'GETINDEXSIZES', '', 'getIndexSizes ', 'constructor', '__proto__', 'toString', 'hasOwnProperty'];
+const OPERATION_ACTIONS = [
+  'getIndexSizes',
+  'truncateTimeseriesAspect',
+  'getEsTaskStatus',
+  'ingestProposal',
+  'restoreIndices',
+  'GETINDEXSIZES',
+  '',
+  'getIndexSizes ',
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+];
 
 function operationParams(g: fc.GeneratorValue): Record<string, unknown> {
   const good: Record<string, () => unknown> = {
     entityType: () => pick(g, ['dataset', 'DATASET', 'dashboard', 'chart', 'corpuser', 'spaceship', 'dataJob']),
-    aspect: () => pick(g, ['datasetProfile', 'datasetUsageStatistics', 'dashboardUsageStatistics', 'operation', 'ownership', 'DatasetProfile']),
+    aspect: () =>
+      pick(g, ['datasetProfile', 'datasetUsageStatistics', 'dashboardUsageStatistics', 'operation', 'ownership', 'DatasetProfile']),
     endTimeMillis: () => pick(g, [T0, T0 + 1_000, T0 - 1, 0, -1, Date.UTC(2100, 0, 1)]),
     dryRun: () => !chance(g, 10),
     batchSize: () => pick(g, [1, 10, 5_000, 100_000]),
@@ -343,17 +461,31 @@ function operationParams(g: fc.GeneratorValue): Record<string, unknown> {
 export function operationRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return fc.gen().map((g) => {
     const action = chance(g, 85) ? pick(g, OPERATION_ACTIONS) : g(() => edgeString);
-    const query = chance(g, 5) ? '' : `?action=${encodeURIComponent(wellFormed(action))}${chance(g, 5) ? `&action=${encodeURIComponent(pick(g, OPERATION_ACTIONS))}` : ''}`;
+    const query = chance(g, 5)
+      ? ''
+      : `?action=${encodeURIComponent(wellFormed(action))}${chance(g, 5) ? `&action=${encodeURIComponent(pick(g, OPERATION_ACTIONS))}` : ''}`;
     const body = chance(g, 5) ? JSON.stringify(g(() => edgeJson)) : JSON.stringify(operationParams(g));
     return post(`${pick(g, PREFIXES)}operations${query}`, body, chance(g, 85) ? `Bearer ${ctx.bearer}` : ctx.basic);
   });
 }
 
 function aspectValue(g: fc.GeneratorValue): string {
-  if (chance(g, 10)) return pick(g, ['', '{', 'null', '[]', '"x"', '1', '{"timestampMillis": 1e400}', '{"timestampMillis": "1"}', '{"timestampMillis": 1.5}']);
+  if (chance(g, 10))
+    return pick(g, [
+      '',
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '1',
+      '{"timestampMillis": 1e400}',
+      '{"timestampMillis": "1"}',
+      '{"timestampMillis": 1.5}',
+    ]);
   const value: Record<string, unknown> = {};
   if (!chance(g, 5)) value.timestampMillis = chance(g, 80) ? T0 + g(fc.integer, { min: 0, max: 10_000 }) : g(() => edgeNumber);
-  if (chance(g, 30)) value.eventGranularity = chance(g, 70) ? { unit: pick(g, ['DAY', 'HOUR', 'x']), multiple: g(() => edgeNumber) } : g(() => edgeJson);
+  if (chance(g, 30))
+    value.eventGranularity = chance(g, 70) ? { unit: pick(g, ['DAY', 'HOUR', 'x']), multiple: g(() => edgeNumber) } : g(() => edgeJson);
   if (chance(g, 30)) value.messageId = chance(g, 70) ? g(() => edgeString) : g(() => edgeJson);
   if (chance(g, 30)) {
     value.partitionSpec = pick(g, [
@@ -379,12 +511,23 @@ function proposal(g: fc.GeneratorValue): unknown {
   };
   const entry: Record<string, unknown> = {
     entityType,
-    entityUrn: chance(g, 80) ? urns[entityType] ?? urns.dataset : g(() => edgeString),
+    entityUrn: chance(g, 80) ? (urns[entityType] ?? urns.dataset) : g(() => edgeString),
     changeType: chance(g, 85) ? 'UPSERT' : pick(g, ['DELETE', 'CREATE', 'upsert', 'PATCH', '']),
-    aspectName: pick(g, ['datasetProfile', 'datasetUsageStatistics', 'dashboardUsageStatistics', 'chartUsageStatistics', 'operation', 'ownership', 'DatasetProfile']),
-    aspect: chance(g, 90) ? { contentType: pick(g, ['application/json', 'APPLICATION/JSON; charset=utf-8', 'text/plain']), value: aspectValue(g) } : g(() => edgeJson),
+    aspectName: pick(g, [
+      'datasetProfile',
+      'datasetUsageStatistics',
+      'dashboardUsageStatistics',
+      'chartUsageStatistics',
+      'operation',
+      'ownership',
+      'DatasetProfile',
+    ]),
+    aspect: chance(g, 90)
+      ? { contentType: pick(g, ['application/json', 'APPLICATION/JSON; charset=utf-8', 'text/plain']), value: aspectValue(g) }
+      : g(() => edgeJson),
   };
-  if (chance(g, 30)) entry.systemMetadata = chance(g, 70) ? { runId: g(() => edgeString), lastObserved: g(() => edgeNumber) } : g(() => edgeJson);
+  if (chance(g, 30))
+    entry.systemMetadata = chance(g, 70) ? { runId: g(() => edgeString), lastObserved: g(() => edgeNumber) } : g(() => edgeJson);
   if (chance(g, 5)) entry[pick(g, ['auditHeader', 'entityKeyAspect', 'headers', 'unknown'])] = g(() => edgeJson);
   for (const key of Object.keys(entry)) if (chance(g, 3)) entry[key] = g(() => edgeJson);
   return entry;
@@ -395,7 +538,10 @@ export function proposalRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return fc.gen().map((g) => {
     const batch = chance(g, 40);
     const body = batch
-      ? { proposals: Array.from({ length: g(fc.integer, { min: 0, max: 6 }) }, () => proposal(g)), ...(chance(g, 10) && { async: g(() => edgeJson) }) }
+      ? {
+          proposals: Array.from({ length: g(fc.integer, { min: 0, max: 6 }) }, () => proposal(g)),
+          ...(chance(g, 10) && { async: g(() => edgeJson) }),
+        }
       : { proposal: proposal(g), ...(chance(g, 10) && { async: pick(g, ['true', 'false', true, 1, null]) }) };
     const path = `${pick(g, PREFIXES)}aspects?action=${batch ? 'ingestProposalBatch' : 'ingestProposal'}`;
     return post(path, JSON.stringify(body), chance(g, 90) ? `Bearer ${ctx.bearer}` : ctx.basic);

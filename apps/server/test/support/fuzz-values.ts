@@ -67,8 +67,35 @@ const EDGE_STRINGS = [
 ];
 
 const EDGE_NUMBERS = [
-  0, -0, 1, -1, 2, 10, 100, 999, 1000, 1001, 5000, 10_000, 10_001, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1,
-  2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e21, 1e308, -1e308, 0.5, -0.5, 1.0000001, Number.MIN_VALUE, 1767225600000, 253402300800000,
+  0,
+  -0,
+  1,
+  -1,
+  2,
+  10,
+  100,
+  999,
+  1000,
+  1001,
+  5000,
+  10_000,
+  10_001,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  -(2 ** 31) - 1,
+  2 ** 53 - 1,
+  2 ** 53,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  -1e308,
+  0.5,
+  -0.5,
+  1.0000001,
+  Number.MIN_VALUE,
+  1767225600000,
+  253402300800000,
 ];
 
 export const edgeString = fc.oneof(
@@ -103,4 +130,5 @@ export function deeplyNested(kind: 'array' | 'object', depth: number): string {
 }
 
 /** Lone surrogates replaced by U+FFFD (String.prototype.toWellFormed, which the TypeScript lib here lacks). */
-export const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+export const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');

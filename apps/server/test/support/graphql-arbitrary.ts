@@ -54,15 +54,24 @@ class DocumentWriter {
     const root = kind === 'mutation' ? this.schema.getMutationType() : this.schema.getQueryType();
     const fields = Object.values(root!.getFields());
     const count = this.int(1, 3);
-    const selections = Array.from({ length: count }, (_, i) => this.field(this.pick(fields), 1, count > 1 || this.chance(10) ? `f${i}` : undefined));
-    if (this.chance(5)) selections.push(this.pick(['__schema { types { name } }', '__type(name: "Tag") { name fields { name } }', '__typename']));
+    const selections = Array.from({ length: count }, (_, i) =>
+      this.field(this.pick(fields), 1, count > 1 || this.chance(10) ? `f${i}` : undefined),
+    );
+    if (this.chance(5))
+      selections.push(this.pick(['__schema { types { name } }', '__type(name: "Tag") { name fields { name } }', '__typename']));
     if (this.corrupt(5)) selections.push('nope');
     const name = this.chance(50) ? this.pick(['Op', 'Fuzz', 'op_1']) : undefined;
-    const head = name || this.definitions.length ? `${kind}${name ? ` ${name}` : ''}${this.definitions.length ? `(${this.definitions.join(', ')})` : ''} ` : kind === 'query' ? '' : `${kind} `;
+    const head =
+      name || this.definitions.length
+        ? `${kind}${name ? ` ${name}` : ''}${this.definitions.length ? `(${this.definitions.join(', ')})` : ''} `
+        : kind === 'query'
+          ? ''
+          : `${kind} `;
     let query = `${head}{ ${selections.join(' ')} }`;
     if (this.corrupt(20)) query = this.garble(query);
     const body: GraphQLBody = { query };
-    if (Object.keys(this.variables).length || this.chance(10)) body.variables = this.corrupt(10) ? { ...this.variables, extra: this.g(() => edgeJson) } : this.variables;
+    if (Object.keys(this.variables).length || this.chance(10))
+      body.variables = this.corrupt(10) ? { ...this.variables, extra: this.g(() => edgeJson) } : this.variables;
     if (name && this.chance(30)) body.operationName = name;
     else if (this.corrupt(15)) body.operationName = this.chance(50) ? 'Missing' : this.g(() => edgeString);
     return body;
@@ -94,13 +103,15 @@ class DocumentWriter {
     const parts: string[] = [];
     if (isUnionType(named) || (isInterfaceType(named) && this.chance(40))) {
       parts.push('__typename');
-      for (const possible of this.schema.getPossibleTypes(named)) parts.push(`... on ${possible.name}${this.selection(possible, depth + 1) || ' { __typename }'}`);
+      for (const possible of this.schema.getPossibleTypes(named))
+        parts.push(`... on ${possible.name}${this.selection(possible, depth + 1) || ' { __typename }'}`);
     }
     if (!isUnionType(named)) {
       const fields = Object.values(named.getFields());
       const count = this.int(1, Math.min(4, fields.length));
       // Unique aliases, so one field asked twice with different arguments is not a conflict (except on purpose).
-      for (let i = 0; i < count; i++) parts.push(this.field(this.pick(fields), depth + 1, i > 0 && !this.corrupt(30) ? `a${depth}_${i}` : undefined));
+      for (let i = 0; i < count; i++)
+        parts.push(this.field(this.pick(fields), depth + 1, i > 0 && !this.corrupt(30) ? `a${depth}_${i}` : undefined));
       if (this.corrupt(5)) parts.push('notAField');
     }
     return ` { ${parts.join(' ')} }`;
@@ -122,7 +133,8 @@ class DocumentWriter {
   private json(type: GraphQLInputType): unknown {
     if (this.corrupt(10)) return this.g(() => edgeJson);
     if (isNonNullType(type)) return this.json(type.ofType);
-    if (isListType(type)) return this.chance(15) ? this.json(type.ofType) : Array.from({ length: this.int(0, 3) }, () => this.json(type.ofType));
+    if (isListType(type))
+      return this.chance(15) ? this.json(type.ofType) : Array.from({ length: this.int(0, 3) }, () => this.json(type.ofType));
     const named = getNamedType(type);
     if (isEnumType(named)) return this.corrupt(10) ? 'NOT_A_VALUE' : this.pick(named.getValues()).name;
     if (isInputObjectType(named)) {

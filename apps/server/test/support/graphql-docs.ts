@@ -36,7 +36,8 @@ export const exampleNames = () =>
     .filter((file) => file.endsWith('.json'))
     .map((file) => file.slice(0, -'.json'.length));
 
-export const loadExample = (name: string): DocsExample => JSON.parse(readFileSync(new URL(`${name}.json`, DOCS_FIXTURES), 'utf8')) as DocsExample;
+export const loadExample = (name: string): DocsExample =>
+  JSON.parse(readFileSync(new URL(`${name}.json`, DOCS_FIXTURES), 'utf8')) as DocsExample;
 
 /** The leaves of a JSON value by dotted path; null, scalars, empty objects and empty arrays are leaves. */
 export function leaves(value: unknown, prefix = ''): Map<string, unknown> {
@@ -80,10 +81,12 @@ export function differences(example: DocsExample, answer: { data?: unknown; erro
     const got = actual.get(at);
     const show = `${at}: documented ${JSON.stringify(value)}, got ${JSON.stringify(got)}`;
     if (rule.compare === 'value' && JSON.stringify(got) !== JSON.stringify(value)) found.push(show);
-    if (rule.compare === 'type' && (jsonType(got) !== jsonType(value) || (rule.pattern && !new RegExp(rule.pattern).test(String(got))))) found.push(show);
+    if (rule.compare === 'type' && (jsonType(got) !== jsonType(value) || (rule.pattern && !new RegExp(rule.pattern).test(String(got)))))
+      found.push(show);
     if (rule.compare === 'oneOf' && !rule.among?.some((v) => JSON.stringify(v) === JSON.stringify(got))) found.push(show);
   }
-  for (const path of actual.keys()) if (!expectedPaths.has(path)) found.push(`${path}: not documented, got ${JSON.stringify(actual.get(path))}`);
+  for (const path of actual.keys())
+    if (!expectedPaths.has(path)) found.push(`${path}: not documented, got ${JSON.stringify(actual.get(path))}`);
   return found;
 }
 
@@ -91,14 +94,22 @@ export function differences(example: DocsExample, answer: { data?: unknown; erro
 export async function ingestSampleData(mds: Mds) {
   await ingestSnapshots(mds, BOOTSTRAP);
   const items = JSON.parse(readFileSync(BOOTSTRAP, 'utf8')) as { proposedSnapshot?: unknown }[];
-  const proposals = items.flatMap((item, i) => (item.proposedSnapshot ? [] : fileItemProposals(item, `bootstrap_mce.json[${i}]`).map((p) => p.proposal)));
+  const proposals = items.flatMap((item, i) =>
+    item.proposedSnapshot ? [] : fileItemProposals(item, `bootstrap_mce.json[${i}]`).map((p) => p.proposal),
+  );
   const res = await mds.post('/aspects?action=ingestProposalBatch', { proposals });
   expect([res.status, res.body]).toEqual([200, { value: 'success' }]);
 }
 
 /** Writes one aspect over Rest.li, as DataHub's Python emitter does. */
 export async function upsertAspect(mds: Mds, entityType: string, entityUrn: string, aspectName: string, value: unknown) {
-  const proposal = { entityType, entityUrn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } };
+  const proposal = {
+    entityType,
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+  };
   const res = await mds.post('/aspects?action=ingestProposal', { proposal });
   expect([res.status, res.body]).toEqual([200, { value: entityUrn }]);
 }

@@ -16,7 +16,10 @@ export const systemClient = (server: ChildServer): ApiClient => apiClient(server
 
 /** A bearer token for `actorUrn` holding `roleUrn` (null: no role), minted through the API by the system client. */
 export async function mintToken(api: ApiClient, actorUrn: string, roleUrn: string | null): Promise<string> {
-  const assigned = await api.graphql('mutation($r: String, $a: [String!]!) { batchAssignRole(input: { roleUrn: $r, actors: $a }) }', { r: roleUrn, a: [actorUrn] });
+  const assigned = await api.graphql('mutation($r: String, $a: [String!]!) { batchAssignRole(input: { roleUrn: $r, actors: $a }) }', {
+    r: roleUrn,
+    a: [actorUrn],
+  });
   if (assigned.body?.data?.batchAssignRole !== true) throw new Error(`batchAssignRole failed: ${JSON.stringify(assigned.body)}`);
   const created = await api.graphql('mutation($i: CreateAccessTokenInput!) { createAccessToken(input: $i) { accessToken } }', {
     i: { type: 'PERSONAL', actorUrn, duration: 'ONE_DAY', name: 'robustness' },

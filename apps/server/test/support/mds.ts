@@ -27,7 +27,8 @@ export async function startMds(env: Record<string, string> = {}) {
   const clientFor = (token: string | null) => apiClient(running.url, token && `Bearer ${token}`);
   /** POSTs JSON with a bearer token and returns status and parsed body. */
   const post = (path: string, body: unknown, token: string | null = rootToken) => clientFor(token).post(path, body);
-  const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) => clientFor(token).graphql(query, variables);
+  const graphql = (query: string, variables: Record<string, unknown> = {}, token: string | null = rootToken) =>
+    clientFor(token).graphql(query, variables);
 
   /**
    * Closes the server, then removes its data directory. freshDataDir removes it after the file anyway; removing it here

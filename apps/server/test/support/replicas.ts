@@ -16,7 +16,8 @@ export const spawnReplica = (url: string, secrets: Record<string, string>, env: 
   spawnLive({ DATABASE_URL: url, DATA_DIR: freshDataDir('replica'), ...secrets, ...env });
 
 /** The API of `replica` as the system client, or as the holder of `token`. */
-export const clientOf = (replica: ChildServer, token?: string): ApiClient => apiClient(replica.url, token ? `Bearer ${token}` : SYSTEM_AUTH);
+export const clientOf = (replica: ChildServer, token?: string): ApiClient =>
+  apiClient(replica.url, token ? `Bearer ${token}` : SYSTEM_AUTH);
 
 const ASSIGN = 'mutation($r: String, $a: [String!]!) { batchAssignRole(input: { roleUrn: $r, actors: $a }) }';
 const MINT = 'mutation($i: CreateAccessTokenInput!) { createAccessToken(input: $i) { accessToken metadata { id } } }';
@@ -71,4 +72,3 @@ export async function databaseBehindRelay() {
     },
   };
 }
-

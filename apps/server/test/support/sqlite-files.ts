@@ -23,4 +23,11 @@ export const integrityOf = (file: string) =>
 
 /** Names of tables and triggers, for "nothing left behind" checks. */
 export const schemaObjects = (file: string) =>
-  readDatabase(file, (db) => db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'trigger') ORDER BY name`).all() as { type: string; name: string }[]);
+  readDatabase(
+    file,
+    (db) =>
+      db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'trigger') ORDER BY name`).all() as {
+        type: string;
+        name: string;
+      }[],
+  );

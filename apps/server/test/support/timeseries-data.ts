@@ -16,7 +16,10 @@ export function profileProposal(timestampMillis: number) {
     entityUrn: ENTITY,
     changeType: 'UPSERT',
     aspectName: 'datasetProfile',
-    aspect: { contentType: 'application/json', value: JSON.stringify({ timestampMillis, rowCount: timestampMillis % 1000, columnCount: 3 }) },
+    aspect: {
+      contentType: 'application/json',
+      value: JSON.stringify({ timestampMillis, rowCount: timestampMillis % 1000, columnCount: 3 }),
+    },
   };
 }
 
@@ -62,7 +65,12 @@ export async function taskStatus(api: JsonPoster, task: string): Promise<TaskSta
 }
 
 /** Polls until `done(status)` and returns that status; throws with the last status seen once `timeoutMs` has passed. */
-export async function pollTask(api: JsonPoster, task: string, done: (s: TaskStatusValue) => boolean, timeoutMs = 30_000): Promise<TaskStatusValue> {
+export async function pollTask(
+  api: JsonPoster,
+  task: string,
+  done: (s: TaskStatusValue) => boolean,
+  timeoutMs = 30_000,
+): Promise<TaskStatusValue> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await taskStatus(api, task);

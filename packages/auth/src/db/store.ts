@@ -53,7 +53,10 @@ export function createStore(db: SqlDatabase) {
   // change made on another replica still applies to the very next request.
   const credentials = createStampedCache<string, Credential | undefined>(db.commitStamp, { maxEntries: 10_000 });
   const loadCredential = async (id: string): Promise<Credential | undefined> => {
-    const row = await db.get<{ actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(CREDENTIAL_QUERY, [id]);
+    const row = await db.get<{ actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(
+      CREDENTIAL_QUERY,
+      [id],
+    );
     if (!row) return undefined;
     return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
   };
@@ -82,7 +85,9 @@ export function createStore(db: SqlDatabase) {
 
     /** Newest expiry first, never-expiring last (DataHub sorts by expiresAt descending). */
     async listTokens(options: { filters: TokenFilter[]; start: number; count: number }): Promise<{ total: number; rows: TokenRow[] }> {
-      const conditions = options.filters.map((f) => `${FILTER_COLUMNS[f.field]} ${f.negated ? 'NOT IN' : 'IN'} (${placeholders(f.values.length)})`);
+      const conditions = options.filters.map(
+        (f) => `${FILTER_COLUMNS[f.field]} ${f.negated ? 'NOT IN' : 'IN'} (${placeholders(f.values.length)})`,
+      );
       const params = options.filters.flatMap((f) => f.values);
       const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
       const total = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM access_tokens ${where}`, params))?.n ?? 0;
@@ -95,7 +100,10 @@ export function createStore(db: SqlDatabase) {
     },
 
     findUser(urn: string): Promise<UserRow | undefined> {
-      return db.get<UserRow>('SELECT actor_urn AS "actorUrn", role_urn AS "roleUrn", created_at AS "createdAt" FROM users WHERE actor_urn = ?', [urn]);
+      return db.get<UserRow>(
+        'SELECT actor_urn AS "actorUrn", role_urn AS "roleUrn", created_at AS "createdAt" FROM users WHERE actor_urn = ?',
+        [urn],
+      );
     },
 
     /** Sets (or with null removes) the role of every actor, creating unknown users: one statement, all or nothing. */

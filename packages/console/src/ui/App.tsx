@@ -9,9 +9,7 @@ import { SignIn } from './SignIn';
 import { Truncation } from './Truncation';
 
 type Session =
-  | { state: 'checking' }
-  | { state: 'signed-out'; message?: string }
-  | { state: 'signed-in'; me: Me; truncationRefusal: string | undefined };
+  { state: 'checking' } | { state: 'signed-out'; message?: string } | { state: 'signed-in'; me: Me; truncationRefusal: string | undefined };
 
 const SCREENS = { indices: 'Index sizes', truncate: 'Truncation', catalog: 'Catalog' } as const;
 type Screen = keyof typeof SCREENS;
@@ -42,7 +40,12 @@ export function App() {
     return () => removeEventListener('hashchange', follow);
   }, []);
 
-  if (session.state === 'checking') return <main class="signin"><p role="status">Signing in…</p></main>;
+  if (session.state === 'checking')
+    return (
+      <main class="signin">
+        <p role="status">Signing in…</p>
+      </main>
+    );
   if (session.state === 'signed-out') {
     return (
       <SignIn

@@ -61,12 +61,26 @@ export function Catalog() {
         }}
       >
         <label>
-          Search entities <input name="q" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} placeholder="name, description, urn" />
+          Search entities{' '}
+          <input
+            name="q"
+            type="search"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+            placeholder="name, description, urn"
+          />
         </label>
         <button type="submit">Search</button>
       </form>
       <ErrorText error={searchError} />
-      {found && <EntityTable caption={`Search results for “${found.query}”: ${count(found.total)}`} timeHeading="Last ingested" rows={found.rows} onView={setView} />}
+      {found && (
+        <EntityTable
+          caption={`Search results for “${found.query}”: ${count(found.total)}`}
+          timeHeading="Last ingested"
+          rows={found.rows}
+          onView={setView}
+        />
+      )}
       {view && <EntityView view={view} onClose={() => setView(undefined)} />}
     </section>
   );

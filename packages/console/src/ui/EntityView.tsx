@@ -31,8 +31,7 @@ export function EntityView(props: { view: View; onClose: () => void }) {
       </h2>
       {kind === 'graphql' ? (
         <p class="hint">
-          Run in <a href="/api/graphiql">GraphiQL</a> with variables <code>{JSON.stringify({ urn })}</code>:
-          <pre>{ENTITY_QUERY}</pre>
+          Run in <a href="/api/graphiql">GraphiQL</a> with variables <code>{JSON.stringify({ urn })}</code>:<pre>{ENTITY_QUERY}</pre>
         </p>
       ) : (
         <p class="hint">

@@ -41,7 +41,11 @@ export function IndexSizes(props: { countRows: boolean }) {
         {loaded && <span class="hint">as of {utcSecond(loaded.at)}</span>}
       </div>
       <ErrorText error={error} />
-      {loaded && loaded.sizes.length === 0 && <p>No time-series index yet: ingest time-series aspects (or run <code>mds seed</code>).</p>}
+      {loaded && loaded.sizes.length === 0 && (
+        <p>
+          No time-series index yet: ingest time-series aspects (or run <code>mds seed</code>).
+        </p>
+      )}
       {loaded && loaded.sizes.length > 0 && (
         <>
           <SizeChart sizes={loaded.sizes} rows={loaded.rows} />
@@ -65,7 +69,9 @@ export function IndexSizes(props: { countRows: boolean }) {
                   <td>{s.aspectName}</td>
                   <td class="num">{humanMb(s.sizeMb)}</td>
                   <td class="num">{s.sizeMb}</td>
-                  <td class="num">{loaded.rows.has(s.indexName) ? count(loaded.rows.get(s.indexName)!) : props.countRows && busy ? '…' : '–'}</td>
+                  <td class="num">
+                    {loaded.rows.has(s.indexName) ? count(loaded.rows.get(s.indexName)!) : props.countRows && busy ? '…' : '–'}
+                  </td>
                 </tr>
               ))}
             </tbody>

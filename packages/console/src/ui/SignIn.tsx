@@ -14,7 +14,14 @@ export function SignIn(props: { message?: string | undefined; onToken: (token: s
       >
         <label>
           Personal access token
-          <input name="token" type="password" autocomplete="off" value={token} onInput={(e) => setToken(e.currentTarget.value)} placeholder="mds token create …" />
+          <input
+            name="token"
+            type="password"
+            autocomplete="off"
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+            placeholder="mds token create …"
+          />
         </label>
         <button type="submit">Sign in</button>
       </form>

@@ -78,7 +78,13 @@ export function Truncation(props: { refusal: string | undefined }) {
       >
         <div class="field">
           <label for="truncate-index">Index</label>
-          <select id="truncate-index" name="index" value={index} onChange={(e) => (setIndex(e.currentTarget.value), reset())} disabled={step.step === 'running'}>
+          <select
+            id="truncate-index"
+            name="index"
+            value={index}
+            onChange={(e) => (setIndex(e.currentTarget.value), reset())}
+            disabled={step.step === 'running'}
+          >
             {indices?.map((i) => (
               <option value={i.indexName}>
                 {i.entityName} · {i.aspectName} ({humanMb(i.sizeMb)})
@@ -88,7 +94,15 @@ export function Truncation(props: { refusal: string | undefined }) {
         </div>
         <div class="field">
           <label for="truncate-cutoff">Delete rows up to (UTC midnight of)</label>
-          <input id="truncate-cutoff" name="cutoff" type="date" required value={day} onInput={(e) => (setDay(e.currentTarget.value), reset())} disabled={step.step === 'running'} />
+          <input
+            id="truncate-cutoff"
+            name="cutoff"
+            type="date"
+            required
+            value={day}
+            onInput={(e) => (setDay(e.currentTarget.value), reset())}
+            disabled={step.step === 'running'}
+          />
         </div>
         <button type="submit" disabled={busy || !chosen || Number.isNaN(utcMidnight(day)) || step.step === 'running'}>
           Dry run
@@ -116,7 +130,11 @@ export function Truncation(props: { refusal: string | undefined }) {
                 type="button"
                 class="danger"
                 disabled={busy}
-                onClick={() => void run(async () => setStep({ step: 'running', target: step.target, text: step.text, task: await startTruncation(step.target) }))}
+                onClick={() =>
+                  void run(async () =>
+                    setStep({ step: 'running', target: step.target, text: step.text, task: await startTruncation(step.target) }),
+                  )
+                }
               >
                 Delete {count(step.matching)} rows
               </button>{' '}

@@ -52,7 +52,12 @@ const FACETS = `query consoleFacets {
 
 /** Counts per entity type and platform: search facets over every entity. */
 export async function facetCounts() {
-  type Answer = { searchAcrossEntities: { total: number; facets: { field: string; aggregations: { value: string; count: number; entity: { name?: string } | null }[] }[] } };
+  type Answer = {
+    searchAcrossEntities: {
+      total: number;
+      facets: { field: string; aggregations: { value: string; count: number; entity: { name?: string } | null }[] }[];
+    };
+  };
   const { searchAcrossEntities: found } = await graphql<Answer>(FACETS);
   const facet = (field: string): Facet[] =>
     (found.facets.find((f) => f.field === field)?.aggregations ?? [])
@@ -68,11 +73,16 @@ const ENTITIES = `query consoleEntities($urns: [String!]!) { entities(urns: $urn
  * then their names and platforms from GraphQL `entities`. `lastWritten` is when their latest aspect was written.
  */
 export async function recentEntities(count: number): Promise<(EntityRow & { lastWritten: number })[]> {
-  const { entities: recent } = (await request('GET', `/mds/v1/recent-entities?count=${count}`)) as { entities: { urn: string; lastWritten: number }[] };
+  const { entities: recent } = (await request('GET', `/mds/v1/recent-entities?count=${count}`)) as {
+    entities: { urn: string; lastWritten: number }[];
+  };
   if (recent.length === 0) return [];
   const { entities } = await graphql<{ entities: (RawEntity | null)[] }>(ENTITIES, { urns: recent.map((r) => r.urn) });
   const byUrn = new Map(entities.filter((e) => e !== null).map((e) => [e.urn, toRow(e)]));
-  return recent.map(({ urn, lastWritten }) => ({ ...(byUrn.get(urn) ?? { urn, type: '', name: urn, platform: undefined, lastIngested: undefined }), lastWritten }));
+  return recent.map(({ urn, lastWritten }) => ({
+    ...(byUrn.get(urn) ?? { urn, type: '', name: urn, platform: undefined, lastIngested: undefined }),
+    lastWritten,
+  }));
 }
 
 const SEARCH = `query consoleSearch($query: String!, $count: Int!) {
@@ -81,7 +91,9 @@ const SEARCH = `query consoleSearch($query: String!, $count: Int!) {
 
 /** Full-text search over every entity type. */
 export async function searchEntities(query: string, count: number): Promise<{ total: number; rows: EntityRow[] }> {
-  const { searchAcrossEntities: found } = await graphql<{ searchAcrossEntities: { total: number; searchResults: { entity: RawEntity }[] } }>(SEARCH, { query, count });
+  const { searchAcrossEntities: found } = await graphql<{
+    searchAcrossEntities: { total: number; searchResults: { entity: RawEntity }[] };
+  }>(SEARCH, { query, count });
   return { total: found.total, rows: found.searchResults.map((r) => toRow(r.entity)) };
 }
 

@@ -14,7 +14,9 @@ const ME = `query consoleMe { me { corpUser { urn username } platformPrivileges 
  * what a Reader holds and is shown as one.
  */
 export async function whoAmI(): Promise<Me> {
-  const { me } = await graphql<{ me: { corpUser: { urn: string; username: string }; platformPrivileges: { managePolicies: boolean; manageTags: boolean } } }>(ME);
+  const { me } = await graphql<{
+    me: { corpUser: { urn: string; username: string }; platformPrivileges: { managePolicies: boolean; manageTags: boolean } };
+  }>(ME);
   const { managePolicies, manageTags } = me.platformPrivileges;
   return { ...me.corpUser, role: managePolicies ? 'Admin' : manageTags ? 'Editor' : 'Reader' };
 }

@@ -13,7 +13,9 @@ export interface IndexSize {
 
 /** getIndexSizes, largest first. */
 export async function getIndexSizes(): Promise<IndexSize[]> {
-  const answer = (await request('POST', `${OPERATIONS}getIndexSizes`, {})) as { value: { indexSizes: (IndexSize & { sizeInMb?: number })[] } };
+  const answer = (await request('POST', `${OPERATIONS}getIndexSizes`, {})) as {
+    value: { indexSizes: (IndexSize & { sizeInMb?: number })[] };
+  };
   return answer.value.indexSizes
     .map(({ indexName, entityName, aspectName, sizeMb, sizeInMb }) => ({ indexName, entityName, aspectName, sizeMb: sizeInMb ?? sizeMb }))
     .sort((a, b) => b.sizeMb - a.sizeMb || a.indexName.localeCompare(b.indexName));

@@ -29,7 +29,16 @@ export function browseResolvers(
     for (let start = 0; ; start += MAX_PAGE_SIZE) {
       let found;
       try {
-        found = await search.search({ entityTypes: types, input: query, filters, start, count: MAX_PAGE_SIZE, includeSoftDeleted, facets: [], sort: { field: 'urn', order: 'ASCENDING' } });
+        found = await search.search({
+          entityTypes: types,
+          input: query,
+          filters,
+          start,
+          count: MAX_PAGE_SIZE,
+          includeSoftDeleted,
+          facets: [],
+          sort: { field: 'urn', order: 'ASCENDING' },
+        });
       } catch (error) {
         // An unknown filter field or an unsupported condition: the caller's 400, in the index's words.
         if (error instanceof SearchQueryError) throw badRequest(error.message);
@@ -39,14 +48,17 @@ export function browseResolvers(
       const stored = await store.latest(urns, ['browsePathsV2']);
       for (const urn of urns) {
         const path = stored.get(urn)?.get('browsePathsV2')?.value.path;
-        yield (Array.isArray(path) ? path : []).filter(isJsonObject).map((entry): Folder => ({ id: String(entry.id ?? ''), urn: typeof entry.urn === 'string' ? entry.urn : null }));
+        yield (Array.isArray(path) ? path : [])
+          .filter(isJsonObject)
+          .map((entry): Folder => ({ id: String(entry.id ?? ''), urn: typeof entry.urn === 'string' ? entry.urn : null }));
       }
       if (start + MAX_PAGE_SIZE >= found.total) return;
     }
   }
 
   return {
-    search: (_parent, { input }, context) => searchEntities({ ...input, types: [input.type], sortCriteria: input.sortInput?.sortCriteria }, context),
+    search: (_parent, { input }, context) =>
+      searchEntities({ ...input, types: [input.type], sortCriteria: input.sortInput?.sortCriteria }, context),
 
     browseV2: async (_parent, { input }, context) => {
       const page = pageOf(input.start, input.count);
@@ -57,7 +69,12 @@ export function browseResolvers(
       const groups = new Map<string, { folder: Folder; count: number; hasSubGroups: boolean }>();
       let under = 0;
       if (types.length) {
-        for await (const folders of pathsOf(types, input.query?.trim() || '*', filterGroups(input), input.searchFlags?.includeSoftDeleted ?? false)) {
+        for await (const folders of pathsOf(
+          types,
+          input.query?.trim() || '*',
+          filterGroups(input),
+          input.searchFlags?.includeSoftDeleted ?? false,
+        )) {
           if (folders.length < path.length || path.some((id, i) => folders[i]!.id !== id)) continue;
           under++;
           const next = folders[path.length];
@@ -81,7 +98,8 @@ export function browseResolvers(
 
     autoCompleteForMultiple: async (_parent, { input }, context) => {
       const limit = input.limit ?? DEFAULT_SUGGESTIONS;
-      if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE) throw badRequest(`'limit' must be an integer from 0 to ${MAX_PAGE_SIZE}`);
+      if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE)
+        throw badRequest(`'limit' must be an integer from 0 to ${MAX_PAGE_SIZE}`);
       const types = input.types?.length ? input.types.filter((type) => searchable.includes(type)) : searchable;
       const perType = await Promise.all(
         types.map(async (type) => {
@@ -90,7 +108,10 @@ export function browseResolvers(
           return { type, suggestions: found.suggestions, entities: entities.filter((e) => e !== undefined) };
         }),
       );
-      return { query: input.query, suggestions: perType.filter((t) => t.suggestions.length > 0) as ResolversTypes['AutoCompleteResultForEntity'][] };
+      return {
+        query: input.query,
+        suggestions: perType.filter((t) => t.suggestions.length > 0) as ResolversTypes['AutoCompleteResultForEntity'][],
+      };
     },
   };
 }

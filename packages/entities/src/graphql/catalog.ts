@@ -51,7 +51,8 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
     return above;
   };
   const containerOf = (context: ApiContext) => async (urn: string) => text((await value(urn, 'container', context))?.container);
-  const parentDomainOf = (context: ApiContext) => async (urn: string) => text((await value(urn, 'domainProperties', context))?.parentDomain);
+  const parentDomainOf = (context: ApiContext) => async (urn: string) =>
+    text((await value(urn, 'domainProperties', context))?.parentDomain);
 
   const container = async (parent: Parent, _args: unknown, context: ApiContext) => {
     const urn = await containerOf(context)(urnOf(parent));
@@ -81,7 +82,9 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
     return { urn: instance, platform: entityObject(platform), instanceId };
   };
 
-  type RelationshipsArgs = { input: { types: string[]; direction: Direction; start?: number | null; count?: number | null; includeSoftDelete?: boolean | null } };
+  type RelationshipsArgs = {
+    input: { types: string[]; direction: Direction; start?: number | null; count?: number | null; includeSoftDelete?: boolean | null };
+  };
   const relationships = async (parent: Parent, { input }: RelationshipsArgs, context: ApiContext) => {
     const page = pageOrRefuse(input.start, input.count);
     const found = await store.relationships(urnOf(parent), { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES });
@@ -91,7 +94,9 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
       edges = edges.filter((_, i) => !removed[i]);
     }
     const shown = edges.slice(page.start, page.start + page.count);
-    const answered = await Promise.all(shown.map(async (edge) => ({ type: edge.type, direction: input.direction, entity: await entityAt(edge.entity, context) })));
+    const answered = await Promise.all(
+      shown.map(async (edge) => ({ type: edge.type, direction: input.direction, entity: await entityAt(edge.entity, context) })),
+    );
     return { start: page.start, count: answered.length, total: edges.length, relationships: answered };
   };
 
@@ -99,24 +104,50 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
   const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
     const page = pageOrRefuse(input.start, input.count);
     const hops = await Promise.all(
-      LINEAGE_EDGES[input.direction].map(async ([type, direction]) => (await store.relationships(urnOf(parent), { direction, types: [type], start: 0, count: ALL_EDGES })).relationships),
+      LINEAGE_EDGES[input.direction].map(
+        async ([type, direction]) =>
+          (await store.relationships(urnOf(parent), { direction, types: [type], start: 0, count: ALL_EDGES })).relationships,
+      ),
     );
-    const edges = hops.flat().sort((a, b) => (a.type === b.type ? (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0) : a.type < b.type ? -1 : 1));
+    const edges = hops
+      .flat()
+      .sort((a, b) => (a.type === b.type ? (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0) : a.type < b.type ? -1 : 1));
     const shown = edges.slice(page.start, page.start + page.count);
-    const answered = await Promise.all(shown.map(async (edge) => ({ type: edge.type, entity: await entityAt(edge.entity, context), degree: 1 })));
+    const answered = await Promise.all(
+      shown.map(async (edge) => ({ type: edge.type, entity: await entityAt(edge.entity, context), degree: 1 })),
+    );
     return { start: page.start, count: answered.length, total: edges.length, relationships: answered };
   };
 
-  type EntitiesArgs = { input?: { query?: string | null; start?: number | null; count?: number | null; filters?: { field: string; values?: string[] | null }[] | null } | null };
+  type EntitiesArgs = {
+    input?: {
+      query?: string | null;
+      start?: number | null;
+      count?: number | null;
+      filters?: { field: string; values?: string[] | null }[] | null;
+    } | null;
+  };
   /** The entities whose `field` holds the parent (a container's members, a domain's entities). */
-  const entitiesIn = (field: string) => (parent: Parent, { input }: EntitiesArgs, context: ApiContext) =>
-    searchEntities({ query: input?.query ?? '*', start: input?.start, count: input?.count, filters: input?.filters, scope: [{ field, values: [urnOf(parent)] }] }, context);
+  const entitiesIn =
+    (field: string) =>
+    (parent: Parent, { input }: EntitiesArgs, context: ApiContext) =>
+      searchEntities(
+        {
+          query: input?.query ?? '*',
+          start: input?.start,
+          count: input?.count,
+          filters: input?.filters,
+          scope: [{ field, values: [urnOf(parent)] }],
+        },
+        context,
+      );
 
   const linked = { relationships, lineage };
   const resolvers = {
     Container: {
       ...common,
-      platform: async (parent: Parent, _args: unknown, context: ApiContext) => entityObject(text((await value(urnOf(parent), 'dataPlatformInstance', context))?.platform) ?? 'urn:li:dataPlatform:unknown'),
+      platform: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        entityObject(text((await value(urnOf(parent), 'dataPlatformInstance', context))?.platform) ?? 'urn:li:dataPlatform:unknown'),
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'containerProperties', context);
         if (!v) return null;
@@ -145,13 +176,28 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
         const v = await value(urnOf(parent), 'corpUserInfo', context);
         if (!v) return null;
         const field = (name: string) => text(v[name]);
-        return { active: v.active === true, displayName: field('displayName'), email: field('email'), title: field('title'), firstName: field('firstName'), lastName: field('lastName'), fullName: field('fullName') };
+        return {
+          active: v.active === true,
+          displayName: field('displayName'),
+          email: field('email'),
+          title: field('title'),
+          firstName: field('firstName'),
+          lastName: field('lastName'),
+          fullName: field('fullName'),
+        };
       },
       editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'corpUserEditableInfo', context);
         if (!v) return null;
         const field = (name: string) => text(v[name]);
-        return { displayName: field('displayName'), title: field('title'), aboutMe: field('aboutMe'), email: field('email'), slack: field('slack'), phone: field('phone') };
+        return {
+          displayName: field('displayName'),
+          title: field('title'),
+          aboutMe: field('aboutMe'),
+          email: field('email'),
+          slack: field('slack'),
+          phone: field('phone'),
+        };
       },
       tags: common.tags,
       globalTags: common.globalTags,
@@ -162,7 +208,9 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
     CorpGroup: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'corpGroupInfo', context);
-        return v ? { displayName: text(v.displayName), description: text(v.description), email: text(v.email), slack: text(v.slack) } : null;
+        return v
+          ? { displayName: text(v.displayName), description: text(v.description), email: text(v.email), slack: text(v.slack) }
+          : null;
       },
       editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'corpGroupEditableInfo', context);
@@ -203,4 +251,3 @@ function pageOrRefuse(start: number | null | undefined, count: number | null | u
   if ('violation' in page) throw badRequest(page.violation);
   return page;
 }
-

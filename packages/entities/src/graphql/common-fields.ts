@@ -15,7 +15,8 @@ export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.fi
 export const urnOf = (parent: Parent) => parent.urn!;
 
 /** The latest value of one aspect of an entity, through the request's batched reads. */
-export const aspectValue = (loaders: Loaders) => async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name)?.value;
+export const aspectValue = (loaders: Loaders) => async (urn: string, name: string, context: ApiContext) =>
+  (await loaders(context).aspects(urn))?.get(name)?.value;
 
 /** A tag urn as a `Tag` that resolves itself through the tags' face (TagAssociation.tag). */
 const tagRef = (urn: string) => ({ __typename: 'Tag' as const, urn, type: 'TAG' as const, name: idOf(urn) });
@@ -28,7 +29,9 @@ export function globalTags(value: unknown, associatedUrn: string) {
 export function glossaryTerms(value: unknown, associatedUrn: string) {
   if (!isJsonObject(value)) return null;
   const terms = list(value.terms).flatMap((t) =>
-    typeof t.urn === 'string' ? [{ term: { __typename: 'GlossaryTerm' as const, urn: t.urn, type: 'GLOSSARY_TERM' as const, name: idOf(t.urn) }, associatedUrn }] : [],
+    typeof t.urn === 'string'
+      ? [{ term: { __typename: 'GlossaryTerm' as const, urn: t.urn, type: 'GLOSSARY_TERM' as const, name: idOf(t.urn) }, associatedUrn }]
+      : [],
   );
   return { terms };
 }
@@ -40,13 +43,21 @@ export function glossaryTerms(value: unknown, associatedUrn: string) {
 export function commonFields(loaders: Loaders) {
   const value = aspectValue(loaders);
   return {
-    tags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) => globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    ownership: async (parent: Parent, _args: unknown, context: ApiContext) => toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
+    tags: async (parent: Parent, _args: unknown, context: ApiContext) =>
+      globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) =>
+      globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
+    ownership: async (parent: Parent, _args: unknown, context: ApiContext) =>
+      toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
     deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
       const v = await value(urnOf(parent), 'deprecation', context);
       if (!v) return null;
-      return { deprecated: v.deprecated === true, decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null, note: text(v.note), actor: text(v.actor) };
+      return {
+        deprecated: v.deprecated === true,
+        decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null,
+        note: text(v.note),
+        actor: text(v.actor),
+      };
     },
     domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
       const v = await value(urnOf(parent), 'domains', context);
@@ -61,7 +72,8 @@ export function commonFields(loaders: Loaders) {
       const v = await value(urnOf(parent), 'subTypes', context);
       return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
     },
-    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) => glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
+    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) =>
+      glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
     institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
       const v = await value(urnOf(parent), 'institutionalMemory', context);
       if (!v) return null;
@@ -69,13 +81,19 @@ export function commonFields(loaders: Loaders) {
         url: text(e.url) ?? '',
         label: text(e.description) ?? '',
         description: text(e.description) ?? '',
-        created: isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number' ? { time: e.createStamp.time, actor: text(e.createStamp.actor) } : null,
+        created:
+          isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number'
+            ? { time: e.createStamp.time, actor: text(e.createStamp.actor) }
+            : null,
       }));
       return { elements };
     },
-    exists: async (parent: Parent, _args: unknown, context: ApiContext) => (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
+    exists: async (parent: Parent, _args: unknown, context: ApiContext) =>
+      (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
     lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])].map((a) => a.systemMetadata?.lastObserved).filter((t): t is number => typeof t === 'number');
+      const observed = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])]
+        .map((a) => a.systemMetadata?.lastObserved)
+        .filter((t): t is number => typeof t === 'number');
       return observed.length ? Math.max(...observed) : null;
     },
     aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {

@@ -19,7 +19,8 @@ export function datasetObject(urn: string): ResolversTypes['Dataset'] {
 }
 
 /** A stamp of an aspect, or DataHub's default when absent. */
-const stamp = (value: unknown) => (isJsonObject(value) && typeof value.time === 'number' ? { time: value.time, actor: text(value.actor) } : { time: 0, actor: null });
+const stamp = (value: unknown) =>
+  isJsonObject(value) && typeof value.time === 'number' ? { time: value.time, actor: text(value.actor) } : { time: 0, actor: null };
 
 /** `properties` of a dashboard, chart, flow or job from its info aspect (`title` or `name`). */
 function infoProperties(v: Json | undefined, urn: string) {
@@ -30,7 +31,11 @@ function infoProperties(v: Json | undefined, urn: string) {
     description: text(v.description),
     externalUrl: text(v.externalUrl) ?? text(v.chartUrl) ?? text(v.dashboardUrl),
     access: text(v.access),
-    customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({ key, value: text(val), associatedUrn: urn })),
+    customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({
+      key,
+      value: text(val),
+      associatedUrn: urn,
+    })),
     lastRefreshed: typeof v.lastRefreshed === 'number' ? v.lastRefreshed : null,
     created: stamp(changes.created),
     lastModified: stamp(changes.lastModified),
@@ -42,18 +47,43 @@ const editable = (v: Json | undefined) => (v ? { description: text(v.description
 /** The GraphQL object of an urn of a type this package answers (its key parts; the rest resolves from aspects). */
 export function entityObject(urn: string): ResolversTypes['Entity'] | undefined {
   const { entityType, parts } = parseUrn(urn);
-  const platform = (tool: string) => ({ __typename: 'DataPlatform', urn: tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`, type: 'DATA_PLATFORM', name: tool });
+  const platform = (tool: string) => ({
+    __typename: 'DataPlatform',
+    urn: tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`,
+    type: 'DATA_PLATFORM',
+    name: tool,
+  });
   switch (entityType) {
     case 'dataset':
       return datasetObject(urn);
     case 'dashboard':
-      return { __typename: 'Dashboard', urn, type: 'DASHBOARD', tool: parts[0], dashboardId: parts[1], platform: platform(parts[0]!) } as ResolversTypes['Entity'];
+      return {
+        __typename: 'Dashboard',
+        urn,
+        type: 'DASHBOARD',
+        tool: parts[0],
+        dashboardId: parts[1],
+        platform: platform(parts[0]!),
+      } as ResolversTypes['Entity'];
     case 'chart':
-      return { __typename: 'Chart', urn, type: 'CHART', tool: parts[0], chartId: parts[1], platform: platform(parts[0]!) } as ResolversTypes['Entity'];
+      return {
+        __typename: 'Chart',
+        urn,
+        type: 'CHART',
+        tool: parts[0],
+        chartId: parts[1],
+        platform: platform(parts[0]!),
+      } as ResolversTypes['Entity'];
     case 'dataFlow':
       return { __typename: 'DataFlow', urn, type: 'DATA_FLOW', orchestrator: parts[0], flowId: parts[1], cluster: parts[2] };
     case 'dataJob':
-      return { __typename: 'DataJob', urn, type: 'DATA_JOB', jobId: parts[1], dataFlow: entityObject(parts[0]!) } as ResolversTypes['Entity'];
+      return {
+        __typename: 'DataJob',
+        urn,
+        type: 'DATA_JOB',
+        jobId: parts[1],
+        dataFlow: entityObject(parts[0]!),
+      } as ResolversTypes['Entity'];
     case 'container':
       return { __typename: 'Container', urn, type: 'CONTAINER' };
     case 'corpuser':
@@ -68,9 +98,6 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
       return undefined;
   }
 }
-
-
-
 
 /** `{"com.linkedin.schema.StringType": {}}` → STRING (DataHub's SchemaFieldDataType; a record is a STRUCT). */
 function fieldType(value: unknown) {
@@ -129,13 +156,20 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
         const v = await value(urnOf(parent), 'datasetProperties', context);
         if (!v) return null;
         const origin = parseUrn(urnOf(parent)).parts[2];
-        const lastModified = isJsonObject(v.lastModified) && typeof v.lastModified.time === 'number' ? { time: v.lastModified.time, actor: text(v.lastModified.actor) } : { time: 0, actor: null };
+        const lastModified =
+          isJsonObject(v.lastModified) && typeof v.lastModified.time === 'number'
+            ? { time: v.lastModified.time, actor: text(v.lastModified.actor) }
+            : { time: 0, actor: null };
         return {
           name: text(v.name) ?? parent.name!,
           qualifiedName: text(v.qualifiedName),
           origin,
           description: text(v.description),
-          customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({ key, value: text(val), associatedUrn: urnOf(parent) })),
+          customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({
+            key,
+            value: text(val),
+            associatedUrn: urnOf(parent),
+          })),
           externalUrl: text(v.externalUrl),
           created: isJsonObject(v.created) && typeof v.created.time === 'number' ? v.created.time : null,
           lastModified,
@@ -146,7 +180,9 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
         return v ? { description: text(v.description), name: text(v.name) } : null;
       },
       schemaMetadata: async (parent: Parent, { version }: { version?: number | null }, context: ApiContext) => {
-        const stored = version ? await store.get(urnOf(parent), 'schemaMetadata', version) : await aspect(urnOf(parent), 'schemaMetadata', context);
+        const stored = version
+          ? await store.get(urnOf(parent), 'schemaMetadata', version)
+          : await aspect(urnOf(parent), 'schemaMetadata', context);
         return stored ? schemaMetadata(stored, urnOf(parent)) : null;
       },
       editableSchemaMetadata: async (parent: Parent, _args: unknown, context: ApiContext) => {
@@ -165,8 +201,10 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
     },
     Dashboard: {
       ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => infoProperties(await value(urnOf(parent), 'dashboardInfo', context), urnOf(parent)),
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDashboardProperties', context)),
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        infoProperties(await value(urnOf(parent), 'dashboardInfo', context), urnOf(parent)),
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        editable(await value(urnOf(parent), 'editableDashboardProperties', context)),
     },
     Chart: {
       ...common,
@@ -178,7 +216,8 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
         const v = await value(urnOf(parent), 'chartQuery', context);
         return v ? { rawQuery: text(v.rawQuery) ?? '', type: text(v.type) ?? '' } : null;
       },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableChartProperties', context)),
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        editable(await value(urnOf(parent), 'editableChartProperties', context)),
     },
     DataFlow: {
       ...common,
@@ -186,22 +225,33 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
         const v = await value(urnOf(parent), 'dataFlowInfo', context);
         return v ? { ...infoProperties(v, urnOf(parent)), project: text(v.project) } : null;
       },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDataFlowProperties', context)),
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        editable(await value(urnOf(parent), 'editableDataFlowProperties', context)),
     },
     DataJob: {
       ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => infoProperties(await value(urnOf(parent), 'dataJobInfo', context), urnOf(parent)),
+      properties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        infoProperties(await value(urnOf(parent), 'dataJobInfo', context), urnOf(parent)),
       inputOutput: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'dataJobInputOutput', context);
-        const datasets = (field: string) => (Array.isArray(v?.[field]) ? (v[field] as unknown[]).filter((u): u is string => typeof u === 'string').map(datasetObject) : null);
+        const datasets = (field: string) =>
+          Array.isArray(v?.[field]) ? (v[field] as unknown[]).filter((u): u is string => typeof u === 'string').map(datasetObject) : null;
         return v ? { inputDatasets: datasets('inputDatasets'), outputDatasets: datasets('outputDatasets') } : null;
       },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => editable(await value(urnOf(parent), 'editableDataJobProperties', context)),
+      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        editable(await value(urnOf(parent), 'editableDataJobProperties', context)),
     },
     DataPlatform: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'dataPlatformInfo', context);
-        return v ? { type: text(v.type), displayName: text(v.displayName), datasetNameDelimiter: text(v.datasetNameDelimiter), logoUrl: text(v.logoUrl) } : null;
+        return v
+          ? {
+              type: text(v.type),
+              displayName: text(v.displayName),
+              datasetNameDelimiter: text(v.datasetNameDelimiter),
+              logoUrl: text(v.logoUrl),
+            }
+          : null;
       },
     },
     Domain: {
@@ -219,11 +269,12 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
   };
 }
 
-
 /** Fields an entity object knows from its urn alone. */
 const KEY_FIELDS = new Set(['urn', 'type', 'name', '__typename']);
 
 /** Whether the field's selection asks for nothing but key fields (no fragment, no other field). */
 function asksOnlyKey(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.every((node) => node.selectionSet?.selections.every((s) => s.kind === Kind.FIELD && KEY_FIELDS.has(s.name.value)) ?? true);
+  return info.fieldNodes.every(
+    (node) => node.selectionSet?.selections.every((s) => s.kind === Kind.FIELD && KEY_FIELDS.has(s.name.value)) ?? true,
+  );
 }

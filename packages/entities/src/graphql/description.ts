@@ -33,7 +33,11 @@ const FIELD_DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_DESCRIPTIO
  * handed over; the others write their editable description aspect, a dataset field its `editableSchemaMetadata`
  * entry. DataHub's D1-D2 and T4-T6 texts.
  */
-export function descriptionResolvers(store: AspectStore, now: () => number, handlers: Readonly<Record<string, DescriptionHandler>>): MutationResolvers {
+export function descriptionResolvers(
+  store: AspectStore,
+  now: () => number,
+  handlers: Readonly<Record<string, DescriptionHandler>>,
+): MutationResolvers {
   return {
     updateDescription: async (_parent, { input }, { actor }) => {
       const type = findEntityOfUrn(input.resourceUrn)?.name;
@@ -47,11 +51,16 @@ export function descriptionResolvers(store: AspectStore, now: () => number, hand
         if ((await entityTypeOf(store, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
         await requireSchemaField(store, urn, field);
         const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
-        return writeAll(store, [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }], audit);
+        return writeAll(
+          store,
+          [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }],
+          audit,
+        );
       }
       await requireEntityPrivilege(store, actor, urn, DOCS);
       const aspect = type ? DESCRIBED_IN[type] : undefined;
-      if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect)) throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
+      if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect))
+        throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
       if (!(await entityTypeOf(store, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
       await updateAspect(
         store,

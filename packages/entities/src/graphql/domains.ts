@@ -23,7 +23,11 @@ interface StoredDomain {
  * its `domainProperties.parentDomain`; the domains of a server are few, so the tree is read whole from the index
  * and the store when a call needs it.
  */
-export function domainResolvers(store: AspectStore, search: SearchIndex, now: () => number): { Query: QueryResolvers; Mutation: MutationResolvers } {
+export function domainResolvers(
+  store: AspectStore,
+  search: SearchIndex,
+  now: () => number,
+): { Query: QueryResolvers; Mutation: MutationResolvers } {
   /** The domains matching `query`, with what their properties say of their name, parent and creation. */
   const domains = async (query = '*'): Promise<StoredDomain[]> => {
     const found = await search.search({ entityTypes: ['domain'], input: query, filters: [], start: 0, count: MAX_PAGE_SIZE, facets: [] });
@@ -32,7 +36,12 @@ export function domainResolvers(store: AspectStore, search: SearchIndex, now: ()
     return urns.map((urn) => {
       const v = stored.get(urn)?.get('domainProperties')?.value ?? {};
       const created = typeof v.created === 'object' && v.created !== null && 'time' in v.created ? Number(v.created.time) : 0;
-      return { urn, name: typeof v.name === 'string' ? v.name : '', parent: typeof v.parentDomain === 'string' ? v.parentDomain : null, created };
+      return {
+        urn,
+        name: typeof v.name === 'string' ? v.name : '',
+        parent: typeof v.parentDomain === 'string' ? v.parentDomain : null,
+        created,
+      };
     });
   };
   const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await store.exists(urn));
@@ -62,7 +71,8 @@ export function domainResolvers(store: AspectStore, search: SearchIndex, now: ()
         if (parent !== null && !(await isDomain(parent))) throw badRequest('Parent Domain does not exist!');
         // The name is unique among its siblings, whatever its case (M3).
         const siblings = (await domains()).filter((d) => d.parent === parent);
-        if (siblings.some((d) => d.name.toLowerCase() === input.name.toLowerCase())) throw conflict(`"${input.name}" already exists in this domain. Please pick a unique name.`);
+        if (siblings.some((d) => d.name.toLowerCase() === input.name.toLowerCase()))
+          throw conflict(`"${input.name}" already exists in this domain. Please pick a unique name.`);
 
         const stamp = { time: now(), actor: actor.urn };
         const properties = {
@@ -71,7 +81,10 @@ export function domainResolvers(store: AspectStore, search: SearchIndex, now: ()
           created: stamp,
           ...(parent === null ? {} : { parentDomain: parent }),
         };
-        const ownership = { owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }], lastModified: stamp };
+        const ownership = {
+          owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
+          lastModified: stamp,
+        };
         try {
           // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
           await store.write(
@@ -96,7 +109,12 @@ export function domainResolvers(store: AspectStore, search: SearchIndex, now: ()
         // Entities in the domain leave it first, so none is left pointing at a domain that is gone.
         for (const { urn: member } of await store.referencesTo(urn, 'AssociatedWith')) {
           const entityType = parseUrn(member).entityType;
-          await updateAspect(store, { urn: member, entityType, aspect: 'domains' }, (current) => ({ ...current, domains: (Array.isArray(current?.domains) ? current.domains : []).filter((d) => d !== urn) }), audit);
+          await updateAspect(
+            store,
+            { urn: member, entityType, aspect: 'domains' },
+            (current) => ({ ...current, domains: (Array.isArray(current?.domains) ? current.domains : []).filter((d) => d !== urn) }),
+            audit,
+          );
         }
         await store.deleteEntity(urn);
         return true;

@@ -16,7 +16,14 @@ const urnsOf = (refs: Refs) => refs.flatMap((r) => (r ? [r.resourceUrn] : []));
  */
 export function entityMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   /** The writes of `value` as `aspect` on each urn, after the privilege and existence checks. */
-  const plan = async (actor: Actor, privileges: readonly Privilege[], urns: readonly string[], aspect: string, value: unknown, absent: (urn: string) => string) => {
+  const plan = async (
+    actor: Actor,
+    privileges: readonly Privilege[],
+    urns: readonly string[],
+    aspect: string,
+    value: unknown,
+    absent: (urn: string) => string,
+  ) => {
     for (const urn of urns) await requireEntityPrivilege(store, actor, urn, privileges);
     const writes: AspectWrite[] = [];
     for (const urn of urns) {
@@ -61,7 +68,10 @@ export function entityMutationResolvers(store: AspectStore, now: () => number): 
       const urns = urnsOf(input.resources);
       for (const urn of urns) await requireEntityPrivilege(store, actor, urn, DOMAINS);
       if (input.domainUrn) await checkDomain(input.domainUrn, `Failed to validate Domain with urn ${input.domainUrn}. Urn does not exist.`);
-      return write(actor, await plan(actor, DOMAINS, urns, 'domains', { domains: input.domainUrn ? [input.domainUrn] : [] }, resourceAbsent));
+      return write(
+        actor,
+        await plan(actor, DOMAINS, urns, 'domains', { domains: input.domainUrn ? [input.domainUrn] : [] }, resourceAbsent),
+      );
     },
     batchUpdateSoftDeleted: async (_parent, { input }, { actor }) => {
       const absent = (urn: string) => `Failed to soft delete entity with urn ${urn}. Entity does not exist.`;

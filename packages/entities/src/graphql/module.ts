@@ -16,7 +16,18 @@ import { tagMutationResolvers } from './tag-mutations';
 import { updateMutationResolvers } from './update-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
-const OWN_TYPES = ['DATASET', 'DASHBOARD', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'CONTAINER', 'CORP_USER', 'CORP_GROUP', 'DOMAIN', 'DATA_PLATFORM'];
+const OWN_TYPES = [
+  'DATASET',
+  'DASHBOARD',
+  'CHART',
+  'DATA_FLOW',
+  'DATA_JOB',
+  'CONTAINER',
+  'CORP_USER',
+  'CORP_GROUP',
+  'DOMAIN',
+  'DATA_PLATFORM',
+];
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
 
@@ -63,7 +74,8 @@ export function createEntityGraphql(options: {
   };
 
   /** The entity of `urn` when the urn is of `entityType` (another type's urn answers null, as DataHub's does). */
-  const ofType = async (entityType: string, urn: string, context: ApiContext) => (parseArgument(urn).entityType === entityType ? entityOf(urn, context) : null);
+  const ofType = async (entityType: string, urn: string, context: ApiContext) =>
+    parseArgument(urn).entityType === entityType ? entityOf(urn, context) : null;
 
   return {
     name: 'entity-graphql',
@@ -87,7 +99,8 @@ export function createEntityGraphql(options: {
           parseArgument(urn);
           return store.exists(urn);
         },
-        searchAcrossEntities: (_parent, { input }, context) => searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
+        searchAcrossEntities: (_parent, { input }, context) =>
+          searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
       },
       AggregationMetadata: {
         // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
@@ -97,7 +110,11 @@ export function createEntityGraphql(options: {
           return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },
-      ...mergeByType(datasetResolvers(store, loaders), catalogResolvers(store, loaders, searchEntities), profileResolvers(store, options.timeseries ?? (async () => []))),
+      ...mergeByType(
+        datasetResolvers(store, loaders),
+        catalogResolvers(store, loaders, searchEntities),
+        profileResolvers(store, options.timeseries ?? (async () => [])),
+      ),
       Mutation: {
         ...tagMutationResolvers(store, now),
         ...ownerMutationResolvers(store, now),

@@ -57,8 +57,10 @@ export async function updateAspect(
  */
 export function fieldOf(urn: string, ref: { subResourceType?: string | null; subResource?: string | null }): string | undefined {
   const { subResourceType, subResource } = ref;
-  if (subResourceType && !subResource) throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
-  if (subResource && !subResourceType) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
+  if (subResourceType && !subResource)
+    throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${subResourceType}) provided without a subResource.`);
+  if (subResource && !subResourceType)
+    throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${subResource}) provided without a subResourceType.`);
   return subResourceType === 'DATASET_FIELD' && subResource ? subResource : undefined;
 }
 
@@ -67,7 +69,8 @@ export async function requireSchemaField(store: AspectStore, urn: string, fieldP
   const schema = (await store.latest([urn], ['schemaMetadata'])).get(urn)?.get('schemaMetadata')?.value;
   if (!schema) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
   const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
-  if (!fields.some((f) => f.fieldPath === fieldPath)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
+  if (!fields.some((f) => f.fieldPath === fieldPath))
+    throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
 }
 
 /**

@@ -25,8 +25,10 @@ const KEYS = { owners: ['owner', 'typeUrn'] };
 export function ownerMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   const checkOwner = async (owner: OwnerInput) => {
     const { ownerUrn, ownerEntityType, type, ownershipTypeUrn } = owner;
-    if (ownerEntityType === 'CORP_USER' && !ownerUrn.startsWith('urn:li:corpuser:')) throw badRequest(`${FAILED} Expected a corp user urn, found ${ownerUrn}.`);
-    if (ownerEntityType === 'CORP_GROUP' && !ownerUrn.startsWith('urn:li:corpGroup:')) throw badRequest(`${FAILED} Expected a corp group urn, found ${ownerUrn}`);
+    if (ownerEntityType === 'CORP_USER' && !ownerUrn.startsWith('urn:li:corpuser:'))
+      throw badRequest(`${FAILED} Expected a corp user urn, found ${ownerUrn}.`);
+    if (ownerEntityType === 'CORP_GROUP' && !ownerUrn.startsWith('urn:li:corpGroup:'))
+      throw badRequest(`${FAILED} Expected a corp group urn, found ${ownerUrn}`);
     if (!(await store.exists(ownerUrn))) throw badRequest(`${FAILED} Owner with urn ${ownerUrn} does not exist.`);
     if (!type && !ownershipTypeUrn) throw badRequest(`${FAILED} Expected either type or ownershipTypeUrn to be specified.`);
     if (ownershipTypeUrn && !ownershipTypeUrn.startsWith('urn:li:ownershipType:__system__') && !(await store.exists(ownershipTypeUrn))) {
@@ -53,7 +55,14 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
       { op: 'add', path: '/lastModified', value: { time, actor: actor.urn } },
     ];
     const writes: AspectWrite[] = [];
-    for (const urn of urns) writes.push({ urn, entityType: await checkResource(urn), aspect: 'ownership', changeType: 'PATCH', value: { patch: ops, arrayPrimaryKeys: KEYS } });
+    for (const urn of urns)
+      writes.push({
+        urn,
+        entityType: await checkResource(urn),
+        aspect: 'ownership',
+        changeType: 'PATCH',
+        value: { patch: ops, arrayPrimaryKeys: KEYS },
+      });
     return writeAll(store, writes, { actor: actor.urn, time });
   };
 
@@ -62,20 +71,32 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
     const time = now();
     const ops = [
       // Without an ownership type, every entry of the owner goes.
-      ...ownerUrns.map((owner) => ({ op: 'remove', path: `/owners/${pointer(owner)}${ownershipTypeUrn ? `/${pointer(ownershipTypeUrn)}` : ''}` })),
+      ...ownerUrns.map((owner) => ({
+        op: 'remove',
+        path: `/owners/${pointer(owner)}${ownershipTypeUrn ? `/${pointer(ownershipTypeUrn)}` : ''}`,
+      })),
       { op: 'add', path: '/lastModified', value: { time, actor: actor.urn } },
     ];
     const writes: AspectWrite[] = [];
-    for (const urn of urns) writes.push({ urn, entityType: await checkResource(urn), aspect: 'ownership', changeType: 'PATCH', value: { patch: ops, arrayPrimaryKeys: KEYS } });
+    for (const urn of urns)
+      writes.push({
+        urn,
+        entityType: await checkResource(urn),
+        aspect: 'ownership',
+        changeType: 'PATCH',
+        value: { patch: ops, arrayPrimaryKeys: KEYS },
+      });
     return writeAll(store, writes, { actor: actor.urn, time });
   };
 
-  const resourcesOf = (resources: readonly ({ resourceUrn: string } | null | undefined)[]) => resources.flatMap((r) => (r ? [r.resourceUrn] : []));
+  const resourcesOf = (resources: readonly ({ resourceUrn: string } | null | undefined)[]) =>
+    resources.flatMap((r) => (r ? [r.resourceUrn] : []));
   return {
     addOwner: (_parent, { input }, { actor }) => add(actor, [input.resourceUrn], [input]),
     addOwners: (_parent, { input }, { actor }) => add(actor, [input.resourceUrn], input.owners),
     removeOwner: (_parent, { input }, { actor }) => remove(actor, [input.resourceUrn], [input.ownerUrn], input.ownershipTypeUrn),
     batchAddOwners: (_parent, { input }, { actor }) => add(actor, resourcesOf(input.resources), input.owners, input.ownershipTypeUrn),
-    batchRemoveOwners: (_parent, { input }, { actor }) => remove(actor, resourcesOf(input.resources), input.ownerUrns, input.ownershipTypeUrn),
+    batchRemoveOwners: (_parent, { input }, { actor }) =>
+      remove(actor, resourcesOf(input.resources), input.ownerUrns, input.ownershipTypeUrn),
   };
 }

@@ -2,7 +2,19 @@ import { isJsonObject } from '@mds/core';
 import type { OwnershipType, ResolversTypes } from '@mds/schema';
 
 /** DataHub's OwnershipType values, the deprecated ones included (older ingestion still writes DATAOWNER). */
-const OWNERSHIP_TYPES = new Set(['TECHNICAL_OWNER', 'BUSINESS_OWNER', 'DATA_STEWARD', 'NONE', 'CUSTOM', 'DATAOWNER', 'PRODUCER', 'DEVELOPER', 'CONSUMER', 'DELEGATE', 'STAKEHOLDER']);
+const OWNERSHIP_TYPES = new Set([
+  'TECHNICAL_OWNER',
+  'BUSINESS_OWNER',
+  'DATA_STEWARD',
+  'NONE',
+  'CUSTOM',
+  'DATAOWNER',
+  'PRODUCER',
+  'DEVELOPER',
+  'CONSUMER',
+  'DELEGATE',
+  'STAKEHOLDER',
+]);
 /** DataHub's system ownership type urn for each legacy `type` (OwnershipTypeUtils). */
 export const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
 /** DataHub's default when an aspect says nothing (AuditStamp's PDL default). */
@@ -26,10 +38,16 @@ export function toGraphQLOwnership(value: unknown, associatedUrn: string): Resol
     if (!entity) return [];
     const type = typeof owner.type === 'string' && OWNERSHIP_TYPES.has(owner.type) ? (owner.type as OwnershipType) : null;
     const typeUrn = typeof owner.typeUrn === 'string' ? owner.typeUrn : type ? systemTypeUrn(type) : null;
-    const source = isJsonObject(owner.source) && typeof owner.source.type === 'string' ? { type: owner.source.type, url: typeof owner.source.url === 'string' ? owner.source.url : null } : null;
+    const source =
+      isJsonObject(owner.source) && typeof owner.source.type === 'string'
+        ? { type: owner.source.type, url: typeof owner.source.url === 'string' ? owner.source.url : null }
+        : null;
     return [{ owner: entity, type, ownershipType: typeUrn ? { urn: typeUrn } : null, source, associatedUrn }];
   });
   const stamp = value.lastModified;
-  const lastModified = isJsonObject(stamp) && typeof stamp.time === 'number' ? { time: stamp.time, actor: typeof stamp.actor === 'string' ? stamp.actor : null } : UNKNOWN_STAMP;
+  const lastModified =
+    isJsonObject(stamp) && typeof stamp.time === 'number'
+      ? { time: stamp.time, actor: typeof stamp.actor === 'string' ? stamp.actor : null }
+      : UNKNOWN_STAMP;
   return { owners, lastModified };
 }

@@ -6,7 +6,14 @@ import { list, text, urnOf, type Json, type Parent } from './common-fields';
 import { requireEntityPrivilege } from './mutation-support';
 
 /** One entity's points of one time-series aspect, newest first (`@mds/timeseries`' reader). */
-export type TimeseriesReader = (request: { entityType: string; aspect: string; urn: string; startTimeMillis?: number; endTimeMillis?: number; limit: number }) => Promise<Json[]>;
+export type TimeseriesReader = (request: {
+  entityType: string;
+  aspect: string;
+  urn: string;
+  startTimeMillis?: number;
+  endTimeMillis?: number;
+  limit: number;
+}) => Promise<Json[]>;
 
 /** DataHub's default `limit` of time-series reads. */
 const DEFAULT_LIMIT = 10_000;
@@ -33,7 +40,14 @@ export function profileResolvers(store: AspectStore, read: TimeseriesReader): Re
     const limit = args.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) throw badRequest("'limit' must be a positive integer");
     const matches = criteria(args.filter?.or ?? []);
-    const found = await read({ entityType: 'dataset', aspect, urn, startTimeMillis: args.startTimeMillis ?? undefined, endTimeMillis: args.endTimeMillis ?? undefined, limit });
+    const found = await read({
+      entityType: 'dataset',
+      aspect,
+      urn,
+      startTimeMillis: args.startTimeMillis ?? undefined,
+      endTimeMillis: args.endTimeMillis ?? undefined,
+      limit,
+    });
     return found.filter(matches);
   };
 
@@ -77,7 +91,9 @@ function profile(v: Json) {
       stdev: numberText(f.stdev),
       sampleValues: Array.isArray(f.sampleValues) ? f.sampleValues.map(String) : null,
     })),
-    partitionSpec: spec ? { type: PARTITION_TYPES.has(String(spec.type)) ? spec.type : 'PARTITION', partition: text(spec.partition) ?? '' } : null,
+    partitionSpec: spec
+      ? { type: PARTITION_TYPES.has(String(spec.type)) ? spec.type : 'PARTITION', partition: text(spec.partition) ?? '' }
+      : null,
   };
 }
 

@@ -1,6 +1,14 @@
 import { findEntity, pageOf } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
-import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type ResolversTypes, type SearchFlags, type SortCriterion } from '@mds/schema';
+import {
+  badRequest,
+  type AndFilterInput,
+  type ApiContext,
+  type FacetFilterInput,
+  type ResolversTypes,
+  type SearchFlags,
+  type SortCriterion,
+} from '@mds/schema';
 import { indexSort } from '../search-actions';
 import type { RequestLoaders } from './request-loaders';
 
@@ -51,9 +59,17 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
       if (error instanceof SearchQueryError) throw badRequest(error.message);
       throw error;
     }
-    const answered = await Promise.all(found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)));
-    const searchResults = found.hits.flatMap((hit, i) => (answered[i] ? [{ entity: answered[i] as ResolversTypes['Entity'], matchedFields: hit.matchedFields }] : []));
-    const facets = found.facets.map((facet) => ({ field: facet.field, displayName: facet.displayName, aggregations: facet.values.map(({ value, count }) => ({ value, count })) }));
+    const answered = await Promise.all(
+      found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)),
+    );
+    const searchResults = found.hits.flatMap((hit, i) =>
+      answered[i] ? [{ entity: answered[i] as ResolversTypes['Entity'], matchedFields: hit.matchedFields }] : [],
+    );
+    const facets = found.facets.map((facet) => ({
+      field: facet.field,
+      displayName: facet.displayName,
+      aggregations: facet.values.map(({ value, count }) => ({ value, count })),
+    }));
     return { start: page.start, count: searchResults.length, total: found.total, searchResults, facets };
   };
 }

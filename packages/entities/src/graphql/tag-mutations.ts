@@ -23,7 +23,8 @@ const FIELD = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_TAGS];
 export function tagMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
   const checkTags = async (tagUrns: readonly string[]) => {
     for (const tagUrn of tagUrns) {
-      if (urnTypeOf(tagUrn) !== 'tag') throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn type does not match entity type tag..`);
+      if (urnTypeOf(tagUrn) !== 'tag')
+        throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn type does not match entity type tag..`);
       if (!(await store.exists(tagUrn))) throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn does not exist.`);
     }
   };
@@ -34,7 +35,11 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Mut
     const field = fieldOf(urn, ref);
     const entityType = await entityTypeOf(store, urn);
     if (!entityType) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
-    const entry = (tagUrn: string) => ({ op, path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/globalTags`}/tags/${pointer(tagUrn)}`, ...(op === 'add' ? { value: { tag: tagUrn } } : {}) });
+    const entry = (tagUrn: string) => ({
+      op,
+      path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/globalTags`}/tags/${pointer(tagUrn)}`,
+      ...(op === 'add' ? { value: { tag: tagUrn } } : {}),
+    });
     if (field === undefined) return { urn, entityType, aspect: 'globalTags', changeType: 'PATCH', value: tagUrns.map(entry) };
     await requireSchemaField(store, urn, field);
     return { urn, entityType, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: tagUrns.map(entry) };
@@ -42,7 +47,8 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Mut
 
   // As DataHub: the caller's privileges on every resource first, then the tags, then each resource.
   const run = async (actor: Actor, refs: readonly ResourceRef[], tagUrns: readonly string[], op: 'add' | 'remove') => {
-    for (const ref of refs) await requireEntityPrivilege(store, actor, ref.resourceUrn, ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE);
+    for (const ref of refs)
+      await requireEntityPrivilege(store, actor, ref.resourceUrn, ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE);
     await checkTags(tagUrns);
     const writes: AspectWrite[] = [];
     for (const ref of refs) writes.push(await planWrite(ref, tagUrns, op));
@@ -54,6 +60,12 @@ export function tagMutationResolvers(store: AspectStore, now: () => number): Mut
     addTags: (_parent, { input }, { actor }) => run(actor, [input], input.tagUrns, 'add'),
     removeTag: (_parent, { input }, { actor }) => run(actor, [input], [input.tagUrn], 'remove'),
     batchAddTags: (_parent, { input }, { actor }) => run(actor, input.resources, input.tagUrns, 'add'),
-    batchRemoveTags: (_parent, { input }, { actor }) => run(actor, input.resources.filter((r): r is NonNullable<typeof r> => r != null), input.tagUrns, 'remove'),
+    batchRemoveTags: (_parent, { input }, { actor }) =>
+      run(
+        actor,
+        input.resources.filter((r): r is NonNullable<typeof r> => r != null),
+        input.tagUrns,
+        'remove',
+      ),
   };
 }

@@ -1,6 +1,13 @@
 import { Privilege } from '@mds/auth';
 import { parseUrn } from '@mds/core';
-import { badRequest, type Actor, type GlobalTagsUpdate, type MutationResolvers, type OwnershipUpdate, type ResolversTypes } from '@mds/schema';
+import {
+  badRequest,
+  type Actor,
+  type GlobalTagsUpdate,
+  type MutationResolvers,
+  type OwnershipUpdate,
+  type ResolversTypes,
+} from '@mds/schema';
 import type { AspectStore, AspectWrite, Audit } from '../aspect-store';
 import { entityObject } from './dataset';
 import { entityTypeOf, requireEntityPrivilege, writeAll } from './mutation-support';
@@ -55,14 +62,24 @@ const DATASET_PARTS = {
   institutionalMemory: {
     aspect: 'institutionalMemory',
     privileges: [Privilege.EDIT_ENTITY_DOC_LINKS],
-    value: (input: { elements: { url: string; description?: string | null; author: string; createdAt?: number | null }[] }, audit: Audit) => ({
-      elements: input.elements.map((e) => ({ url: e.url, description: e.description ?? '', createStamp: { time: e.createdAt ?? audit.time, actor: e.author } })),
+    value: (
+      input: { elements: { url: string; description?: string | null; author: string; createdAt?: number | null }[] },
+      audit: Audit,
+    ) => ({
+      elements: input.elements.map((e) => ({
+        url: e.url,
+        description: e.description ?? '',
+        createStamp: { time: e.createdAt ?? audit.time, actor: e.author },
+      })),
     }),
   },
   editableSchemaMetadata: {
     aspect: 'editableSchemaMetadata',
     privileges: [Privilege.EDIT_DATASET_COL_TAGS, Privilege.EDIT_DATASET_COL_DESCRIPTION],
-    value: (input: { editableSchemaFieldInfo: { fieldPath: string; description?: string | null; globalTags?: GlobalTagsUpdate | null }[] }, audit: Audit) => ({
+    value: (
+      input: { editableSchemaFieldInfo: { fieldPath: string; description?: string | null; globalTags?: GlobalTagsUpdate | null }[] },
+      audit: Audit,
+    ) => ({
       editableSchemaFieldInfo: input.editableSchemaFieldInfo.map((f) => ({
         fieldPath: f.fieldPath,
         ...(f.description == null ? {} : { description: f.description }),
@@ -81,10 +98,18 @@ const CHART_PARTS = { ownership, tags, globalTags: tags, editableProperties: des
  * whole, all parts in one write, after the privilege of every part and the entity's existence (D3) are checked.
  */
 export function updateMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
-  const update = async <Input extends object>(actor: Actor, urn: string, entityType: string, parts: Readonly<Record<string, Part<never>>>, input: Input) => {
+  const update = async <Input extends object>(
+    actor: Actor,
+    urn: string,
+    entityType: string,
+    parts: Readonly<Record<string, Part<never>>>,
+    input: Input,
+  ) => {
     const given = Object.entries(input).filter(([name, value]) => value != null && Object.hasOwn(parts, name)) as [string, never][];
-    for (const [name] of given) for (const privilege of parts[name]!.privileges) await requireEntityPrivilege(store, actor, urn, [Privilege.EDIT_ENTITY, privilege]);
-    if ((await entityTypeOf(store, urn)) !== entityType || parseUrn(urn).entityType !== entityType) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+    for (const [name] of given)
+      for (const privilege of parts[name]!.privileges) await requireEntityPrivilege(store, actor, urn, [Privilege.EDIT_ENTITY, privilege]);
+    if ((await entityTypeOf(store, urn)) !== entityType || parseUrn(urn).entityType !== entityType)
+      throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
     const audit = { actor: actor.urn, time: now() };
     // `tags` wins over its deprecated alias `globalTags` when both are given: one write per aspect.
     const writes = new Map<string, AspectWrite>();
@@ -96,8 +121,11 @@ export function updateMutationResolvers(store: AspectStore, now: () => number): 
     return entityObject(urn);
   };
   return {
-    updateDataset: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'dataset', DATASET_PARTS, input)) as ResolversTypes['Dataset'],
-    updateDashboard: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input)) as ResolversTypes['Dashboard'],
-    updateChart: async (_parent, { urn, input }, { actor }) => (await update(actor, urn, 'chart', CHART_PARTS, input)) as ResolversTypes['Chart'],
+    updateDataset: async (_parent, { urn, input }, { actor }) =>
+      (await update(actor, urn, 'dataset', DATASET_PARTS, input)) as ResolversTypes['Dataset'],
+    updateDashboard: async (_parent, { urn, input }, { actor }) =>
+      (await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input)) as ResolversTypes['Dashboard'],
+    updateChart: async (_parent, { urn, input }, { actor }) =>
+      (await update(actor, urn, 'chart', CHART_PARTS, input)) as ResolversTypes['Chart'],
   };
 }

@@ -2,7 +2,6 @@ import { toGraphQLOwnership } from '@mds/entities';
 import type { ResolversTypes } from '@mds/schema';
 import type { Tag } from '../types';
 
-
 /**
  * A stored tag in the shape of DataHub's `Tag`. `__typename` lets graphql-js resolve the `Entity` interface and the
  * `OwnerType` union without a type resolver, so other packages' entities can join them freely.

@@ -1,4 +1,11 @@
-import { Cluster, isErrorType, type Client, type ClusterOptions, type TransportRequestOptions as Options, type estypes } from '@mds/elasticsearch';
+import {
+  Cluster,
+  isErrorType,
+  type Client,
+  type ClusterOptions,
+  type TransportRequestOptions as Options,
+  type estypes,
+} from '@mds/elasticsearch';
 import { conflict, unavailable } from '@mds/schema';
 import type { ElasticsearchConfig } from '../config.ts';
 import type {

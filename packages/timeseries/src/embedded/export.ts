@@ -57,13 +57,20 @@ export function openEmbeddedTimeseriesReader(file: string): EmbeddedTimeseriesRe
       db.transaction(() =>
         (db.prepare(INDEX_TABLES_SQL).pluck().all() as string[]).map((index) => ({
           index,
-          documents: Number(db.prepare(`SELECT count(*) FROM ${quote(index)}`).pluck().get()),
+          documents: Number(
+            db
+              .prepare(`SELECT count(*) FROM ${quote(index)}`)
+              .pluck()
+              .get(),
+          ),
         })),
       )(),
     *documents(index, batchSize = EXPORT_BATCH) {
       const first = db.prepare(`SELECT ${columns} FROM ${quote(index)} ORDER BY timestampMillis, id LIMIT ?`);
       // A row-value comparison on the primary key: a seek to the last key read, not a scan from the start.
-      const next = db.prepare(`SELECT ${columns} FROM ${quote(index)} WHERE (timestampMillis, id) > (?, ?) ORDER BY timestampMillis, id LIMIT ?`);
+      const next = db.prepare(
+        `SELECT ${columns} FROM ${quote(index)} WHERE (timestampMillis, id) > (?, ?) ORDER BY timestampMillis, id LIMIT ?`,
+      );
       let rows = first.all(batchSize) as Row[];
       while (rows.length > 0) {
         yield rows.map((row) => documentOf(index, row));

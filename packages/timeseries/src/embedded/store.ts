@@ -116,9 +116,7 @@ export class EmbeddedStore implements TimeseriesStore {
     this.reader = new WorkerClient(new URL('./reader-worker.js', import.meta.url), { file: this.file });
     this.writer = new WorkerClient(new URL('./writer-worker.js', import.meta.url), { file: this.file, contention: this.contention });
     this.readVersions = db.prepare(`SELECT name, version FROM ${VERSIONS_TABLE}`).raw();
-    this.listTables = db
-      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%aspect\\_v1' ESCAPE '\\'`)
-      .pluck();
+    this.listTables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%aspect\\_v1' ESCAPE '\\'`).pluck();
   }
 
   async write(documents: readonly TimeseriesDocument[]): Promise<void> {

@@ -109,20 +109,24 @@ export class TaskTable {
    * so these are never needed to read the data).
    */
   recover(): void {
-    this.db.transaction(() => {
-      for (const row of this.allRunning.all() as TaskRow[]) this.settle(row);
-      const scratch = this.db
-        .prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'table') AND name LIKE '%aspect\\_v1\\_\\_%' ESCAPE '\\'`)
-        .all() as { type: 'trigger' | 'table'; name: string }[];
-      // Triggers first: they belong to live index tables and write into the scratch tables.
-      scratch.sort((a, b) => (a.type === b.type ? 0 : a.type === 'trigger' ? -1 : 1));
-      for (const { type, name } of scratch) {
-        const match = SCRATCH_NAME.exec(name);
-        if (!match) continue;
-        if (this.get(Number(match[3]))?.state === 'running') continue;
-        this.db.exec(`DROP ${type === 'trigger' ? 'TRIGGER' : 'TABLE'} IF EXISTS ${quote(name)}`);
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const row of this.allRunning.all() as TaskRow[]) this.settle(row);
+        const scratch = this.db
+          .prepare(
+            `SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'table') AND name LIKE '%aspect\\_v1\\_\\_%' ESCAPE '\\'`,
+          )
+          .all() as { type: 'trigger' | 'table'; name: string }[];
+        // Triggers first: they belong to live index tables and write into the scratch tables.
+        scratch.sort((a, b) => (a.type === b.type ? 0 : a.type === 'trigger' ? -1 : 1));
+        for (const { type, name } of scratch) {
+          const match = SCRATCH_NAME.exec(name);
+          if (!match) continue;
+          if (this.get(Number(match[3]))?.state === 'running') continue;
+          this.db.exec(`DROP ${type === 'trigger' ? 'TRIGGER' : 'TABLE'} IF EXISTS ${quote(name)}`);
+        }
+      })
+      .immediate();
   }
 
   private ownerAlive(row: TaskRow): boolean {

@@ -114,7 +114,7 @@ function runDelete() {
     return { changes, more: bound !== undefined && anyLeft.get(end) !== undefined };
   });
   const total = recordTotal();
-  for (let more = total !== 0; more; ) {
+  for (let more = total !== 0; more;) {
     checkStop();
     const result = batch.immediate();
     rowsDone += result.changes;
@@ -167,7 +167,7 @@ function runReindex() {
     progress.run(0, changes, Date.now(), job.taskNo);
     return { changes, bound: bound && anyAfter.get(bound.timestampMillis, bound.id) !== undefined ? bound : undefined };
   });
-  for (let more = anyAfter.get(cursor.timestampMillis, cursor.id) !== undefined; more; ) {
+  for (let more = anyAfter.get(cursor.timestampMillis, cursor.id) !== undefined; more;) {
     checkStop();
     const { changes, bound } = batch.immediate();
     rowsDone += changes;

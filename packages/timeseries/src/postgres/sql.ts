@@ -57,7 +57,9 @@ export function createIndexTableSql(table: string): string[] {
  * number of rows, one plan). Rows must be distinct by key (ON CONFLICT DO UPDATE may not touch a row twice).
  */
 export function upsertSql(table: string): string {
-  const updates = INDEX_COLUMNS.slice(2).map((c) => `${c} = excluded.${c}`).join(', ');
+  const updates = INDEX_COLUMNS.slice(2)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
   return `INSERT INTO ${quote(table)} (${INDEX_COLUMNS.join(', ')})
     SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
     ON CONFLICT (timestamp_millis, id) DO UPDATE SET ${updates}`;

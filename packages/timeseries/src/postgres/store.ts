@@ -228,11 +228,14 @@ export class PostgresStore implements TimeseriesStore {
   async countForTruncation(index: string, endTimeMillis: number): Promise<TruncationCount> {
     this.assertOpen();
     // One statement, so `matching` and `total` come from the same snapshot.
-    return this.onTable(index, { matching: 0, total: 0 }, async (table) =>
-      (await this.db.get<TruncationCount>(
-        `SELECT count(*) FILTER (WHERE timestamp_millis <= ?) AS matching, count(*) AS total FROM ${quote(table)}`,
-        [endTimeMillis],
-      ))!,
+    return this.onTable(
+      index,
+      { matching: 0, total: 0 },
+      async (table) =>
+        (await this.db.get<TruncationCount>(
+          `SELECT count(*) FILTER (WHERE timestamp_millis <= ?) AS matching, count(*) AS total FROM ${quote(table)}`,
+          [endTimeMillis],
+        ))!,
     );
   }
 
@@ -246,7 +249,9 @@ export class PostgresStore implements TimeseriesStore {
     await this.dropLeftovers('t.index_name = ?', [request.index]);
     const taskNo = await this.db.transaction(
       async (tx) => {
-        const running = await tx.get<{ id: number }>(`SELECT id FROM timeseries_tasks WHERE index_name = ? AND state = 'running'`, [request.index]);
+        const running = await tx.get<{ id: number }>(`SELECT id FROM timeseries_tasks WHERE index_name = ? AND state = 'running'`, [
+          request.index,
+        ]);
         if (running) {
           throw conflict(
             `A truncation of ${request.index} is already running as task ${this.nodeId}:${running.id}; ` +
@@ -283,7 +288,9 @@ export class PostgresStore implements TimeseriesStore {
   async taskCounts(): Promise<TaskCounts> {
     await this.settleStale('TRUE', []);
     const counts: TaskCounts = { running: 0, completed: 0, failed: 0 };
-    const rows = await this.db.all<{ state: keyof TaskCounts; n: number }>('SELECT state, count(*) AS n FROM timeseries_tasks GROUP BY state');
+    const rows = await this.db.all<{ state: keyof TaskCounts; n: number }>(
+      'SELECT state, count(*) AS n FROM timeseries_tasks GROUP BY state',
+    );
     for (const { state, n } of rows) counts[state] = n;
     return counts;
   }
@@ -384,7 +391,10 @@ export class PostgresStore implements TimeseriesStore {
   private async indexIds(names: readonly string[]): Promise<Map<string, number>> {
     const missing = names.filter((name) => !this.ids.has(name));
     if (missing.length > 0) {
-      for (const { id, name } of await this.db.all<{ id: number; name: string }>('SELECT id, name FROM timeseries_indices WHERE name = ANY(?)', [missing])) {
+      for (const { id, name } of await this.db.all<{ id: number; name: string }>(
+        'SELECT id, name FROM timeseries_indices WHERE name = ANY(?)',
+        [missing],
+      )) {
         this.ids.set(name, id);
       }
       for (const name of missing) if (!this.ids.has(name)) this.ids.set(name, await this.createIndex(name));

@@ -86,7 +86,8 @@ export async function runTruncation(job: TruncationJob): Promise<void> {
   const progress = async (tx: SqlExecutor, deleted: number, created: number, batches: number) => {
     if ((await tx.run(PROGRESS_SQL, [deleted, created, batches, taskNo, owner])).changes === 0) throw new Lost();
   };
-  const finish = (on: SqlExecutor, state: 'completed' | 'failed', error: string | null) => on.run(FINISH_SQL, [state, error, taskNo, owner]);
+  const finish = (on: SqlExecutor, state: 'completed' | 'failed', error: string | null) =>
+    on.run(FINISH_SQL, [state, error, taskNo, owner]);
   const countUpTo = async (table: string) =>
     (await db.get<{ n: number }>(`SELECT count(*) AS n FROM ${quote(table)} WHERE timestamp_millis <= ?`, [end]))!.n;
   const recordTotal = async (table: string) => {
@@ -107,7 +108,7 @@ export async function runTruncation(job: TruncationJob): Promise<void> {
   async function runDelete(table: string) {
     await recordTotal(table);
     const t = quote(table);
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       checkpoint();
       const result = await batch(async (tx) => {
         const { changes } = await tx.run(
@@ -116,7 +117,8 @@ export async function runTruncation(job: TruncationJob): Promise<void> {
           [end, batchSize],
         );
         // Rows deleted meanwhile by someone else are skipped, so fewer than batchSize does not mean the end.
-        const left = (await tx.get<{ more: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${t} WHERE timestamp_millis <= ?) AS more`, [end]))!.more;
+        const left = (await tx.get<{ more: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${t} WHERE timestamp_millis <= ?) AS more`, [end]))!
+          .more;
         await progress(tx, changes, 0, changes > 0 ? 1 : 0);
         if (!left) await finish(tx, 'completed', null);
         return { changes, more: left };
@@ -137,7 +139,11 @@ export async function runTruncation(job: TruncationJob): Promise<void> {
       await lockIndex(tx, indexId, 'exclusive');
       for (const sql of createIndexTableSql(copy)) await tx.run(sql);
       await tx.run('UPDATE timeseries_indices SET copy_table = ?, copy_after = ? WHERE id = ?', [copy, end, indexId]);
-      const { changes } = await tx.run(`UPDATE timeseries_tasks SET scratch_table = ? WHERE id = ? AND owner = ? AND state = 'running'`, [copy, taskNo, owner]);
+      const { changes } = await tx.run(`UPDATE timeseries_tasks SET scratch_table = ? WHERE id = ? AND owner = ? AND state = 'running'`, [
+        copy,
+        taskNo,
+        owner,
+      ]);
       if (changes === 0) throw new Lost();
     });
     scratch = copy;
