@@ -29,6 +29,44 @@ export default tseslint.config(
     },
   },
   {
+    // @mds/entities in layers: the aspect store (src/store/) is reached only through the entity service (src/service/)
+    // and by the package's composition (src/module.ts, src/index.ts); the faces (restli/, openapi/, graphql/, routes/)
+    // and the pure model (model/) go through the service. The store's and the service's own tests are theirs.
+    files: ['packages/entities/src/**/*.ts', 'packages/entities/test/**/*.ts'],
+    ignores: [
+      'packages/entities/src/store/**',
+      'packages/entities/src/service/**',
+      'packages/entities/src/module.ts',
+      'packages/entities/src/index.ts',
+      'packages/entities/test/store/**',
+      'packages/entities/test/service/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/store', '**/store/*'], message: 'Only the entity service (src/service/) may use the aspect store.' }] },
+      ],
+    },
+  },
+  {
+    // Every other package and app reaches entities through @mds/entities' exports (its service), never its store.
+    files: ['packages/**/*.ts', 'apps/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['packages/entities/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@mds/entities/src/*', '**/entities/src/*'],
+              message: 'Use what @mds/entities exports: its entity service, never its store.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The operations console runs in the browser.
     files: ['packages/console/src/ui/**'],
     languageOptions: { globals: globals.browser },

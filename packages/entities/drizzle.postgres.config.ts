@@ -1,10 +1,10 @@
 import { defineConfig } from 'drizzle-kit';
 
-// migrations/postgres, generated from the description in src/db/schema.ts (`pnpm db:generate` runs both configs). Its
+// migrations/postgres, generated from the description in src/store/tables.ts (`pnpm db:generate` runs both configs). Its
 // first migrations were written by hand before the description existed; meta/0001_snapshot.json records what they
 // create, so drizzle-kit generates only what changes from there.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  schema: './src/store/tables.ts',
   out: './migrations/postgres',
 });

@@ -1,8 +1,7 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { masked } from '@mds/db';
 import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
-import { createOpenApi } from '@mds/openapi';
-import { createTagsModule, type TagStore } from '@mds/tags';
+import { createTagsModule, type TagService } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { openStorage } from './storage';
 
 export interface Domains {
   auth: Auth;
-  tags: TagStore;
+  tags: TagService;
   timeseries: Timeseries;
   entities: Entities;
 }
@@ -30,7 +29,7 @@ type StartLog = Pick<Logger, 'info' | 'warn'>;
  * ingestion and hands time-series aspects to the time-series package.
  */
 export async function compose(
-  config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database'>,
+  config: Pick<Config, 'dataDir' | 'env' | 'production' | 'database' | 'authorization'>,
   log?: StartLog,
 ): Promise<Composition & Domains> {
   log?.info(config.database.logLine);
@@ -46,17 +45,20 @@ export async function compose(
       allowNoExpiry: resolveAllowNoExpiry(config.env),
     });
     const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig, database: storage.entities });
-    const entities = await createEntities({ db: storage.entities, timeseries: timeseries.ingest });
+    const entities = await createEntities({
+      db: storage.entities,
+      timeseries: timeseries.ingest,
+      points: timeseries.read,
+      authorization: config.authorization,
+    });
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
     const tags = await createTagsModule({ entities, legacy: storage.legacy });
-    const openapi = createOpenApi({ entities, timeseries: timeseries.ingest });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     const entityGraphql = createEntityGraphql({
-      store: entities.store,
+      service: entities.service,
       search: entities.search,
       faces: { TAG: tags.face },
       describers: { tag: tags.describe },
-      timeseries: timeseries.read,
     });
     return {
       // Closed last to first: the shared database after every module that uses it.
@@ -65,7 +67,6 @@ export async function compose(
         auth.module,
         timeseries.module,
         entities.module,
-        openapi,
         tags.module,
         entityGraphql,
       ],
@@ -73,7 +74,7 @@ export async function compose(
       readinessChecks: [() => timeseries.store.checkReady(), ...(storage.readinessCheck ? [storage.readinessCheck] : [])],
       metricSources: timeseries.store,
       auth,
-      tags: tags.store,
+      tags: tags.service,
       timeseries,
       entities,
     };

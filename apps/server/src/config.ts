@@ -27,6 +27,9 @@ const schema = z.object({
   GRAPHQL_QUERY_MAX_ALIASES: limit.default(30),
   GRAPHQL_QUERY_MAX_DIRECTIVES: limit.default(30),
   GRAPHQL_QUERY_MAX_TOKENS: limit.default(2000),
+  // DataHub's authorization switches, with its defaults (metadata-service/configuration application.yaml).
+  REST_API_AUTHORIZATION_ENABLED: bool.default(true),
+  VIEW_AUTHORIZATION_ENABLED: bool.default(false),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -63,6 +66,11 @@ export type Config = {
     maxDirectives: number;
     maxTokens: number;
   };
+  /**
+   * DataHub's switches: REST_API_AUTHORIZATION_ENABLED (Rest.li and OpenAPI reads, writes and deletes checked) and
+   * VIEW_AUTHORIZATION_ENABLED (GraphQL reads of view-restricted entity types checked).
+   */
+  authorization: { restApi: boolean; view: boolean };
   /** SQLite files in dataDir, or the PostgreSQL server of DATABASE_URL / EBEAN_DATASOURCE_URL (read by @mds/db). */
   database: DatabaseConfig;
   /** The whole environment, for the packages that read their own variables. */
@@ -107,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       maxDirectives: c.GRAPHQL_QUERY_MAX_DIRECTIVES,
       maxTokens: c.GRAPHQL_QUERY_MAX_TOKENS,
     },
+    authorization: { restApi: c.REST_API_AUTHORIZATION_ENABLED, view: c.VIEW_AUTHORIZATION_ENABLED },
     database: databaseFromEnv(env),
     env,
   };

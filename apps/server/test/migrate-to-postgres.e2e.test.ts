@@ -1,4 +1,4 @@
-import { ROOT_ACTOR_URN } from '@mds/auth';
+import { ALL_PRIVILEGES, ROOT_ACTOR_URN } from '@mds/auth';
 import { openPostgresDatabase } from '@mds/db';
 import { testDatabases } from '@mds/db/testing';
 import { createTimeseries, postgresDocumentCounts } from '@mds/timeseries';
@@ -148,7 +148,8 @@ beforeAll(async () => {
   expect((await runCli(['ingest', fileURLToPath(BOOTSTRAP)], env)).code).toBe(0);
   const domains = await compose(loadConfig(env));
   try {
-    await domains.tags.create({ id: 'migrated', name: 'Migrated', description: 'made before the move' }, ROOT_ACTOR_URN);
+    const root = { urn: ROOT_ACTOR_URN, privileges: ALL_PRIVILEGES };
+    await domains.tags.create({ id: 'migrated', name: 'Migrated', description: 'made before the move' }, root);
     await domains.auth.roles.assign('urn:li:dataHubRole:Editor', ['urn:li:corpuser:eddie']);
     editorToken = (await domains.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eddie', duration: 'ONE_DAY', name: 'before the move' }))
       .accessToken;

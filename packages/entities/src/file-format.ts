@@ -1,6 +1,6 @@
 import { isJsonObject } from '@mds/core';
-import type { PlacedProposal } from './ingestion';
-import { snapshotProposals } from './snapshots';
+import type { PlacedProposal } from './service/ports';
+import { snapshotProposals } from './restli/snapshots';
 
 /** The type names Avro's JSON encoding wraps union values in: `{"string": "text"}` is `"text"`. */
 const AVRO_TYPES = new Set(['string', 'long', 'int', 'boolean', 'double', 'float', 'bytes', 'array', 'map']);

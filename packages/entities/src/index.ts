@@ -1,33 +1,32 @@
+export { createEntities, type Entities } from './module';
 export {
-  ASPECT_STORE_TABLES,
   ItemWriteError,
-  createAspectStore,
-  type AspectStore,
-  type AspectWrite,
-  type Audit,
+  SYSTEM_ACTOR,
+  anyOf,
+  editPrivileges,
+  type AuthorizationSwitches,
   type ChangeType,
-  type StoredAspect,
-  type SystemMetadata,
-  type WriteResult,
-} from './aspect-store';
-export { canonicalJson } from './canonical-json';
-export {
-  authorizeEdit,
-  createIngestion,
+  type Edit,
+  type EntityReader,
+  type EntityService,
+  type Grant,
   type IngestSummary,
-  type Ingestion,
   type LatestPoint,
   type PlacedProposal,
+  type ProposalPlace,
+  type StoredAspect,
+  type SystemMetadata,
   type TimeseriesIngestPort,
-} from './ingestion';
-export { parseProposal, type ParsedProposal, type ProposalPlace } from './proposals';
-export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH, restliEndpoints } from './restli';
-export { snapshotProposals } from './snapshots';
-export { createEntities, type Entities } from './module';
+  type TimeseriesReader,
+  type WriteResult,
+} from './service';
+export { ASPECT_STORE_TABLES } from './store/sql-store';
+export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './restli/endpoints';
 export { fileItemProposals, pegasusSnapshot } from './file-format';
+export { buildApiDocument } from './openapi/api-docs';
 export { createEntityGraphql } from './graphql/module';
 export { ownerEntity, toGraphQLOwnership } from './graphql/ownership';
 export type { EntityFace } from './graphql/request-loaders';
-export { pointer, updateAspect } from './graphql/mutation-support';
+export { pointer } from './graphql/mutation-support';
 export type { DescriptionHandler } from './graphql/description';
-export { supportsPatch } from './patch';
+export { supportsPatch } from './model/patch';

@@ -1,44 +1,68 @@
 import type { SqlDatabase } from '@mds/db';
 import { createSqlSearchIndex, type SearchIndex } from '@mds/search';
 import type { ApiModule } from '@mds/schema';
-import { createAspectStore, type AspectStore } from './aspect-store';
-import { createIngestion, type Ingestion, type TimeseriesIngestPort } from './ingestion';
-import { recentEntitiesRoute } from './recent-entities';
-import { restliEndpoints } from './restli';
-import { searchActions } from './search-actions';
-import { seedEmptyStore } from './seed';
+import { openApiRoutes } from './openapi/module';
+import { restliEndpoints } from './restli/endpoints';
+import { searchActions } from './restli/search-actions';
+import { recentEntitiesRoute } from './routes/recent-entities';
+import {
+  createEntityService,
+  type AuthorizationSwitches,
+  type EntityService,
+  type TimeseriesIngestPort,
+  type TimeseriesReader,
+} from './service';
+import { seedEmptyStore } from './service/seed';
+import type { AspectReader } from './store/port';
+import { createSqlAspectStore } from './store/sql-store';
 
 export interface Entities {
-  /** Name 'entities': Rest.li ingestion (`/aspects`, `/entities` actions), search actions and reads. Closing it closes `db`. */
+  /** Name 'entities': Rest.li (`/aspects`, `/entities` actions and reads), OpenAPI and mds's JSON routes. Closing it closes `db`. */
   module: ApiModule;
-  store: AspectStore;
+  /** Every read, write and delete of entities, for the faces and the other packages. */
+  service: EntityService;
   search: SearchIndex;
-  ingestion: Ingestion;
+  /** The store's reads, unchecked: for the host's tests and counts, never for a face. */
+  store: AspectReader;
 }
 
-/** The aspect store and its search index on `db` (migrated here), its ingestion, and their Rest.li endpoints. */
+/**
+ * The composition of this package: the aspect store and its search index on `db` (migrated here), the entity
+ * service over them (seeding an empty store), and the service's REST faces. The GraphQL face is
+ * `createEntityGraphql`, composed after the packages whose entity types it shows.
+ */
 export async function createEntities(options: {
   db: SqlDatabase;
   timeseries?: TimeseriesIngestPort;
+  /** Reads of time-series points for GraphQL (none: datasetProfiles and operations answer empty lists). */
+  points?: TimeseriesReader;
+  /** DataHub's authorization switches (DataHub's defaults when absent). */
+  authorization?: AuthorizationSwitches;
   now?: () => number;
 }): Promise<Entities> {
   const search = createSqlSearchIndex(options.db);
   await search.migrate();
-  const store = createAspectStore(options.db, { search });
+  const store = createSqlAspectStore(options.db, { search });
   await store.migrate();
-  await seedEmptyStore(store, options.now ?? Date.now);
-  const ingestion = createIngestion({ store, timeseries: options.timeseries, now: options.now });
-  const { actions, reads } = restliEndpoints(store, ingestion, options.timeseries);
+  const service = createEntityService({
+    store,
+    timeseries: options.timeseries,
+    points: options.points,
+    switches: options.authorization,
+    now: options.now,
+  });
+  await seedEmptyStore(service, () => store.isEmpty());
+  const { actions, reads } = restliEndpoints(service);
   return {
     module: {
       name: 'entities',
       actions: [...actions, ...searchActions(search)],
       reads,
-      routes: [recentEntitiesRoute(options.db)],
+      routes: [recentEntitiesRoute(service), ...openApiRoutes(service, search)],
       close: () => options.db.close(),
     },
-    store,
+    service,
     search,
-    ingestion,
+    store,
   };
 }

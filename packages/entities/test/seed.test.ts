@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEntities } from '../src/index';
+import { createEntities, SYSTEM_ACTOR } from '../src/index';
 
 const dirs: string[] = [];
 const opened: SqlDatabase[] = [];
@@ -21,7 +21,7 @@ describe('a new store', () => {
   it('holds DataHub’s root user as its setup writes it (entities-api §3.1), and only once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mds-seed-'));
     dirs.push(dir);
-    const { store } = await open(dir);
+    const { store, service } = await open(dir);
     const info = await store.get('urn:li:corpuser:datahub', 'corpUserInfo');
     expect(info).toMatchObject({
       value: { displayName: 'Data Hub', active: true, fullName: 'Data Hub', email: 'datahub@linkedin.com' },
@@ -31,18 +31,10 @@ describe('a new store', () => {
     expect(await store.exists('urn:li:corpuser:datahub')).toBe(true);
 
     // Edited, then opened again: the seed is not written over the edit.
-    await store.write(
-      [
-        {
-          urn: 'urn:li:corpuser:datahub',
-          entityType: 'corpuser',
-          aspect: 'corpUserInfo',
-          changeType: 'UPSERT',
-          value: { active: true, displayName: 'Root' },
-        },
-      ],
-      { actor: 'urn:li:corpuser:datahub', time: 1 },
-    );
+    const grant = await service.authorizeEdit(SYSTEM_ACTOR, ['urn:li:corpuser:datahub'], []);
+    await service.write(grant, [
+      { urn: 'urn:li:corpuser:datahub', aspect: 'corpUserInfo', changeType: 'UPSERT', value: { active: true, displayName: 'Root' } },
+    ]);
     await opened.pop()!.close();
     const again = await open(dir);
     expect((await again.store.get('urn:li:corpuser:datahub', 'corpUserInfo'))?.value).toEqual({ active: true, displayName: 'Root' });

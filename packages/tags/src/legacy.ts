@@ -1,6 +1,8 @@
+import { Privilege } from '@mds/auth';
 import type { SqliteDatabase } from '@mds/db';
+import { anyOf, SYSTEM_ACTOR, type Grant } from '@mds/entities';
 import type { TagOwner } from './types';
-import type { TagEntities } from './store';
+import type { TagEntities } from './service';
 import { tagUrn } from './urn';
 
 interface LegacyRow {
@@ -32,28 +34,27 @@ export async function moveLegacyTags(legacy: SqliteDatabase, entities: TagEntiti
               updated_at AS updatedAt, updated_by AS updatedBy FROM tags ORDER BY id`,
     )
     .all();
+  // The system moves them (an operator's upgrade), each write stamped as the tag's own history says.
+  const grant = await entities.service.authorize(SYSTEM_ACTOR, anyOf(Privilege.MANAGE_TAGS));
   for (let i = 0; i < rows.length; i += TAGS_AT_ONCE)
-    await Promise.all(rows.slice(i, i + TAGS_AT_ONCE).map((row) => moveTag(row, entities)));
+    await Promise.all(rows.slice(i, i + TAGS_AT_ONCE).map((row) => moveTag(row, entities, grant)));
   legacy.transaction(() => {
     legacy.exec('DROP TABLE IF EXISTS tags_fts; DROP TABLE tags; DROP TABLE IF EXISTS __migrations_tags;');
   })();
   return rows.length;
 }
 
-async function moveTag(row: LegacyRow, { store }: TagEntities): Promise<void> {
+async function moveTag(row: LegacyRow, { service }: TagEntities, grant: Grant): Promise<void> {
   const urn = tagUrn(row.id);
   const created = { time: row.createdAt, actor: row.createdBy };
   const owners: TagOwner[] = [{ owner: row.createdBy, type: 'TECHNICAL_OWNER' }];
-  await store.write(
-    [{ urn, entityType: 'tag', aspect: 'ownership', changeType: 'UPSERT', value: { owners, lastModified: created } }],
-    created,
-  );
+  await service.write(grant, [{ urn, aspect: 'ownership', changeType: 'UPSERT', value: { owners, lastModified: created } }], created);
   const properties = {
     name: row.name,
     ...(row.description === null ? {} : { description: row.description }),
     ...(row.colorHex === null ? {} : { colorHex: row.colorHex }),
   };
-  await store.write([{ urn, entityType: 'tag', aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], {
+  await service.write(grant, [{ urn, aspect: 'tagProperties', changeType: 'UPSERT', value: properties }], {
     time: row.updatedAt,
     actor: row.updatedBy,
   });

@@ -1,13 +1,13 @@
 import { Privilege } from '@mds/auth';
 import { ApiError, buildApiSchema, type ApiContext } from '@mds/schema';
 import { openDatabase, openSqliteDatabase, type SqlDatabase, type SqliteDatabase } from '@mds/db';
-import { createEntities, createEntityGraphql } from '@mds/entities';
+import { anyOf, createEntities, createEntityGraphql, SYSTEM_ACTOR, type Edit, type Entities } from '@mds/entities';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createTagStore, createTagsModule, type TagsModuleOptions } from '../src/index';
+import { createTagService, createTagsModule, type TagsModuleOptions } from '../src/index';
 
 const legacyDbs: SqliteDatabase[] = [];
 const dbs: SqlDatabase[] = [];
@@ -39,9 +39,18 @@ export async function openEntities(file: string) {
   return createEntities({ db });
 }
 
-/** Another store over the tags of `file`, as a second process would have one. */
+/** Another tag service over the tags of `file`, as a second process would have one. */
 export async function openStore(file: string, options: { now?: () => number } = {}) {
-  return createTagStore(await openEntities(file), options);
+  return createTagService(await openEntities(file), options);
+}
+
+/** A user who may create and manage tags (as an Editor may), for calls of the service itself. */
+export const tagEditor = (urn: string) => ({ urn, privileges: new Set<string>([Privilege.MANAGE_TAGS, Privilege.CREATE_TAGS]) });
+
+/** Aspects written as an ingestion would, stamped by `audit`, past every tag rule (tests of what the service reads). */
+export async function ingested(entities: Entities, edits: Edit[], audit: { actor: string; time: number }) {
+  const grant = await entities.service.authorize(SYSTEM_ACTOR, anyOf(Privilege.EDIT_ENTITY));
+  await entities.service.write(grant, edits, audit);
 }
 
 /** A clock that starts at `start` and moves one second per call, so every audit stamp is predictable. */
@@ -54,10 +63,11 @@ export function steppingClock(start = 1_700_000_000_000) {
 export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
   const file = tempFile('entities.db');
   const entities = await openEntities(file);
-  const { module, store, face, describe } = await createTagsModule({ entities, ...options });
+  const { module, service: store, face, describe } = await createTagsModule({ entities, ...options });
   const schema = buildApiSchema([
     module.resolvers!,
-    createEntityGraphql({ store: entities.store, search: entities.search, faces: { TAG: face }, describers: { tag: describe } }).resolvers!,
+    createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face }, describers: { tag: describe } })
+      .resolvers!,
   ]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;

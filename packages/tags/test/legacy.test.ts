@@ -29,7 +29,7 @@ describe('tags an older mds kept in mds.db', () => {
   it('move into the aspect store on start with their stamps and owners, and the old tables go', async () => {
     const legacy = olderInstallation();
     const entities = await openEntities(tempFile('entities.db'));
-    const { store } = await createTagsModule({ entities, legacy });
+    const { service: store } = await createTagsModule({ entities, legacy });
 
     expect(await store.get('urn:li:tag:ledger')).toEqual({
       urn: 'urn:li:tag:ledger',
@@ -65,7 +65,7 @@ describe('tags an older mds kept in mds.db', () => {
         `INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES ('ledger', 1, 'Ledger', 'General accounts', '#abc', 1000, ?, 2000, ?)`,
       )
       .run(alice, bob);
-    const { store } = await createTagsModule({ entities: await openEntities(file), legacy });
+    const { service: store } = await createTagsModule({ entities: await openEntities(file), legacy });
     expect(await entities.store.versions('urn:li:tag:ledger', 'tagProperties')).toEqual(before);
     expect((await store.search()).total).toBe(2);
     expect(tableNames(legacy)).toEqual([]);

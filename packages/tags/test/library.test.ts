@@ -1,6 +1,7 @@
 import { openSqliteDatabase } from '@mds/db';
 import { createEntities } from '@mds/entities';
-import { createTagStore, createTagsModule } from '@mds/tags';
+import { createTagService, createTagsModule } from '@mds/tags';
+import { Privilege } from '@mds/auth';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +16,9 @@ describe('@mds/tags as a library', () => {
     const db = openSqliteDatabase(join(dir, 'library.db'));
     try {
       const entities = await createEntities({ db });
-      const store = createTagStore(entities, { now: () => 42 });
-      await store.create({ id: 'library', name: 'From a script', description: 'No server involved' }, 'urn:li:corpuser:script');
+      const store = createTagService(entities, { now: () => 42 });
+      const script = { urn: 'urn:li:corpuser:script', privileges: new Set<string>([Privilege.CREATE_TAGS]) };
+      await store.create({ id: 'library', name: 'From a script', description: 'No server involved' }, script);
       expect(await store.get('urn:li:tag:library')).toEqual({
         urn: 'urn:li:tag:library',
         id: 'library',
@@ -31,8 +33,8 @@ describe('@mds/tags as a library', () => {
         lastModified: { time: 42, actor: 'urn:li:corpuser:script' },
       });
       expect((await store.search({ query: 'scri' })).hits.map((hit) => hit.tag.urn)).toEqual(['urn:li:tag:library']);
-      // The module's store is the same kind of store, over the same entities.
-      expect((await (await createTagsModule({ entities })).store.get('urn:li:tag:library'))?.name).toBe('From a script');
+      // The module's service is the same kind of service, over the same entities.
+      expect((await (await createTagsModule({ entities })).service.get('urn:li:tag:library'))?.name).toBe('From a script');
     } finally {
       await db.close();
     }

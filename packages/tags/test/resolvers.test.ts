@@ -87,7 +87,7 @@ describe('mutations that share a commit', () => {
   it('refuse alone: the rest of the batch commits, and no write runs twice', async () => {
     let clockReads = 0;
     const { run, store } = await setup({ now: () => (clockReads++, T0) });
-    await store.create({ id: 'taken', name: 'Taken' }, 'urn:li:corpuser:editor');
+    await store.create({ id: 'taken', name: 'Taken' }, editor.actor);
     clockReads = 0;
     // One turn: one batch. Each write that gets past its argument checks reads the clock once; had a refusal rolled
     // the batch back and run it again, the writes before it would read it twice.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_SIZE } from '@mds/core';
-import { MAX_QUERY_LENGTH, type TagStore } from '../src/index';
-import { setup, thrown } from './fixtures';
+import { MAX_QUERY_LENGTH, type TagService } from '../src/index';
+import { setup, tagEditor, thrown } from './fixtures';
 
-const alice = 'urn:li:corpuser:alice';
+const alice = tagEditor('urn:li:corpuser:alice');
 
 type Seed = [id: string, name: string, description?: string | null][];
 
@@ -14,9 +14,9 @@ async function seed(tags: Seed) {
   return { entities, store };
 }
 
-const seeded = async (tags: Seed): Promise<TagStore> => (await seed(tags)).store;
+const seeded = async (tags: Seed): Promise<TagService> => (await seed(tags)).store;
 
-const ids = async (store: TagStore, query: string, count = 100) => (await store.search({ query, count })).hits.map((hit) => hit.tag.id);
+const ids = async (store: TagService, query: string, count = 100) => (await store.search({ query, count })).hits.map((hit) => hit.tag.id);
 
 const CATALOGUE: Seed = [
   ['pii', 'PII', 'Personally identifiable information'],
@@ -200,7 +200,7 @@ describe('search follows every write', () => {
     await store.update('urn:li:tag:finance', { name: 'Treasury', description: null }, alice);
     expect(await ids(store, 'cash')).toEqual([]);
 
-    await store.delete('urn:li:tag:pii');
+    await store.delete('urn:li:tag:pii', alice);
     expect(await ids(store, 'pii')).toEqual(['gdpr']);
     expect((await store.search({ query: '*' })).total).toBe(4);
 

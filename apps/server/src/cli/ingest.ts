@@ -1,6 +1,6 @@
 import { ALL_PRIVILEGES, ROOT_ACTOR_URN } from '@mds/auth';
 import { createMdsClient, MdsError, type MetadataChangeProposal } from '@mds/client';
-import { fileItemProposals, type Ingestion, type PlacedProposal } from '@mds/entities';
+import { fileItemProposals, type EntityService, type PlacedProposal } from '@mds/entities';
 import { isApiError } from '@mds/schema';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createReadStream, statSync } from 'node:fs';
@@ -59,18 +59,18 @@ export function registerIngestCommand(program: Command): void {
 }
 
 async function withDestination<T>(options: TargetOptions, cmd: Command, body: (destination: Destination) => Promise<T>): Promise<T> {
-  if (!options.url) return withLocalDomains((domains) => body(localDestination(domains.entities.ingestion)));
+  if (!options.url) return withLocalDomains((domains) => body(localDestination(domains.entities.service)));
   if (!options.token) cmd.error('mds: --url needs an access token: pass --token <token> or set MDS_TOKEN', { exitCode: 2 });
   return body(remoteDestination(options.url, options.token));
 }
 
-function localDestination(ingestion: Ingestion): Destination {
+function localDestination(service: EntityService): Destination {
   // The operator owns the data directory: they act as the root user, as `mds token create` does.
   const actor = { urn: ROOT_ACTOR_URN, privileges: ALL_PRIVILEGES };
   return {
     async send(batch) {
       try {
-        const { written, unchanged, skipped } = await ingestion.ingest(batch, actor, batch.length > 1);
+        const { written, unchanged, skipped } = await service.ingest(actor, batch, { batch: batch.length > 1 });
         return { written, unchanged: unchanged + skipped };
       } catch (error) {
         if (isApiError(error) && error.status < 500) throw new Refused(error.message);

@@ -98,7 +98,9 @@ export function registerMigrateToPostgresCommand(program: Command): void {
               }
             });
             // The search index is derived from the aspects: built again on PostgreSQL rather than copied.
-            const entities = await domains.entities.store.reindex((done, total) => progress(`search index: ${done} of ${total} entities`));
+            const entities = await domains.entities.service.reindex((done, total) =>
+              progress(`search index: ${done} of ${total} entities`),
+            );
             endProgress();
             say(`search index: ${entities} entities`);
           }, config);

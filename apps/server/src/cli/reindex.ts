@@ -11,7 +11,7 @@ export function registerReindexCommand(program: Command): void {
         const started = performance.now();
         const tty = process.stderr.isTTY;
         const entities = await withLocalDomains((domains) =>
-          domains.entities.store.reindex((done, total) => {
+          domains.entities.service.reindex((done, total) => {
             if (tty) process.stderr.write(`\rReindexed ${done} of ${total} entities\x1b[K`);
           }),
         );

@@ -19,6 +19,9 @@ export function apiClient(url: string, authorization: string | null) {
     post,
     postText,
     get: (path: string) => send(path, { method: 'GET' }),
+    /** Any method; a body is sent as JSON. */
+    request: (method: string, path: string, body?: unknown) =>
+      send(path, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     graphql: (query: string, variables: Record<string, unknown> = {}) => post('/api/graphql', { query, variables }),
     operation: (action: string, params: unknown) => post(`/gms/operations?action=${action}`, params),
     ingest: (proposals: unknown[]) =>

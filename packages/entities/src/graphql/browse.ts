@@ -1,7 +1,6 @@
 import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, pageOf } from '@mds/core';
 import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
-import type { AspectStore } from '../aspect-store';
 import { filterGroups, type EntitySearcher } from './search';
 import type { RequestLoaders } from './request-loaders';
 
@@ -18,14 +17,19 @@ interface Folder {
  * entities the query and filters select, a page of hits at a time: its cost grows with the entities under the path.
  */
 export function browseResolvers(
-  store: AspectStore,
   search: SearchIndex,
   searchable: readonly string[],
   searchEntities: EntitySearcher,
   loaders: (context: ApiContext) => RequestLoaders,
 ): QueryResolvers {
   /** The browse paths of every entity the query selects, a page of hits at a time. */
-  async function* pathsOf(types: readonly string[], query: string, filters: ReturnType<typeof filterGroups>, includeSoftDeleted: boolean) {
+  async function* pathsOf(
+    reader: RequestLoaders['reader'],
+    types: readonly string[],
+    query: string,
+    filters: ReturnType<typeof filterGroups>,
+    includeSoftDeleted: boolean,
+  ) {
     for (let start = 0; ; start += MAX_PAGE_SIZE) {
       let found;
       try {
@@ -45,7 +49,7 @@ export function browseResolvers(
         throw error;
       }
       const urns = found.hits.map((hit) => hit.urn);
-      const stored = await store.latest(urns, ['browsePathsV2']);
+      const stored = await reader.latest(urns, ['browsePathsV2']);
       for (const urn of urns) {
         const path = stored.get(urn)?.get('browsePathsV2')?.value.path;
         yield (Array.isArray(path) ? path : [])
@@ -70,6 +74,7 @@ export function browseResolvers(
       let under = 0;
       if (types.length) {
         for await (const folders of pathsOf(
+          loaders(context).reader,
           types,
           input.query?.trim() || '*',
           filterGroups(input),

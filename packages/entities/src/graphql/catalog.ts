@@ -1,6 +1,5 @@
 import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type Resolvers, type ResolversTypes } from '@mds/schema';
-import type { AspectStore } from '../aspect-store';
 import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
@@ -29,7 +28,7 @@ const MAX_DEPTH = 32;
  * others: its container chain, browse path, platform instance, relationships and one hop of lineage (entities-api
  * §9.2). Every aspect read goes through the request's batched loaders.
  */
-export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
+export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
   const value = aspectValue(loaders);
   const common = commonFields(loaders);
 
@@ -87,7 +86,8 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
   };
   const relationships = async (parent: Parent, { input }: RelationshipsArgs, context: ApiContext) => {
     const page = pageOrRefuse(input.start, input.count);
-    const found = await store.relationships(urnOf(parent), { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES });
+    const query = { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES };
+    const found = await loaders(context).reader.relationships(urnOf(parent), query);
     let edges = found.relationships;
     if (input.includeSoftDelete === false) {
       const removed = await Promise.all(edges.map(async (edge) => (await value(edge.entity, 'status', context))?.removed === true));
@@ -106,7 +106,8 @@ export function catalogResolvers(store: AspectStore, loaders: Loaders, searchEnt
     const hops = await Promise.all(
       LINEAGE_EDGES[input.direction].map(
         async ([type, direction]) =>
-          (await store.relationships(urnOf(parent), { direction, types: [type], start: 0, count: ALL_EDGES })).relationships,
+          (await loaders(context).reader.relationships(urnOf(parent), { direction, types: [type], start: 0, count: ALL_EDGES }))
+            .relationships,
       ),
     );
     const edges = hops

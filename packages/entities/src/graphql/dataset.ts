@@ -1,7 +1,7 @@
 import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
-import type { AspectStore, StoredAspect } from '../aspect-store';
+import type { StoredAspect } from '../service';
 import { commonFields, globalTags, glossaryTerms, list, text, urnOf, type Json, type Loaders, type Parent } from './common-fields';
 import { idOf } from './ownership';
 
@@ -139,11 +139,11 @@ function schemaMetadata(stored: StoredAspect, urn: string) {
  * assembled from JSON aspects field by field, a nesting the generated resolver types (Partial at the top level only)
  * cannot follow: the shapes are held to the schema by the wire tests (apps/server/test/datasets.e2e.test.ts).
  */
-export function datasetResolvers(store: AspectStore, loaders: Loaders): Resolvers {
-  return resolverMap(store, loaders) as unknown as Resolvers;
+export function datasetResolvers(loaders: Loaders): Resolvers {
+  return resolverMap(loaders) as unknown as Resolvers;
 }
 
-function resolverMap(store: AspectStore, loaders: Loaders) {
+function resolverMap(loaders: Loaders) {
   const aspect = async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name);
   const value = async (urn: string, name: string, context: ApiContext) => (await aspect(urn, name, context))?.value;
   type TagParent = { tag: { urn: string } };
@@ -181,7 +181,7 @@ function resolverMap(store: AspectStore, loaders: Loaders) {
       },
       schemaMetadata: async (parent: Parent, { version }: { version?: number | null }, context: ApiContext) => {
         const stored = version
-          ? await store.get(urnOf(parent), 'schemaMetadata', version)
+          ? await loaders(context).reader.get(urnOf(parent), 'schemaMetadata', version)
           : await aspect(urnOf(parent), 'schemaMetadata', context);
         return stored ? schemaMetadata(stored, urnOf(parent)) : null;
       },

@@ -1,8 +1,8 @@
 import { Privilege } from '@mds/auth';
 import { findEntity, findEntityOfUrn } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
-import type { AspectStore } from '../aspect-store';
-import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, updateAspect, writeAll } from './mutation-support';
+import type { EntityService } from '../service';
+import { entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 export interface DescriptionInput {
   description: string;
@@ -25,19 +25,15 @@ const DESCRIBED_IN: Readonly<Record<string, string>> = {
   dataFlow: 'editableDataFlowProperties',
   dataJob: 'editableDataJobProperties',
 };
-const DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_DOCS];
-const FIELD_DOCS = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_DESCRIPTION];
+const DOCS = [Privilege.EDIT_ENTITY_DOCS];
+const FIELD_DOCS = [Privilege.EDIT_DATASET_COL_DESCRIPTION];
 
 /**
  * `updateDescription` of any entity type: types whose package describes them (`handlers`, by registry name) are
  * handed over; the others write their editable description aspect, a dataset field its `editableSchemaMetadata`
  * entry. DataHub's D1-D2 and T4-T6 texts.
  */
-export function descriptionResolvers(
-  store: AspectStore,
-  now: () => number,
-  handlers: Readonly<Record<string, DescriptionHandler>>,
-): MutationResolvers {
+export function descriptionResolvers(service: EntityService, handlers: Readonly<Record<string, DescriptionHandler>>): MutationResolvers {
   return {
     updateDescription: async (_parent, { input }, { actor }) => {
       const type = findEntityOfUrn(input.resourceUrn)?.name;
@@ -45,32 +41,23 @@ export function descriptionResolvers(
       if (handler) return handler(input, actor);
       const urn = input.resourceUrn;
       const field = fieldOf(urn, input);
-      const audit = { actor: actor.urn, time: now() };
+      const reader = graphqlReader(service, actor);
       if (field !== undefined) {
-        await requireEntityPrivilege(store, actor, urn, FIELD_DOCS);
-        if ((await entityTypeOf(store, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
-        await requireSchemaField(store, urn, field);
+        const grant = await service.authorizeEdit(actor, [urn], FIELD_DOCS);
+        if ((await entityTypeOf(reader, urn)) !== 'dataset') throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+        await requireSchemaField(reader, urn, field);
         const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
-        return writeAll(
-          store,
-          [{ urn, entityType: 'dataset', aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }],
-          audit,
-        );
+        return writeAll(service, grant, [{ urn, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }]);
       }
-      await requireEntityPrivilege(store, actor, urn, DOCS);
+      const grant = await service.authorizeEdit(actor, [urn], DOCS);
       const aspect = type ? DESCRIBED_IN[type] : undefined;
       if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect))
         throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
-      if (!(await entityTypeOf(store, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
-      await updateAspect(
-        store,
-        { urn, entityType: type, aspect },
-        (current) => {
-          if (type === 'domain' && !current) throw badRequest('Properties for this Domain do not yet exist!');
-          return { ...current, description: input.description };
-        },
-        audit,
-      );
+      if (!(await entityTypeOf(reader, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+      await service.update(grant, { urn, aspect }, (current) => {
+        if (type === 'domain' && !current) throw badRequest('Properties for this Domain do not yet exist!');
+        return { ...current, description: input.description };
+      });
       return true;
     },
   };

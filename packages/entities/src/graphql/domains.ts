@@ -1,15 +1,16 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
+import { Privilege } from '@mds/auth';
 import { MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, conflict, notFound, type QueryResolvers, type MutationResolvers, type ResolversTypes } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { ItemWriteError, type AspectStore } from '../aspect-store';
+import { anyOf, ItemWriteError, type EntityService } from '../service';
 import { entityObject } from './dataset';
-import { updateAspect } from './mutation-support';
+import { graphqlReader } from './mutation-support';
 import { systemTypeUrn } from './ownership';
 
-const CREATE = [Privilege.CREATE_DOMAINS, Privilege.MANAGE_DOMAINS];
-const DELETE = [Privilege.MANAGE_DOMAINS, Privilege.DELETE_ENTITY];
+/** Platform privileges: owning a domain grants neither. */
+const CREATE = anyOf(Privilege.CREATE_DOMAINS, Privilege.MANAGE_DOMAINS);
+const DELETE = anyOf(Privilege.MANAGE_DOMAINS, Privilege.DELETE_ENTITY);
 
 interface StoredDomain {
   urn: string;
@@ -24,15 +25,17 @@ interface StoredDomain {
  * and the store when a call needs it.
  */
 export function domainResolvers(
-  store: AspectStore,
+  service: EntityService,
   search: SearchIndex,
   now: () => number,
 ): { Query: QueryResolvers; Mutation: MutationResolvers } {
+  // The tree is what a search of domains finds, open to any caller as search is.
+  const searched = service.reader(undefined, { api: 'search' });
   /** The domains matching `query`, with what their properties say of their name, parent and creation. */
   const domains = async (query = '*'): Promise<StoredDomain[]> => {
     const found = await search.search({ entityTypes: ['domain'], input: query, filters: [], start: 0, count: MAX_PAGE_SIZE, facets: [] });
     const urns = found.hits.map((hit) => hit.urn);
-    const stored = await store.latest(urns, ['domainProperties']);
+    const stored = await searched.latest(urns, ['domainProperties']);
     return urns.map((urn) => {
       const v = stored.get(urn)?.get('domainProperties')?.value ?? {};
       const created = typeof v.created === 'object' && v.created !== null && 'time' in v.created ? Number(v.created.time) : 0;
@@ -44,7 +47,7 @@ export function domainResolvers(
       };
     });
   };
-  const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await store.exists(urn));
+  const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await searched.exists(urn));
 
   return {
     Query: {
@@ -61,12 +64,12 @@ export function domainResolvers(
     },
     Mutation: {
       createDomain: async (_parent, { input }, { actor }) => {
-        requirePrivilege(actor, CREATE);
+        const grant = await service.authorize(actor, CREATE);
         const id = input.id ?? randomUUID();
         const urn = `urn:li:domain:${id}`;
         if (parseDomainUrn(urn) !== id) throw badRequest(`Invalid domain id: ${JSON.stringify(id)}`);
         if (input.name.trim() === '') throw badRequest("'name' must not be blank");
-        if (await store.exists(urn)) throw badRequest('This Domain already exists!');
+        if (await graphqlReader(service, actor).exists(urn)) throw badRequest('This Domain already exists!');
         const parent = input.parentDomain ?? null;
         if (parent !== null && !(await isDomain(parent))) throw badRequest('Parent Domain does not exist!');
         // The name is unique among its siblings, whatever its case (M3).
@@ -87,10 +90,11 @@ export function domainResolvers(
         };
         try {
           // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
-          await store.write(
+          await service.write(
+            grant,
             [
-              { urn, entityType: 'domain', aspect: 'domainProperties', changeType: 'CREATE_ENTITY', value: properties },
-              { urn, entityType: 'domain', aspect: 'ownership', changeType: 'UPSERT', value: ownership },
+              { urn, aspect: 'domainProperties', changeType: 'CREATE_ENTITY', value: properties },
+              { urn, aspect: 'ownership', changeType: 'UPSERT', value: ownership },
             ],
             stamp,
           );
@@ -101,22 +105,22 @@ export function domainResolvers(
         return urn;
       },
       deleteDomain: async (_parent, { urn }, { actor }) => {
-        requirePrivilege(actor, DELETE);
+        const grant = await service.authorize(actor, DELETE);
         if (parseDomainUrn(urn) === undefined) throw badRequest(`Invalid urn: ${urn}`);
-        if (!(await store.exists(urn))) throw notFound(`Domain ${urn} does not exist.`);
+        const reader = graphqlReader(service, actor);
+        if (!(await reader.exists(urn))) throw notFound(`Domain ${urn} does not exist.`);
         if ((await domains()).some((d) => d.parent === urn)) throw badRequest(`Cannot delete domain ${urn} which has child domains`);
-        const audit = { actor: actor.urn, time: now() };
+        const audit = { time: now() };
         // Entities in the domain leave it first, so none is left pointing at a domain that is gone.
-        for (const { urn: member } of await store.referencesTo(urn, 'AssociatedWith')) {
-          const entityType = parseUrn(member).entityType;
-          await updateAspect(
-            store,
-            { urn: member, entityType, aspect: 'domains' },
+        for (const { urn: member } of await reader.referencesTo(urn, 'AssociatedWith')) {
+          await service.update(
+            grant,
+            { urn: member, aspect: 'domains' },
             (current) => ({ ...current, domains: (Array.isArray(current?.domains) ? current.domains : []).filter((d) => d !== urn) }),
             audit,
           );
         }
-        await store.deleteEntity(urn);
+        await service.deleteEntity(grant, urn);
         return true;
       },
     },

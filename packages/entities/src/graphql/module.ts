@@ -1,7 +1,7 @@
 import { findEntity, parseUrn, UrnError, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type ApiModule, type Resolvers, type ResolversTypes } from '@mds/schema';
-import type { AspectStore } from '../aspect-store';
+import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
@@ -10,7 +10,7 @@ import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
-import { profileResolvers, type TimeseriesReader } from './profiles';
+import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { updateMutationResolvers } from './update-mutations';
@@ -38,16 +38,14 @@ const UNSEARCHED = new Set(['DATA_PLATFORM']);
  * (request-loaders.ts).
  */
 export function createEntityGraphql(options: {
-  store: AspectStore;
+  service: EntityService;
   search: SearchIndex;
   faces?: Readonly<Record<string, EntityFace>>;
   /** updateDescription of the types a package describes itself, by registry name (`@mds/tags`: `tag`). */
   describers?: Readonly<Record<string, DescriptionHandler>>;
-  /** Reads of the time-series store, for `datasetProfiles` and `operations` (none: they answer empty lists). */
-  timeseries?: TimeseriesReader;
   now?: () => number;
 }): ApiModule {
-  const { store, search } = options;
+  const { service, search } = options;
   const now = options.now ?? Date.now;
   // An entity the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
   const ownFace: EntityFace = async (urns) => {
@@ -59,10 +57,10 @@ export function createEntityGraphql(options: {
     return answered;
   };
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, ...Object.fromEntries(OWN_TYPES.map((type) => [type, ownFace])) };
-  const loaders = requestLoaders(store, faces);
+  const loaders = requestLoaders(service, faces);
   const searchable = Object.keys(faces).filter((type) => !UNSEARCHED.has(type));
   const searchEntities = createEntitySearch(search, searchable, loaders);
-  const domains = domainResolvers(store, search, now);
+  const domains = domainResolvers(service, search, now);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
@@ -82,7 +80,7 @@ export function createEntityGraphql(options: {
     resolvers: {
       Query: {
         ...domains.Query,
-        ...browseResolvers(store, search, searchable, searchEntities, loaders),
+        ...browseResolvers(search, searchable, searchEntities, loaders),
         dataset: (_parent, { urn }, context) => ofType('dataset', urn, context) as Promise<ResolversTypes['Dataset'] | null>,
         dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context) as Promise<ResolversTypes['Dashboard'] | null>,
         chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,
@@ -95,9 +93,9 @@ export function createEntityGraphql(options: {
         dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context) as Promise<ResolversTypes['DataPlatform'] | null>,
         entity: (_parent, { urn }, context) => entityOf(urn, context),
         entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
-        entityExists: (_parent, { urn }) => {
+        entityExists: (_parent, { urn }, context) => {
           parseArgument(urn);
-          return store.exists(urn);
+          return loaders(context).reader.exists(urn);
         },
         searchAcrossEntities: (_parent, { input }, context) =>
           searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
@@ -110,18 +108,14 @@ export function createEntityGraphql(options: {
           return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
         },
       },
-      ...mergeByType(
-        datasetResolvers(store, loaders),
-        catalogResolvers(store, loaders, searchEntities),
-        profileResolvers(store, options.timeseries ?? (async () => [])),
-      ),
+      ...mergeByType(datasetResolvers(loaders), catalogResolvers(loaders, searchEntities), profileResolvers(service)),
       Mutation: {
-        ...tagMutationResolvers(store, now),
-        ...ownerMutationResolvers(store, now),
-        ...entityMutationResolvers(store, now),
-        ...descriptionResolvers(store, now, options.describers ?? {}),
+        ...tagMutationResolvers(service),
+        ...ownerMutationResolvers(service, now),
+        ...entityMutationResolvers(service),
+        ...descriptionResolvers(service, options.describers ?? {}),
         ...domains.Mutation,
-        ...updateMutationResolvers(store, now),
+        ...updateMutationResolvers(service, now),
       },
     },
   };

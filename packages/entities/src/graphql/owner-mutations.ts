@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
-import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, pointer, requireEntityPrivilege, writeAll } from './mutation-support';
+import type { Edit, EntityReader, EntityService } from '../service';
+import { entityTypeOf, graphqlReader, pointer, writeAll } from './mutation-support';
 import { systemTypeUrn } from './ownership';
 
 interface OwnerInput {
@@ -11,7 +11,7 @@ interface OwnerInput {
   ownershipTypeUrn?: string | null;
 }
 
-const OWNERS = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_OWNERS];
+const OWNERS = [Privilege.EDIT_ENTITY_OWNERS];
 const FAILED = 'Failed to change ownership for resource(s).';
 /** The owner entries are keyed by owner and ownership type urn, as an add replaces the entry of the same pair. */
 const KEYS = { owners: ['owner', 'typeUrn'] };
@@ -22,29 +22,34 @@ const KEYS = { owners: ['owner', 'typeUrn'] };
  * transaction. An added owner is `{owner, type, typeUrn, source: {type: MANUAL}}`; `lastModified` is the caller's
  * stamp.
  */
-export function ownerMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
-  const checkOwner = async (owner: OwnerInput) => {
+export function ownerMutationResolvers(service: EntityService, now: () => number): MutationResolvers {
+  const checkOwner = async (reader: EntityReader, owner: OwnerInput) => {
     const { ownerUrn, ownerEntityType, type, ownershipTypeUrn } = owner;
     if (ownerEntityType === 'CORP_USER' && !ownerUrn.startsWith('urn:li:corpuser:'))
       throw badRequest(`${FAILED} Expected a corp user urn, found ${ownerUrn}.`);
     if (ownerEntityType === 'CORP_GROUP' && !ownerUrn.startsWith('urn:li:corpGroup:'))
       throw badRequest(`${FAILED} Expected a corp group urn, found ${ownerUrn}`);
-    if (!(await store.exists(ownerUrn))) throw badRequest(`${FAILED} Owner with urn ${ownerUrn} does not exist.`);
+    if (!(await reader.exists(ownerUrn))) throw badRequest(`${FAILED} Owner with urn ${ownerUrn} does not exist.`);
     if (!type && !ownershipTypeUrn) throw badRequest(`${FAILED} Expected either type or ownershipTypeUrn to be specified.`);
-    if (ownershipTypeUrn && !ownershipTypeUrn.startsWith('urn:li:ownershipType:__system__') && !(await store.exists(ownershipTypeUrn))) {
+    if (ownershipTypeUrn && !ownershipTypeUrn.startsWith('urn:li:ownershipType:__system__') && !(await reader.exists(ownershipTypeUrn))) {
       throw badRequest(`${FAILED} Custom Ownership type with urn ${ownershipTypeUrn} does not exist.`);
     }
   };
-  const checkResource = async (urn: string) => {
-    const entityType = await entityTypeOf(store, urn);
-    if (!entityType) throw badRequest(`Failed to change ownership for resource ${urn}. Resource does not exist.`);
-    return entityType;
+  /** The PATCH of `ops` on the ownership of each resource, after checking each exists (O1). */
+  const patches = async (reader: EntityReader, urns: readonly string[], ops: readonly object[]) => {
+    const writes: Edit[] = [];
+    for (const urn of urns) {
+      if (!(await entityTypeOf(reader, urn))) throw badRequest(`Failed to change ownership for resource ${urn}. Resource does not exist.`);
+      writes.push({ urn, aspect: 'ownership', changeType: 'PATCH', value: { patch: ops, arrayPrimaryKeys: KEYS } });
+    }
+    return writes;
   };
 
   const add = async (actor: Actor, urns: readonly string[], owners: readonly OwnerInput[], typeUrnForAll?: string | null) => {
-    for (const urn of urns) await requireEntityPrivilege(store, actor, urn, OWNERS);
+    const grant = await service.authorizeEdit(actor, urns, OWNERS);
+    const reader = graphqlReader(service, actor);
     const entries = owners.map((o) => ({ ...o, ownershipTypeUrn: o.ownershipTypeUrn ?? typeUrnForAll }));
-    for (const owner of entries) await checkOwner(owner);
+    for (const owner of entries) await checkOwner(reader, owner);
     const time = now();
     const ops = [
       ...entries.map(({ ownerUrn, type, ownershipTypeUrn }) => {
@@ -54,20 +59,11 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
       }),
       { op: 'add', path: '/lastModified', value: { time, actor: actor.urn } },
     ];
-    const writes: AspectWrite[] = [];
-    for (const urn of urns)
-      writes.push({
-        urn,
-        entityType: await checkResource(urn),
-        aspect: 'ownership',
-        changeType: 'PATCH',
-        value: { patch: ops, arrayPrimaryKeys: KEYS },
-      });
-    return writeAll(store, writes, { actor: actor.urn, time });
+    return writeAll(service, grant, await patches(reader, urns, ops), { time });
   };
 
   const remove = async (actor: Actor, urns: readonly string[], ownerUrns: readonly string[], ownershipTypeUrn?: string | null) => {
-    for (const urn of urns) await requireEntityPrivilege(store, actor, urn, OWNERS);
+    const grant = await service.authorizeEdit(actor, urns, OWNERS);
     const time = now();
     const ops = [
       // Without an ownership type, every entry of the owner goes.
@@ -77,16 +73,7 @@ export function ownerMutationResolvers(store: AspectStore, now: () => number): M
       })),
       { op: 'add', path: '/lastModified', value: { time, actor: actor.urn } },
     ];
-    const writes: AspectWrite[] = [];
-    for (const urn of urns)
-      writes.push({
-        urn,
-        entityType: await checkResource(urn),
-        aspect: 'ownership',
-        changeType: 'PATCH',
-        value: { patch: ops, arrayPrimaryKeys: KEYS },
-      });
-    return writeAll(store, writes, { actor: actor.urn, time });
+    return writeAll(service, grant, await patches(graphqlReader(service, actor), urns, ops), { time });
   };
 
   const resourcesOf = (resources: readonly ({ resourceUrn: string } | null | undefined)[]) =>

@@ -1,19 +1,8 @@
 import { isJsonObject } from '@mds/core';
-import { badRequest, isApiError, type AndFilterInput, type ApiContext, type Resolvers } from '@mds/schema';
-import { Privilege } from '@mds/auth';
-import type { AspectStore } from '../aspect-store';
+import { badRequest, type AndFilterInput, type ApiContext, type Resolvers } from '@mds/schema';
+import type { EntityService } from '../service';
 import { list, text, urnOf, type Json, type Parent } from './common-fields';
-import { requireEntityPrivilege } from './mutation-support';
-
-/** One entity's points of one time-series aspect, newest first (`@mds/timeseries`' reader). */
-export type TimeseriesReader = (request: {
-  entityType: string;
-  aspect: string;
-  urn: string;
-  startTimeMillis?: number;
-  endTimeMillis?: number;
-  limit: number;
-}) => Promise<Json[]>;
+import { graphqlReader } from './mutation-support';
 
 /** DataHub's default `limit` of time-series reads. */
 const DEFAULT_LIMIT = 10_000;
@@ -32,15 +21,16 @@ const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : nu
 const numberText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
 
 /**
- * A dataset's `datasetProfiles` and `operations` (entities-api §9.2), read from the time-series store. Profiles are
- * withheld (an empty list, as DataHub's) from a caller without VIEW_DATASET_PROFILE on the dataset.
+ * A dataset's `datasetProfiles` and `operations` (entities-api §9.2), read from the time-series store through the
+ * entity service, which withholds profiles (an empty list, as DataHub's) from a caller without VIEW_DATASET_PROFILE
+ * on the dataset.
  */
-export function profileResolvers(store: AspectStore, read: TimeseriesReader): Resolvers {
-  const points = async (urn: string, aspect: string, args: RangeArgs) => {
+export function profileResolvers(service: EntityService): Resolvers {
+  const points = async (urn: string, aspect: string, args: RangeArgs, context: ApiContext) => {
     const limit = args.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) throw badRequest("'limit' must be a positive integer");
     const matches = criteria(args.filter?.or ?? []);
-    const found = await read({
+    const found = await graphqlReader(service, context.actor).points({
       entityType: 'dataset',
       aspect,
       urn,
@@ -53,17 +43,10 @@ export function profileResolvers(store: AspectStore, read: TimeseriesReader): Re
 
   const resolvers = {
     Dataset: {
-      datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext) => {
-        try {
-          await requireEntityPrivilege(store, context.actor, urnOf(parent), [Privilege.VIEW_DATASET_PROFILE]);
-        } catch (error) {
-          if (isApiError(error) && error.kind === 'UNAUTHORIZED') return [];
-          throw error;
-        }
-        return (await points(urnOf(parent), 'datasetProfile', args)).map(profile);
-      },
-      operations: async (parent: Parent, args: RangeArgs) => {
-        const found = (await points(urnOf(parent), 'operation', args)).map(operation);
+      datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext) =>
+        (await points(urnOf(parent), 'datasetProfile', args, context)).map(profile),
+      operations: async (parent: Parent, args: RangeArgs, context: ApiContext) => {
+        const found = (await points(urnOf(parent), 'operation', args, context)).map(operation);
         return found.sort((a, b) => b.lastUpdatedTimestamp - a.lastUpdatedTimestamp);
       },
     },

@@ -1,11 +1,14 @@
 import type { ApiContext, ResolversTypes } from '@mds/schema';
-import type { AspectStore, StoredAspect } from '../aspect-store';
+import type { EntityReader, EntityService, StoredAspect } from '../service';
+import { graphqlReader } from './mutation-support';
 
 /** The GraphQL objects of one entity type for `urns`, by urn; urns it cannot answer are left out. */
 export type EntityFace = (urns: readonly string[]) => Promise<ReadonlyMap<string, ResolversTypes['Entity']>>;
 
 /** What one GraphQL request reads, batched: every field of every entity asked at one depth shares one store read. */
 export interface RequestLoaders {
+  /** The request's reads (VIEW_AUTHORIZATION_ENABLED decides what its caller sees). */
+  reader: EntityReader;
   /** The latest aspects of an entity (all of them; undefined when none is stored). */
   aspects(urn: string): Promise<ReadonlyMap<string, StoredAspect> | undefined>;
   /** An entity of a type with a face (`TAG`, ...); undefined when absent or faceless. */
@@ -16,12 +19,16 @@ export interface RequestLoaders {
  * Per-request loaders, created on a request's first read and dropped with its context. A request sees the store
  * as its reads find it; nothing is kept across requests.
  */
-export function requestLoaders(store: AspectStore, faces: Readonly<Record<string, EntityFace>>): (context: ApiContext) => RequestLoaders {
+export function requestLoaders(
+  service: EntityService,
+  faces: Readonly<Record<string, EntityFace>>,
+): (context: ApiContext) => RequestLoaders {
   const byRequest = new WeakMap<ApiContext, RequestLoaders>();
   return (context) => {
     let loaders = byRequest.get(context);
     if (!loaders) {
-      const aspects = batchLoader((urns) => store.latest(urns));
+      const reader = graphqlReader(service, context.actor);
+      const aspects = batchLoader((urns) => reader.latest(urns));
       const byFace = new Map<string, (urn: string) => Promise<ResolversTypes['Entity'] | undefined>>();
       const entity = (graphqlType: string, urn: string) => {
         const face = faces[graphqlType];
@@ -30,7 +37,7 @@ export function requestLoaders(store: AspectStore, faces: Readonly<Record<string
         if (!load) byFace.set(graphqlType, (load = batchLoader(face)));
         return load(urn);
       };
-      loaders = { aspects, entity };
+      loaders = { reader, aspects, entity };
       byRequest.set(context, loaders);
     }
     return loaders;

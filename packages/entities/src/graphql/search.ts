@@ -9,7 +9,7 @@ import {
   type SearchFlags,
   type SortCriterion,
 } from '@mds/schema';
-import { indexSort } from '../search-actions';
+import { indexSort } from '../model/search-sort';
 import type { RequestLoaders } from './request-loaders';
 
 /** What every GraphQL search asks (searchAcrossEntities, search, a container's or domain's entities, browseV2). */

@@ -1,8 +1,8 @@
 import { Privilege } from '@mds/auth';
 import { urnTypeOf } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
-import type { AspectStore, AspectWrite } from '../aspect-store';
-import { entityTypeOf, fieldOf, pointer, requireEntityPrivilege, requireSchemaField, writeAll } from './mutation-support';
+import type { Edit, EntityReader, EntityService, Grant } from '../service';
+import { entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 /** One resource a tag mutation edits: an entity, or a field of a dataset's schema. */
 interface ResourceRef {
@@ -11,8 +11,8 @@ interface ResourceRef {
   subResource?: string | null;
 }
 
-const RESOURCE = [Privilege.EDIT_ENTITY, Privilege.EDIT_ENTITY_TAGS];
-const FIELD = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_TAGS];
+const RESOURCE = [Privilege.EDIT_ENTITY_TAGS];
+const FIELD = [Privilege.EDIT_DATASET_COL_TAGS];
 
 /**
  * `addTag(s)`, `removeTag`, `batchAddTags`, `batchRemoveTags` (entities-api §10): every resource and tag checked
@@ -20,39 +20,40 @@ const FIELD = [Privilege.EDIT_ENTITY, Privilege.EDIT_DATASET_COL_TAGS];
  * concurrent edits of one aspect never lose each other. Entity tags go to `globalTags`; a field's to its entry of
  * `editableSchemaMetadata` (created if missing); ingested `schemaMetadata` is never edited.
  */
-export function tagMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
-  const checkTags = async (tagUrns: readonly string[]) => {
+export function tagMutationResolvers(service: EntityService): MutationResolvers {
+  const checkTags = async (reader: EntityReader, tagUrns: readonly string[]) => {
     for (const tagUrn of tagUrns) {
       if (urnTypeOf(tagUrn) !== 'tag')
         throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn type does not match entity type tag..`);
-      if (!(await store.exists(tagUrn))) throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn does not exist.`);
+      if (!(await reader.exists(tagUrn))) throw badRequest(`Failed to validate label with urn ${tagUrn}. Urn does not exist.`);
     }
   };
 
   /** The resource's write for `tagUrns`, after its checks; `op` adds or removes each tag. */
-  const planWrite = async (ref: ResourceRef, tagUrns: readonly string[], op: 'add' | 'remove'): Promise<AspectWrite> => {
+  const planWrite = async (reader: EntityReader, ref: ResourceRef, tagUrns: readonly string[], op: 'add' | 'remove'): Promise<Edit> => {
     const urn = ref.resourceUrn;
     const field = fieldOf(urn, ref);
-    const entityType = await entityTypeOf(store, urn);
-    if (!entityType) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
+    if (!(await entityTypeOf(reader, urn))) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
     const entry = (tagUrn: string) => ({
       op,
       path: `${field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/globalTags`}/tags/${pointer(tagUrn)}`,
       ...(op === 'add' ? { value: { tag: tagUrn } } : {}),
     });
-    if (field === undefined) return { urn, entityType, aspect: 'globalTags', changeType: 'PATCH', value: tagUrns.map(entry) };
-    await requireSchemaField(store, urn, field);
-    return { urn, entityType, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: tagUrns.map(entry) };
+    if (field === undefined) return { urn, aspect: 'globalTags', changeType: 'PATCH', value: tagUrns.map(entry) };
+    await requireSchemaField(reader, urn, field);
+    return { urn, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: tagUrns.map(entry) };
   };
 
   // As DataHub: the caller's privileges on every resource first, then the tags, then each resource.
   const run = async (actor: Actor, refs: readonly ResourceRef[], tagUrns: readonly string[], op: 'add' | 'remove') => {
+    const grants: Grant[] = [];
     for (const ref of refs)
-      await requireEntityPrivilege(store, actor, ref.resourceUrn, ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE);
-    await checkTags(tagUrns);
-    const writes: AspectWrite[] = [];
-    for (const ref of refs) writes.push(await planWrite(ref, tagUrns, op));
-    return writeAll(store, writes, { actor: actor.urn, time: now() });
+      grants.push(await service.authorizeEdit(actor, [ref.resourceUrn], ref.subResourceType === 'DATASET_FIELD' ? FIELD : RESOURCE));
+    const reader = graphqlReader(service, actor);
+    await checkTags(reader, tagUrns);
+    const writes: Edit[] = [];
+    for (const ref of refs) writes.push(await planWrite(reader, ref, tagUrns, op));
+    return writeAll(service, grants, writes);
   };
 
   return {

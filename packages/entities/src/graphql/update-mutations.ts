@@ -8,12 +8,14 @@ import {
   type OwnershipUpdate,
   type ResolversTypes,
 } from '@mds/schema';
-import type { AspectStore, AspectWrite, Audit } from '../aspect-store';
+import type { Edit, EntityService } from '../service';
 import { entityObject } from './dataset';
-import { entityTypeOf, requireEntityPrivilege, writeAll } from './mutation-support';
+import { entityTypeOf, graphqlReader, writeAll } from './mutation-support';
 import { systemTypeUrn } from './ownership';
 
 type Aspect = Record<string, unknown>;
+/** Who edits, when: the stamps a part writes into its aspect. */
+type Audit = { actor: string; time: number };
 /** One part of an update input: the aspect it replaces, what allows it besides EDIT_ENTITY, and its new value. */
 interface Part<Input> {
   aspect: string;
@@ -95,9 +97,10 @@ const CHART_PARTS = { ownership, tags, globalTags: tags, editableProperties: des
 
 /**
  * `updateDataset`, `updateDashboard`, `updateChart` (entities-api §10): each part of the input replaces one aspect
- * whole, all parts in one write, after the privilege of every part and the entity's existence (D3) are checked.
+ * whole, all parts in one write, after the privileges of every part (EDIT_ENTITY, or every part's own) and the
+ * entity's existence (D3) are checked.
  */
-export function updateMutationResolvers(store: AspectStore, now: () => number): MutationResolvers {
+export function updateMutationResolvers(service: EntityService, now: () => number): MutationResolvers {
   const update = async <Input extends object>(
     actor: Actor,
     urn: string,
@@ -106,18 +109,20 @@ export function updateMutationResolvers(store: AspectStore, now: () => number): 
     input: Input,
   ) => {
     const given = Object.entries(input).filter(([name, value]) => value != null && Object.hasOwn(parts, name)) as [string, never][];
-    for (const [name] of given)
-      for (const privilege of parts[name]!.privileges) await requireEntityPrivilege(store, actor, urn, [Privilege.EDIT_ENTITY, privilege]);
-    if ((await entityTypeOf(store, urn)) !== entityType || parseUrn(urn).entityType !== entityType)
+    // An input of no part edits nothing, and asks for nothing.
+    const grant = given.length
+      ? await service.authorizeEdit(actor, [urn], [...new Set(given.flatMap(([name]) => parts[name]!.privileges))])
+      : undefined;
+    if ((await entityTypeOf(graphqlReader(service, actor), urn)) !== entityType || parseUrn(urn).entityType !== entityType)
       throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
     const audit = { actor: actor.urn, time: now() };
     // `tags` wins over its deprecated alias `globalTags` when both are given: one write per aspect.
-    const writes = new Map<string, AspectWrite>();
+    const writes = new Map<string, Edit>();
     for (const [name, value] of given.sort(([a], [b]) => Number(a === 'tags') - Number(b === 'tags'))) {
       const part = parts[name]!;
-      writes.set(part.aspect, { urn, entityType, aspect: part.aspect, changeType: 'UPSERT', value: part.value(value, audit) });
+      writes.set(part.aspect, { urn, aspect: part.aspect, changeType: 'UPSERT', value: part.value(value, audit) });
     }
-    if (writes.size) await writeAll(store, [...writes.values()], audit);
+    if (grant && writes.size) await writeAll(service, grant, [...writes.values()], audit);
     return entityObject(urn);
   };
   return {

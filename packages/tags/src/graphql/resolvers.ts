@@ -1,65 +1,55 @@
-import { Privilege, requirePrivilege } from '@mds/auth';
 import type { DescriptionHandler, EntityFace } from '@mds/entities';
 import { badRequest, type Resolvers } from '@mds/schema';
-import type { TagStore } from '../store';
+import type { TagService } from '../service';
 import { parseTagUrn } from '../urn';
 import { toGraphQLTag } from './to-graphql';
 
-const CREATE = [Privilege.CREATE_TAGS, Privilege.MANAGE_TAGS];
-const MANAGE = [Privilege.MANAGE_TAGS];
-
 /**
- * The GraphQL face of a TagStore: privileges, DataHub's argument shapes, and DataHub's result shapes. Each mutation
- * answers once its write is durable (the aspect store's transactions share commits under load).
+ * The GraphQL face of the tag service: DataHub's argument shapes and result shapes. The service asks the entity
+ * service's policy for each change's privileges. Each mutation answers once its write is durable (the aspect
+ * store's transactions share commits under load).
  */
-export function createTagResolvers(store: TagStore): Resolvers {
+export function createTagResolvers(tags: TagService): Resolvers {
   return {
     Query: {
       // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
       tag: async (_parent, { urn }) => {
-        const tag = await store.get(urn);
+        const tag = await tags.get(urn);
         return tag && toGraphQLTag(tag);
       },
     },
     Mutation: {
-      createTag: async (_parent, { input }, { actor }) => {
-        requirePrivilege(actor, CREATE);
-        return (await store.create(input, actor.urn)).urn;
-      },
+      createTag: async (_parent, { input }, { actor }) => (await tags.create(input, actor)).urn,
       updateTag: async (_parent, { urn, input }, { actor }) => {
-        requirePrivilege(actor, MANAGE);
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
         const changes = { name: input.name, description: input.description };
-        return toGraphQLTag(await store.update(urn, changes, actor.urn));
+        return toGraphQLTag(await tags.update(urn, changes, actor));
       },
       deleteTag: async (_parent, { urn }, { actor }) => {
-        requirePrivilege(actor, MANAGE);
-        await store.delete(urn);
+        await tags.delete(urn, actor);
         return true;
       },
       setTagColor: async (_parent, { urn, colorHex }, { actor }) => {
-        requirePrivilege(actor, MANAGE);
-        await store.setColor(urn, colorHex, actor.urn);
+        await tags.setColor(urn, colorHex, actor);
         return true;
       },
     },
   };
 }
 
-/** updateDescription of a tag (@mds/entities hands tags to it): MANAGE_TAGS, and tags have no sub-resources. */
-export function describeTag(store: TagStore): DescriptionHandler {
+/** updateDescription of a tag (@mds/entities hands tags to it): tags have no sub-resources. */
+export function describeTag(tags: TagService): DescriptionHandler {
   return async (input, actor) => {
-    requirePrivilege(actor, MANAGE);
     parseTagUrn(input.resourceUrn, 'resourceUrn');
     if (input.subResourceType != null || input.subResource != null) {
       throw badRequest(`'subResourceType' and 'subResource' must be absent: tags have no sub-resources`);
     }
-    await store.setDescription(input.resourceUrn, input.description, actor.urn);
+    await tags.setDescription(input.resourceUrn, input.description, actor);
     return true;
   };
 }
 
 /** The GraphQL face of tags for entity-wide queries (`searchAcrossEntities`): `Tag` objects by urn. */
-export function tagFace(store: TagStore): EntityFace {
-  return async (urns) => new Map([...(await store.getMany(urns))].map(([urn, tag]) => [urn, toGraphQLTag(tag)]));
+export function tagFace(tags: TagService): EntityFace {
+  return async (urns) => new Map([...(await tags.getMany(urns))].map(([urn, tag]) => [urn, toGraphQLTag(tag)]));
 }

@@ -1,8 +1,8 @@
+import { Privilege } from '@mds/auth';
 import { openSqliteDatabase } from '@mds/db';
-import { createAspectStore } from '@mds/entities';
-import { createSqlSearchIndex } from '@mds/search';
+import { createEntities } from '@mds/entities';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createTagStore } from '../../src/index';
+import { createTagService } from '../../src/index';
 
 export interface CreateWorkerData {
   file: string;
@@ -16,8 +16,8 @@ export type CreateOutcome = { ok: true; urn: string } | { ok: false; status?: nu
 // One connection per thread, as a separate process would have (the host migrated the file already).
 const { file, creates, barrier } = workerData as CreateWorkerData;
 const db = openSqliteDatabase(file);
-const search = createSqlSearchIndex(db);
-const store = createTagStore({ store: createAspectStore(db, { search }), search });
+const store = createTagService(await createEntities({ db }));
+const racer = { urn: 'urn:li:corpuser:racer', privileges: new Set<string>([Privilege.CREATE_TAGS]) };
 const flags = new Int32Array(barrier);
 Atomics.add(flags, 0, 1);
 Atomics.wait(flags, 1, 0);
@@ -25,7 +25,7 @@ Atomics.wait(flags, 1, 0);
 const outcomes: CreateOutcome[] = await Promise.all(
   Array.from({ length: creates }, async (_, i): Promise<CreateOutcome> => {
     try {
-      return { ok: true, urn: (await store.create({ id: 'contested', name: `Create ${i}` }, 'urn:li:corpuser:racer')).urn };
+      return { ok: true, urn: (await store.create({ id: 'contested', name: `Create ${i}` }, racer)).urn };
     } catch (error) {
       return { ok: false, status: (error as { status?: number }).status, message: (error as Error).message };
     }

@@ -1,0 +1,212 @@
+import { ALL_PRIVILEGES, SYSTEM_ACTOR_URN, type Privilege } from '@mds/auth';
+import { aspectSpec, findEntityOfUrn, isJsonObject, type EntitySpec } from '@mds/core';
+import { ApiError, forbidden, type Actor } from '@mds/schema';
+import { ItemWriteError, type AspectStore, type Audit, type WriteResult } from '../store/port';
+import { createIngest } from './ingest';
+import {
+  createPolicy,
+  editPrivileges,
+  type AuthorizationSwitches,
+  type EntityOperation,
+  type Policy,
+  type PrivilegeGroups,
+} from './policy';
+import type { TimeseriesIngestPort, TimeseriesReader } from './ports';
+import { assertValid, checkedEdit, type Edit } from './proposals';
+import { EntityReader, type ReadVia } from './reader';
+
+/** The system client: what the service does on its own behalf (seeding a new store) and operators' trusted tools. */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ urn: SYSTEM_ACTOR_URN, privileges: ALL_PRIVILEGES });
+
+/**
+ * Proof that an actor was authorized for some entities (or for a platform-wide privilege, which covers every entity):
+ * issued only by `authorize*`, and asked for by every write and delete. A write of an entity the grant does not cover
+ * is a programming error, never a silent widening.
+ */
+export interface Grant {
+  readonly actor: Actor;
+  /** The entities covered; `platform`: any (a platform privilege, such as MANAGE_TAGS or MANAGE_DOMAINS). */
+  readonly resources: ReadonlySet<string> | 'platform';
+}
+
+/** A 403's text: fixed, or naming the urns refused. Absent: DataHub's generic GraphQL text. */
+export type Denied = string | ((refused: readonly string[]) => string);
+
+/** How many times a read-modify-write is tried when other writes keep moving the aspect between its read and write. */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * The entity service: the only writer of the aspect store, and the one place that validates and authorizes. Every
+ * face (Rest.li, OpenAPI, GraphQL) and every domain package (tags) goes through it:
+ * - `ingest`: MCPs parsed, validated, authorized, written (time-series ones to the time-series store);
+ * - `reader(actor, via)`: reads under the rule of the face that reads (ReadVia);
+ * - `authorize*` then `write` / `update` / `delete*`: edits and deletes, each value validated as an ingested one is.
+ */
+export function createEntityService(options: {
+  store: AspectStore;
+  timeseries?: TimeseriesIngestPort;
+  /** Reads of time-series points (GraphQL's datasetProfiles, operations). */
+  points?: TimeseriesReader;
+  switches?: AuthorizationSwitches;
+  now?: () => number;
+}) {
+  const { store, timeseries } = options;
+  const now = options.now ?? Date.now;
+  const policy: Policy = createPolicy({
+    switches: options.switches,
+    async ownersOf(urns) {
+      const stored = await store.latest(urns, ['ownership']);
+      const owners = new Map<string, Set<string>>();
+      for (const [urn, aspects] of stored) {
+        const list = aspects.get('ownership')?.value.owners;
+        owners.set(
+          urn,
+          new Set((Array.isArray(list) ? list : []).flatMap((o) => (isJsonObject(o) && typeof o.owner === 'string' ? [o.owner] : []))),
+        );
+      }
+      return owners;
+    },
+  });
+  const issued = new WeakSet<Grant>();
+  const grant = (actor: Actor, resources: readonly string[] | undefined): Grant => {
+    const issuedGrant: Grant = Object.freeze({ actor, resources: resources === undefined ? 'platform' : new Set(resources) });
+    issued.add(issuedGrant);
+    return issuedGrant;
+  };
+  /** The grant (of several, the first) that covers every urn; a programming error unless one was issued here. */
+  const requireCovered = (given: Grant | readonly Grant[], urns: Iterable<string>): Grant => {
+    const grants = Array.isArray(given) ? (given as readonly Grant[]) : [given as Grant];
+    if (grants.length === 0 || !grants.every((g) => issued.has(g)))
+      throw new Error('entity service: a write needs a grant issued by this service');
+    for (const urn of urns) {
+      if (!grants.some((g) => g.resources === 'platform' || g.resources.has(urn)))
+        throw new Error(`entity service: no grant covers ${urn}`);
+    }
+    return grants[0]!;
+  };
+  const refusal = (denied: Denied | undefined, refused: readonly string[]) =>
+    forbidden(typeof denied === 'function' ? denied(refused) : denied);
+  const auditOf = (given: Grant, audit: Partial<Audit> = {}): Audit => ({ actor: given.actor.urn, time: now(), ...audit });
+
+  const service = {
+    policy,
+    ingest: createIngest({ store, policy, timeseries, now }),
+
+    /** The reads of `actor` under the rule of `via` (none: anonymous, which a restricted view hides from). */
+    reader: (actor: Actor | undefined, via: ReadVia) =>
+      new EntityReader(store, policy, { port: timeseries, read: options.points }, actor, via),
+
+    /**
+     * A grant for `privileges` (any one group) on every entity of `resources`, or on the platform when `resources` is
+     * absent; a 403 with the face's text (`denied`) otherwise.
+     */
+    async authorize(actor: Actor, privileges: PrivilegeGroups, resources?: readonly string[], denied?: Denied): Promise<Grant> {
+      if (resources === undefined) {
+        if (!(await policy.authorize(actor, { privileges }))) throw refusal(denied, []);
+        return grant(actor, undefined);
+      }
+      const refused = await policy.refused(actor, privileges, resources);
+      if (refused.length) throw refusal(denied, refused);
+      return grant(actor, resources);
+    },
+
+    /** A grant to edit `urns`: EDIT_ENTITY, or every one of `privileges` (the specific ones of a GraphQL edit). */
+    authorizeEdit(actor: Actor, urns: readonly string[], privileges: readonly Privilege[], denied?: Denied): Promise<Grant> {
+      return service.authorize(actor, editPrivileges(privileges), urns, denied);
+    },
+
+    /** A grant for an operation of DataHub's REST APIs on `urns` (anyone's when REST_API_AUTHORIZATION_ENABLED is off). */
+    authorizeRest(actor: Actor, operation: EntityOperation, urns: readonly string[], denied: Denied): Promise<Grant> {
+      const privileges = policy.restApi(operation);
+      return privileges ? service.authorize(actor, privileges, urns, denied) : Promise.resolve(grant(actor, urns));
+    },
+
+    /**
+     * Writes `edits` all or none, in order, stamped by the grant's actor (or `audit`): each checked as an ingested
+     * value is, a PATCH's result too. A refused item rejects with ItemWriteError naming its index.
+     */
+    async write(given: Grant | readonly Grant[], edits: readonly Edit[], audit?: Partial<Audit>): Promise<WriteResult[]> {
+      // Nothing to write needs nothing granted (a batch mutation of no resources).
+      if (edits.length === 0) return [];
+      const stamp = auditOf(
+        requireCovered(
+          given,
+          edits.map((edit) => edit.urn),
+        ),
+        audit,
+      );
+      const writes = edits.map((edit, index) => {
+        try {
+          return checkedEdit(edit);
+        } catch (error) {
+          throw error instanceof ApiError ? new ItemWriteError(index, error) : error;
+        }
+      });
+      return store.write(writes, stamp, assertValid);
+    },
+
+    /**
+     * A read-modify-write of one aspect that loses no concurrent edit: the write is conditional on the version read
+     * (`If-Version-Match`), and one that lost the race reads again and reapplies `modify`. Answers the value written
+     * and whether it was a new version (an identical value writes none).
+     */
+    async update(
+      given: Grant,
+      target: { urn: string; aspect: string },
+      modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>,
+      audit?: Partial<Audit>,
+    ): Promise<{ value: Record<string, unknown>; written: boolean }> {
+      for (let attempt = 1; ; attempt++) {
+        const current = (await store.latest([target.urn], [target.aspect])).get(target.urn)?.get(target.aspect);
+        const value = modify(current?.value);
+        const version = current?.systemMetadata?.version;
+        const headers = { 'If-Version-Match': version === undefined ? '-1' : String(version) };
+        try {
+          const [result] = await service.write(given, [{ ...target, changeType: 'UPSERT', value, headers }], audit);
+          return { value, written: result!.outcome === 'written' };
+        } catch (error) {
+          const moved = error instanceof ItemWriteError && error.error.message.includes('(If-Version-Match)');
+          if (!moved || attempt === MAX_ATTEMPTS) throw error instanceof ItemWriteError ? error.error : error;
+        }
+      }
+    },
+
+    /** Hard delete: every row of the urn and its time-series points (in the window, when one is given). Answers both counts. */
+    async deleteEntity(given: Grant, urn: string, window: { startTimeMillis?: number; endTimeMillis?: number } = {}) {
+      requireCovered(given, [urn]);
+      const entity = findEntityOfUrn(urn);
+      const rows = await store.deleteEntity(urn);
+      const timeseriesRows = entity ? ((await timeseries?.deleteEntity({ urn, entityType: entity.name, ...window })) ?? 0) : 0;
+      return { rows, timeseriesRows };
+    },
+
+    /** Versioned aspects with every version (and their edges); time-series ones with all their points. */
+    async deleteAspects(given: Grant, urn: string, entity: EntitySpec, aspects: readonly string[]): Promise<void> {
+      requireCovered(given, [urn]);
+      const isPoint = (aspect: string) => aspectSpec(aspect)?.kind === 'timeseries';
+      await store.deleteAspects(
+        urn,
+        aspects.filter((aspect) => !isPoint(aspect)),
+      );
+      for (const aspectName of aspects.filter(isPoint)) await timeseries?.deleteEntity({ urn, entityType: entity.name, aspectName });
+    },
+
+    /** The points of one time-series aspect of an entity in an inclusive window (open ends when absent); how many. */
+    async deletePoints(
+      given: Grant,
+      request: { urn: string; entityType: string; aspectName: string; startTimeMillis?: number; endTimeMillis?: number },
+    ): Promise<number> {
+      requireCovered(given, [request.urn]);
+      return (await timeseries?.deleteEntity(request)) ?? 0;
+    },
+
+    /** Whether `aspect` is a time-series aspect of `entityType` this installation stores points of. */
+    storesPoints: (entityType: string, aspect: string) => timeseries?.accepts(entityType, aspect) ?? false,
+
+    /** Rebuilds the search index from the stored aspects (an operator's command), `progress(done, total)`. */
+    reindex: (progress?: (done: number, total: number) => void) => store.reindex(progress),
+  };
+  return service;
+}
+
+export type EntityService = ReturnType<typeof createEntityService>;

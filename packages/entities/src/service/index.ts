@@ -1,0 +1,16 @@
+// What faces and other packages may use of the service layer: the service, its reads, its policy's vocabulary, and
+// the types of what it stores (re-exported, so nothing outside `service/` imports `store/`).
+export { createEntityService, SYSTEM_ACTOR, type Denied, type EntityService, type Grant } from './entity-service';
+export { EntityReader, type ReadVia } from './reader';
+export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
+export { urnParameter, type Edit } from './proposals';
+export type {
+  IngestSummary,
+  LatestPoint,
+  PlacedProposal,
+  PointsRequest,
+  ProposalPlace,
+  TimeseriesIngestPort,
+  TimeseriesReader,
+} from './ports';
+export { ItemWriteError, type ChangeType, type StoredAspect, type SystemMetadata, type WriteResult } from '../store/port';

@@ -1,0 +1,96 @@
+import { ApiError, forbidden, type Actor } from '@mds/schema';
+import { ItemWriteError, type AspectStore, type AspectWrite } from '../store/port';
+import type { Policy } from './policy';
+import type { IngestSummary, PlacedProposal, ProposalPlace, TimeseriesIngestPort } from './ports';
+import { assertValid, parseProposal, type ParsedProposal } from './proposals';
+
+export interface IngestOptions {
+  /** A batch names the failing item's place in its errors. */
+  batch: boolean;
+  /** The face's 403 text for the urns refused; by default DataHub's Rest.li text, which names each (entities-api §6.5). */
+  denied?: (refused: readonly string[]) => string;
+}
+
+const modifyDenied = (actor: Actor) => (urns: readonly string[]) =>
+  `User ${actor.urn} is unauthorized to modify entity: ${urns.map((urn) => `HttpStatus: 403 Urn: ${urn}`).join(', ')}`;
+
+/** Names the item of a batch an error is about, unless the error already does (`Parameter 'proposals.3...`). */
+function naming(error: unknown, place: ProposalPlace, batch: boolean): unknown {
+  if (!batch || !(error instanceof ApiError) || error.message.includes(`'${place.path}`)) return error;
+  return new ApiError(error.kind, `${place.path}: ${error.message}`);
+}
+
+/**
+ * MetadataChangeProposals in (Rest.li and OpenAPI alike): each parsed and checked (entities-api §6.3-6.5, values
+ * validated), then the caller authorized on every urn (REST_API_AUTHORIZATION_ENABLED: EDIT_ENTITY, as DataHub's
+ * AuthUtil.isAPIAuthorized asks, which an owner holds on what it owns), then versioned aspects written in one
+ * transaction and time-series ones handed to the time-series store. A batch with one bad item answers that item's
+ * error, naming its place, and writes nothing.
+ */
+export function createIngest(options: { store: AspectStore; policy: Policy; timeseries?: TimeseriesIngestPort; now: () => number }) {
+  const { store, policy, timeseries, now } = options;
+  const isTimeseries = (entityType: string, aspectName: string) => timeseries?.accepts(entityType, aspectName) ?? false;
+
+  async function authorize(actor: Actor, parsed: readonly ParsedProposal[], denied: NonNullable<IngestOptions['denied']>) {
+    const creates = parsed.flatMap((p) => (p.kind === 'versioned' && p.write.changeType === 'CREATE_ENTITY' ? [p.write.urn] : []));
+    const updates = parsed.flatMap((p) =>
+      p.kind === 'versioned' ? (p.write.changeType === 'CREATE_ENTITY' ? [] : [p.write.urn]) : [p.urn],
+    );
+    const refused: string[] = [];
+    for (const [urns, privileges] of [
+      [updates, policy.restApi('UPDATE')],
+      [creates, policy.restApi('CREATE')],
+    ] as const) {
+      if (privileges && urns.length) refused.push(...(await policy.refused(actor, privileges, urns)));
+    }
+    if (refused.length === 0) return;
+    const refusedSet = new Set(refused);
+    const urns = [...new Set(parsed.map((p) => (p.kind === 'versioned' ? p.write.urn : p.urn)))];
+    throw forbidden(denied(urns.filter((urn) => refusedSet.has(urn))));
+  }
+
+  return async function ingest(actor: Actor, proposals: readonly PlacedProposal[], options: IngestOptions): Promise<IngestSummary> {
+    const { batch } = options;
+    const placeOf = (index: number) => proposals[index]!.place;
+    const parsed: ParsedProposal[] = proposals.map(({ proposal, place }) => {
+      try {
+        return parseProposal(proposal, place, isTimeseries);
+      } catch (error) {
+        throw naming(error, place, batch);
+      }
+    });
+    await authorize(actor, parsed, options.denied ?? modifyDenied(actor));
+
+    const documents: unknown[] = [];
+    const writes: { index: number; write: AspectWrite }[] = [];
+    for (const [index, item] of parsed.entries()) {
+      if (item.kind === 'versioned') {
+        writes.push({ index, write: item.write });
+        continue;
+      }
+      try {
+        documents.push(timeseries!.prepare(item.proposal, placeOf(index)));
+      } catch (error) {
+        throw naming(error, placeOf(index), batch);
+      }
+    }
+
+    const summary: IngestSummary = { written: documents.length, unchanged: 0, skipped: 0 };
+    if (writes.length) {
+      try {
+        const audit = { actor: actor.urn, time: now() };
+        const results = await store.write(
+          writes.map((w) => w.write),
+          audit,
+          assertValid,
+        );
+        for (const { outcome } of results) summary[outcome]++;
+      } catch (error) {
+        if (!(error instanceof ItemWriteError)) throw error;
+        throw naming(error.error, placeOf(writes[error.index]!.index), batch);
+      }
+    }
+    if (documents.length) await timeseries!.write(documents);
+    return summary;
+  };
+}

@@ -1,0 +1,135 @@
+import { Privilege, RESOURCE_OWNER_PRIVILEGES } from '@mds/auth';
+import { urnTypeOf } from '@mds/core';
+import type { Actor } from '@mds/schema';
+
+/**
+ * Privileges as DataHub's authorizer is asked for them (DisjunctivePrivilegeGroup): any one group suffices, and a group
+ * needs every privilege in it. `[[EDIT_ENTITY], [EDIT_ENTITY_TAGS]]` is "EDIT_ENTITY, or EDIT_ENTITY_TAGS".
+ */
+export type PrivilegeGroups = readonly (readonly Privilege[])[];
+
+/** What is asked: privileges, on one entity (`resource`) or on the platform (no resource: ownership grants nothing). */
+export interface AccessRequest {
+  privileges: PrivilegeGroups;
+  resource?: string;
+}
+
+/** DataHub's switches (metadata-service/configuration application.yaml, `authorization:`). */
+export interface AuthorizationSwitches {
+  /** REST_API_AUTHORIZATION_ENABLED, default true: Rest.li and OpenAPI reads, writes and deletes are checked. */
+  restApi: boolean;
+  /** VIEW_AUTHORIZATION_ENABLED, default false: GraphQL reads of the view-restricted entity types are checked. */
+  view: boolean;
+}
+
+export const DATAHUB_DEFAULT_SWITCHES: AuthorizationSwitches = Object.freeze({ restApi: true, view: false });
+
+/** Operations of DataHub's entity APIs (its ApiOperation), each asking for its privileges. */
+export type EntityOperation = 'READ' | 'EXISTS' | 'CREATE' | 'UPDATE' | 'DELETE';
+
+const { VIEW_ENTITY_PAGE, EDIT_ENTITY, DELETE_ENTITY } = Privilege;
+/**
+ * DataHub's PoliciesConfig.API_PRIVILEGE_MAP for the ENTITY group, less the privileges no role of mds holds
+ * (GET_ENTITY, EXISTS_ENTITY, CREATE_ENTITY, SEARCH): the same for every entity type mds stores.
+ */
+const ENTITY_API: Readonly<Record<EntityOperation, PrivilegeGroups>> = {
+  READ: [[VIEW_ENTITY_PAGE], [EDIT_ENTITY], [DELETE_ENTITY]],
+  EXISTS: [[VIEW_ENTITY_PAGE], [EDIT_ENTITY], [DELETE_ENTITY]],
+  CREATE: [[EDIT_ENTITY]],
+  UPDATE: [[EDIT_ENTITY]],
+  DELETE: [[DELETE_ENTITY]],
+};
+
+/** The entity types whose GraphQL reads VIEW_AUTHORIZATION_ENABLED restricts (DataHub's AuthUtil.VIEW_RESTRICTED_ENTITY_TYPES). */
+const VIEW_RESTRICTED = new Set([
+  'dataset',
+  'dashboard',
+  'chart',
+  'mlModel',
+  'mlFeature',
+  'mlModelGroup',
+  'mlFeatureTable',
+  'mlPrimaryKey',
+  'dataFlow',
+  'dataJob',
+  'glossaryTerm',
+  'glossaryNode',
+  'domain',
+  'dataProduct',
+  'notebook',
+]);
+
+/** Time-series aspects a GraphQL read shows only to holders of a privilege on the entity (DataHub's resolvers). */
+const VIEWED_WITH: Readonly<Record<string, Privilege>> = {
+  datasetProfile: Privilege.VIEW_DATASET_PROFILE,
+};
+
+/** The owners of each of `urns` (their `ownership` aspect); an urn with none is absent. */
+export type OwnersOf = (urns: readonly string[]) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+
+/**
+ * The one answer to "may this actor do this": every face and domain package asks here, through the entity service.
+ * The role table of `@mds/auth` grants privileges everywhere; DataHub's default "Asset Owners - Metadata Policy"
+ * (`policies.json`, `resourceOwners: true`) grants the owners of an entity RESOURCE_OWNER_PRIVILEGES on it (through a
+ * group: not modelled, mds keeps no memberships). Each privilege of a group is granted by either, as DataHub's
+ * authorizer evaluates each privilege against every policy.
+ *
+ * The role decides without a read; ownership is read (`ownersOf`, one call for many resources) only when the role
+ * does not grant, and then only when ownership could. A later policy model (dataHubPolicy entities, resource filters)
+ * replaces this module; the faces only ever name privileges and pass their error texts.
+ */
+export interface Policy {
+  readonly switches: AuthorizationSwitches;
+  /** Whether the actor holds one group of the privileges (on the resource, when one is named). */
+  authorize(actor: Actor, request: AccessRequest): boolean | Promise<boolean>;
+  /** The resources among `resources` on which the actor holds none of the groups, in order (none refused: []). */
+  refused(actor: Actor, privileges: PrivilegeGroups, resources: readonly string[]): string[] | Promise<string[]>;
+  /** What DataHub's Rest.li and OpenAPI ask for an operation on entities; null when REST_API_AUTHORIZATION_ENABLED is off. */
+  restApi(operation: EntityOperation): PrivilegeGroups | null;
+  /** What a GraphQL read of `urn` asks; null when anyone may read it (VIEW_AUTHORIZATION_ENABLED off, or a type it leaves open). */
+  graphqlView(urn: string): PrivilegeGroups | null;
+  /** What reading the points of a time-series aspect asks beyond reading the entity; null: nothing more. */
+  timeseriesView(aspect: string): PrivilegeGroups | null;
+}
+
+/** A request for `privileges` groups: EDIT_ENTITY alone, or every privilege listed (DataHub's *Utils: ALL_PRIVILEGES_GROUP or the specific ones). */
+export const editPrivileges = (privileges: readonly Privilege[]): PrivilegeGroups =>
+  privileges.length && !privileges.includes(EDIT_ENTITY) ? [[EDIT_ENTITY], privileges] : [[EDIT_ENTITY]];
+
+/** Any one of `privileges` (a platform privilege of several names: CREATE_TAGS or MANAGE_TAGS). */
+export const anyOf = (...privileges: Privilege[]): PrivilegeGroups => privileges.map((p) => [p]);
+
+export function createPolicy(options: { switches?: AuthorizationSwitches; ownersOf: OwnersOf }): Policy {
+  const switches = options.switches ?? DATAHUB_DEFAULT_SWITCHES;
+  const { ownersOf } = options;
+
+  const byRole = (actor: Actor, privileges: PrivilegeGroups) => privileges.some((group) => group.every((p) => actor.privileges.has(p)));
+  /** Whether owning the resource completes a group the role leaves open. */
+  const byOwnership = (actor: Actor, privileges: PrivilegeGroups) =>
+    privileges.some((group) => group.every((p) => actor.privileges.has(p) || RESOURCE_OWNER_PRIVILEGES.has(p)));
+
+  const refused: Policy['refused'] = (actor, privileges, resources) => {
+    if (byRole(actor, privileges) || resources.length === 0) return [];
+    const distinct = [...new Set(resources)];
+    if (!byOwnership(actor, privileges)) return distinct;
+    return ownersOf(distinct).then((owners) => distinct.filter((urn) => !owners.get(urn)?.has(actor.urn)));
+  };
+
+  return {
+    switches,
+    authorize(actor, { privileges, resource }) {
+      if (byRole(actor, privileges)) return true;
+      if (resource === undefined) return false;
+      const answer = refused(actor, privileges, [resource]);
+      return Array.isArray(answer) ? answer.length === 0 : answer.then((r) => r.length === 0);
+    },
+    refused,
+    restApi: (operation) => (switches.restApi ? ENTITY_API[operation] : null),
+    graphqlView(urn) {
+      if (!switches.view) return null;
+      const type = urnTypeOf(urn);
+      return type !== undefined && VIEW_RESTRICTED.has(type) ? ENTITY_API.READ : null;
+    },
+    timeseriesView: (aspect) => (Object.hasOwn(VIEWED_WITH, aspect) ? [[VIEWED_WITH[aspect]!]] : null),
+  };
+}

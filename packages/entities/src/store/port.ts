@@ -1,0 +1,115 @@
+import { ApiError } from '@mds/schema';
+
+/** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
+export interface StoredAspect {
+  urn: string;
+  aspect: string;
+  version: number;
+  value: Record<string, unknown>;
+  systemMetadata: SystemMetadata | null;
+  /** Epoch milliseconds of the write that produced this row. */
+  createdOn: number;
+  createdBy: string;
+  createdFor: string | null;
+}
+
+export type SystemMetadata = Record<string, unknown>;
+export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'UPDATE' | 'PATCH';
+
+/** One aspect to write, as the caller has already checked it: a known entity and aspect, a parsed urn, a valid value. */
+export interface AspectWrite {
+  urn: string;
+  /** The entity's key aspect, built from the urn by the caller; stored with the first aspect of a new entity. */
+  key: { aspect: string; value: Record<string, unknown> };
+  /** A versioned aspect of the entity, or its key aspect (which is then ignored: the key is the urn's). */
+  aspect: string;
+  changeType: ChangeType;
+  /** The value; for PATCH, the patch applied to the latest value inside the write (entities-api §6.6). */
+  value: unknown;
+  systemMetadata?: SystemMetadata | null;
+  /** `If-None-Match` and `If-Version-Match` (entities-api §6.3); names compared case-insensitively. */
+  headers?: Record<string, string>;
+}
+
+/** Who wrote, when: the audit stamp of every row a write produces. */
+export interface Audit {
+  actor: string;
+  impersonator?: string | null;
+  time: number;
+}
+
+export interface WriteResult {
+  urn: string;
+  aspect: string;
+  /** What happened: a new value, the same value again (only systemMetadata moved), or nothing (a conditional no-op). */
+  outcome: 'written' | 'unchanged' | 'skipped';
+}
+
+/**
+ * The caller's rule for a value the store computed itself (a PATCH applied to the latest value): it throws the
+ * ApiError to answer, and the write is undone. The store has no rule of its own.
+ */
+export type ValueCheck = (aspect: string, value: Record<string, unknown>) => void;
+
+/** The item at `index` of a write could not be applied; nothing of the write was. `error` is the answer to give. */
+export class ItemWriteError extends Error {
+  constructor(
+    readonly index: number,
+    readonly error: ApiError,
+  ) {
+    super(`item ${index}: ${error.message}`);
+    this.name = 'ItemWriteError';
+  }
+}
+
+export interface RelationshipQuery {
+  direction: 'INCOMING' | 'OUTGOING';
+  /** Relationship types (all when empty). */
+  types: readonly string[];
+  start: number;
+  count: number;
+}
+
+/**
+ * DataHub's versioned aspect store (`metadata_aspect_v2`, entities-api §3): storage only. It validates nothing and
+ * authorizes nothing; the entity service (`../service/`) is its only writer and does both before it writes.
+ *
+ * - `write(items, audit, check)`: every item in order in one transaction, all or none; the first that cannot be
+ *   applied rejects with ItemWriteError naming its index. Per item (§3.2): a first value is version 0 with
+ *   `systemMetadata.version` "1"; a different value archives the old row as the next history version; the same value
+ *   again (key order ignored) adds no row and moves only `lastObserved`, `runId` and `lastRunId`. A new entity's key
+ *   aspect (`item.key`) is written with its first aspect; a key aspect sent as an item is skipped. CREATE,
+ *   CREATE_ENTITY, `If-None-Match: *` and `If-Version-Match` decide against what the transaction sees; a PATCH is
+ *   applied to the latest value inside it and its result handed to `check`. The edges each new value declares and the
+ *   entity's search document are replaced in the same commit.
+ * - `latest(urns, aspects?)`: version 0 of every stored aspect (or of `aspects`) of each urn; an urn with none is
+ *   absent from the map. The maps may be shared between callers (a cache no commit outlives): never change them.
+ * - `get(urn, aspect, version = 0)`: one version; 0 the latest, 1..n history, a negative N the (max+N+1)th.
+ * - `versions(urn, aspect)`: every version, the latest (0) first, then the history from the oldest.
+ * - `exists(urn, options)`: whether the entity's key aspect is stored; soft-deleted counts unless asked not to.
+ * - `isEmpty()`: whether no aspect at all is stored (a new installation).
+ * - `deleteEntity(urn)`: every row of the urn, its edges and search document; answers the rows removed.
+ * - `deleteAspects(urn, aspects)`: those aspects with every version and their edges, the entity reindexed; the rows removed.
+ * - `relationships(urn, query)`: a page of the edges from or to `urn`, ordered by type then urn, and their total.
+ * - `referencesTo(urn, type)`: the entities with an edge of `type` to `urn`, with the aspect of each declaring it.
+ * - `reindex(progress?, batch?)`: the search index rebuilt from the stored aspects; answers how many entities.
+ * - `recent(count)`: the entities whose latest aspect was written most recently, newest first (a scan of version 0).
+ */
+export interface AspectStore {
+  migrate(): Promise<void>;
+  write(items: readonly AspectWrite[], audit: Audit, check: ValueCheck): Promise<WriteResult[]>;
+  latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>>;
+  get(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
+  versions(urn: string, aspect: string): Promise<StoredAspect[]>;
+  exists(urn: string, options?: { includeSoftDeleted?: boolean }): Promise<boolean>;
+  isEmpty(): Promise<boolean>;
+  deleteEntity(urn: string): Promise<number>;
+  deleteAspects(urn: string, aspects: readonly string[]): Promise<number>;
+  relationships(urn: string, query: RelationshipQuery): Promise<{ total: number; relationships: { type: string; entity: string }[] }>;
+  referencesTo(urn: string, type: string): Promise<{ urn: string; aspect: string }[]>;
+  reindex(progress?: (done: number, total: number) => void, batch?: number): Promise<number>;
+  recent(count: number): Promise<{ urn: string; lastWritten: number }[]>;
+}
+
+/** What may read the store without writing it (the host's tests, the CLI's counts). */
+export type AspectReader = Omit<AspectStore, 'write' | 'deleteEntity' | 'deleteAspects' | 'migrate' | 'reindex'>;

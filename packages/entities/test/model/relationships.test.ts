@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import { RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
+
+const JDOE = 'urn:li:corpuser:jdoe';
+const ADMINS = 'urn:li:corpGroup:admins';
+const PII = 'urn:li:tag:pii';
+const GOLD = 'urn:li:tag:gold';
+const LEGACY = 'urn:li:tag:legacy';
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+const USERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
+const REVENUE = 'urn:li:dataset:(urn:li:dataPlatform:snowflake,analytics.revenue,PROD)';
+const EXTRACT = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),extract)';
+const CLEAN = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),clean)';
+const CHART_A = 'urn:li:chart:(looker,orders_by_day)';
+const CHART_B = 'urn:li:chart:(looker,revenue_by_region)';
+const FINANCE = 'urn:li:domain:finance';
+const CONTAINER = 'urn:li:container:b41c14bc5cb3ccfbb0433c8cbdef2992';
+const STAMP = { time: 1700000000000, actor: JDOE };
+const tags = (...urns: string[]) => ({ tags: urns.map((tag) => ({ tag })) });
+const edge = (destinationUrn: string) => ({ destinationUrn, created: STAMP, lastModified: STAMP });
+
+describe('RELATIONSHIP_TYPES', () => {
+  it('lists exactly the types of the §7.6 table', () => {
+    expect([...RELATIONSHIP_TYPES].sort()).toEqual([
+      'AssociatedWith',
+      'Consumes',
+      'Contains',
+      'DownstreamOf',
+      'IsPartOf',
+      'OwnedBy',
+      'Produces',
+      'TaggedWith',
+    ]);
+    expect(RELATIONSHIP_TYPES).not.toContain('TermedWith');
+  });
+});
+
+describe('edgesOf, one row of the §7.6 table each', () => {
+  it('OwnedBy: ownership.owners[].owner', () => {
+    const ownership = {
+      owners: [
+        { owner: JDOE, type: 'TECHNICAL_OWNER', source: { type: 'MANUAL' } },
+        { owner: ADMINS, type: 'CUSTOM', typeUrn: 'urn:li:ownershipType:__system__business_owner' },
+      ],
+      ownerTypes: {},
+      lastModified: STAMP,
+    };
+    expect(edgesOf('ownership', ownership)).toEqual([
+      { type: 'OwnedBy', destination: JDOE },
+      { type: 'OwnedBy', destination: ADMINS },
+    ]);
+  });
+
+  it('TaggedWith: globalTags.tags[].tag', () => {
+    expect(edgesOf('globalTags', { tags: [{ tag: PII, context: 'ingested' }, { tag: GOLD }] })).toEqual([
+      { type: 'TaggedWith', destination: PII },
+      { type: 'TaggedWith', destination: GOLD },
+    ]);
+  });
+
+  it('TaggedWith: field tags of schemaMetadata', () => {
+    const schemaMetadata = {
+      schemaName: 'db.orders',
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+      created: STAMP,
+      lastModified: STAMP,
+      fields: [
+        { fieldPath: 'id', nativeDataType: 'bigint', type: { type: { 'com.linkedin.schema.NumberType': {} } } },
+        {
+          fieldPath: 'email',
+          nativeDataType: 'string',
+          type: { type: { 'com.linkedin.schema.StringType': {} } },
+          globalTags: tags(PII, GOLD),
+        },
+        { fieldPath: 'phone', nativeDataType: 'string', type: { type: {} }, globalTags: tags(PII) },
+      ],
+    };
+    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([
+      { type: 'TaggedWith', destination: PII },
+      { type: 'TaggedWith', destination: GOLD },
+    ]);
+  });
+
+  it('TaggedWith: field tags of editableSchemaMetadata', () => {
+    const editableSchemaMetadata = {
+      created: STAMP,
+      lastModified: STAMP,
+      editableSchemaFieldInfo: [
+        { fieldPath: 'email', description: 'Customer email', globalTags: tags(LEGACY) },
+        { fieldPath: 'id', glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP } },
+      ],
+    };
+    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([{ type: 'TaggedWith', destination: LEGACY }]);
+  });
+
+  it('DownstreamOf: upstreamLineage.upstreams[].dataset', () => {
+    const upstreamLineage = {
+      upstreams: [
+        { auditStamp: STAMP, dataset: ORDERS, type: 'TRANSFORMED' },
+        { auditStamp: STAMP, dataset: USERS, type: 'COPY' },
+      ],
+      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [`urn:li:schemaField:(${ORDERS},id)`], downstreamType: 'FIELD' }],
+    };
+    expect(edgesOf('upstreamLineage', upstreamLineage)).toEqual([
+      { type: 'DownstreamOf', destination: ORDERS },
+      { type: 'DownstreamOf', destination: USERS },
+    ]);
+  });
+
+  it('AssociatedWith: domains.domains[]', () => {
+    expect(edgesOf('domains', { domains: [FINANCE] })).toEqual([{ type: 'AssociatedWith', destination: FINANCE }]);
+  });
+
+  it('IsPartOf: container.container', () => {
+    expect(edgesOf('container', { container: CONTAINER })).toEqual([{ type: 'IsPartOf', destination: CONTAINER }]);
+  });
+
+  it('dataJobKey declares no edge (the flow is a key part)', () => {
+    expect(edgesOf('dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' })).toEqual([]);
+  });
+
+  it('Contains and Consumes: dashboardInfo charts/chartEdges and datasets/datasetEdges', () => {
+    const dashboardInfo = {
+      title: 'Orders',
+      description: 'Daily orders',
+      customProperties: {},
+      lastModified: { created: STAMP, lastModified: STAMP },
+      charts: [CHART_A],
+      chartEdges: [edge(CHART_B)],
+      datasets: [ORDERS],
+      datasetEdges: [edge(REVENUE)],
+    };
+    expect(edgesOf('dashboardInfo', dashboardInfo)).toEqual([
+      { type: 'Contains', destination: CHART_A },
+      { type: 'Contains', destination: CHART_B },
+      { type: 'Consumes', destination: ORDERS },
+      { type: 'Consumes', destination: REVENUE },
+    ]);
+  });
+
+  it('Consumes: chartInfo.inputs[] (urn or {"string": urn}) and inputEdges[]', () => {
+    const chartInfo = {
+      title: 'Orders by day',
+      description: '',
+      lastModified: { created: STAMP, lastModified: STAMP },
+      inputs: [ORDERS, { string: USERS }],
+      inputEdges: [edge(REVENUE)],
+      type: 'BAR',
+    };
+    expect(edgesOf('chartInfo', chartInfo)).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+      { type: 'Consumes', destination: USERS },
+      { type: 'Consumes', destination: REVENUE },
+    ]);
+  });
+
+  it('Consumes, Produces and DownstreamOf: dataJobInputOutput', () => {
+    const dataJobInputOutput = {
+      inputDatasets: [ORDERS],
+      inputDatasetEdges: [edge(USERS)],
+      outputDatasets: [REVENUE],
+      outputDatasetEdges: [edge('urn:li:dataset:(urn:li:dataPlatform:s3,bucket/revenue,PROD)')],
+      inputDatajobs: [EXTRACT],
+      inputDatajobEdges: [edge(CLEAN)],
+      inputDatasetFields: [`urn:li:schemaField:(${ORDERS},id)`],
+      outputDatasetFields: [],
+    };
+    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+      { type: 'Consumes', destination: USERS },
+      { type: 'Produces', destination: REVENUE },
+      { type: 'Produces', destination: 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/revenue,PROD)' },
+      { type: 'DownstreamOf', destination: EXTRACT },
+      { type: 'DownstreamOf', destination: CLEAN },
+    ]);
+  });
+
+  it('aspects without relationship fields declare no edges', () => {
+    expect(edgesOf('datasetProperties', { name: 'orders', customProperties: {}, tags: [] })).toEqual([]);
+    expect(edgesOf('glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP })).toEqual([]);
+    expect(edgesOf('status', { removed: true })).toEqual([]);
+    expect(edgesOf('toString', {})).toEqual([]);
+    expect(edgesOf('__proto__', {})).toEqual([]);
+  });
+});
+
+describe('edgesOf deduplication', () => {
+  it('keeps the first occurrence of a (type, destination) pair', () => {
+    expect(edgesOf('globalTags', tags(PII, GOLD, PII))).toEqual([
+      { type: 'TaggedWith', destination: PII },
+      { type: 'TaggedWith', destination: GOLD },
+    ]);
+    expect(
+      edgesOf('ownership', {
+        owners: [
+          { owner: JDOE, type: 'TECHNICAL_OWNER' },
+          { owner: JDOE, type: 'DATA_STEWARD' },
+        ],
+      }),
+    ).toEqual([{ type: 'OwnedBy', destination: JDOE }]);
+  });
+
+  it('merges a urn listed both in the legacy array and in the edge array', () => {
+    expect(edgesOf('dashboardInfo', { charts: [CHART_A], chartEdges: [edge(CHART_A)], datasets: [], datasetEdges: [] })).toEqual([
+      { type: 'Contains', destination: CHART_A },
+    ]);
+    expect(edgesOf('chartInfo', { inputs: [{ string: ORDERS }], inputEdges: [edge(ORDERS)] })).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+    ]);
+  });
+
+  it('deduplicates field tags across fields', () => {
+    const schemaMetadata = {
+      fields: [
+        { fieldPath: 'a', globalTags: tags(PII) },
+        { fieldPath: 'b', globalTags: tags(PII) },
+      ],
+    };
+    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'TaggedWith', destination: PII }]);
+  });
+
+  it('keeps one urn under different types', () => {
+    const dataJobInputOutput = { inputDatasets: [ORDERS], outputDatasets: [ORDERS] };
+    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+      { type: 'Produces', destination: ORDERS },
+    ]);
+  });
+});
+
+describe('edgesOf on malformed values', () => {
+  it('answers [] for values that are not objects', () => {
+    for (const value of [null, undefined, 42, 'urn:li:tag:pii', true, [PII], [{ tag: PII }]]) {
+      expect(edgesOf('globalTags', value)).toEqual([]);
+      expect(edgesOf('container', value)).toEqual([]);
+    }
+  });
+
+  it('answers [] when the arrays are missing, null or of the wrong kind', () => {
+    expect(edgesOf('ownership', {})).toEqual([]);
+    expect(edgesOf('ownership', { owners: null })).toEqual([]);
+    expect(edgesOf('globalTags', { tags: { tag: PII } })).toEqual([]);
+    expect(edgesOf('domains', { domains: FINANCE })).toEqual([]);
+    expect(edgesOf('container', { container: null })).toEqual([]);
+    expect(edgesOf('container', { container: { urn: CONTAINER } })).toEqual([]);
+    expect(edgesOf('schemaMetadata', { fields: 'id' })).toEqual([]);
+    expect(edgesOf('dashboardInfo', { charts: null, chartEdges: 'x', datasets: {}, datasetEdges: 7 })).toEqual([]);
+    expect(edgesOf('dataJobInputOutput', { inputDatasets: null })).toEqual([]);
+  });
+
+  it('skips malformed items and keeps the good ones', () => {
+    const ownership = { owners: [null, 7, 'urn:li:corpuser:bare', { owner: 42 }, { owner: '' }, { type: 'NONE' }, { owner: JDOE }] };
+    expect(edgesOf('ownership', ownership)).toEqual([{ type: 'OwnedBy', destination: JDOE }]);
+
+    const globalTags = { tags: [null, { tag: null }, { tag: { urn: PII } }, [], { tag: GOLD }] };
+    expect(edgesOf('globalTags', globalTags)).toEqual([{ type: 'TaggedWith', destination: GOLD }]);
+
+    const schemaMetadata = {
+      fields: [null, { fieldPath: 'a', globalTags: null }, { fieldPath: 'b', globalTags: { tags: null } }, { globalTags: tags(PII) }],
+    };
+    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'TaggedWith', destination: PII }]);
+
+    const chartInfo = { inputs: [null, { string: 3 }, { urn: ORDERS }, 5, USERS], inputEdges: [null, {}, { destinationUrn: null }] };
+    expect(edgesOf('chartInfo', chartInfo)).toEqual([{ type: 'Consumes', destination: USERS }]);
+
+    const dataJobInputOutput = { inputDatasets: [null, 1, ORDERS], inputDatajobEdges: [{ sourceUrn: EXTRACT }, edge(CLEAN)] };
+    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+      { type: 'Consumes', destination: ORDERS },
+      { type: 'DownstreamOf', destination: CLEAN },
+    ]);
+  });
+});

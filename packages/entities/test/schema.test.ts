@@ -1,5 +1,0 @@
-import { describeMigrationsOfSchema } from '@mds/db/testing';
-import { ENTITIES_SCHEMA } from '../src/db/schema';
-
-// Both folders were written by hand before the description.
-describeMigrationsOfSchema('entities', ENTITIES_SCHEMA, new URL('../migrations/', import.meta.url));

@@ -1,0 +1,310 @@
+import { Privilege } from '@mds/auth';
+import { findEntity } from '@mds/core';
+import type { TestSqlDatabases } from '@mds/db/testing';
+import { ApiError, type Actor } from '@mds/schema';
+import { describe, expect, it } from 'vitest';
+import { anyOf, createEntityService, ItemWriteError, SYSTEM_ACTOR, type EntityService } from '../../src/service';
+import type { AuthorizationSwitches } from '../../src/service/policy';
+import type { PointsRequest, TimeseriesIngestPort } from '../../src/service/ports';
+import { createSqlAspectStore } from '../../src/store/sql-store';
+
+const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.customers,PROD)';
+const OWNER = 'urn:li:corpuser:olivia';
+const actor = (urn: string, ...privileges: string[]): Actor => ({ urn, privileges: new Set(privileges) });
+const editor = actor('urn:li:corpuser:eddie', Privilege.EDIT_ENTITY, Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE);
+const reader = actor('urn:li:corpuser:rita', Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE);
+const owner = actor(OWNER);
+const nobody = actor('urn:li:corpuser:nora');
+const T = 1_700_000_000_000;
+
+const mcp = (urn: string, aspectName: string, value: unknown, more: Record<string, unknown> = {}) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
+  aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+  ...more,
+});
+const placed = (proposals: unknown[]) => proposals.map((proposal, i) => ({ proposal, place: { action: 'test', path: `proposals.${i}` } }));
+const tags = (...names: string[]) => ({ tags: names.map((name) => ({ tag: `urn:li:tag:${name}` })) });
+const ownership = (...owners: string[]) => ({ owners: owners.map((o) => ({ owner: o, type: 'TECHNICAL_OWNER' })) });
+const denied = (urns: readonly string[]) => `refused: ${urns.join(' ')}`;
+
+/** A time-series store in memory: datasetProfile and operation points of datasets, by urn. */
+function memoryTimeseries() {
+  const points: { urn: string; aspect: string; timestampMillis: number; value: Record<string, unknown> }[] = [];
+  const port: TimeseriesIngestPort<(typeof points)[number]> = {
+    accepts: (entityType, aspect) =>
+      entityType.toLowerCase() === 'dataset' && ['datasetprofile', 'operation'].includes(aspect.toLowerCase()),
+    prepare(proposal) {
+      const { entityUrn, aspectName, aspect } = proposal as { entityUrn: string; aspectName: string; aspect: { value: string } };
+      const value = JSON.parse(aspect.value) as Record<string, unknown>;
+      if (typeof value.timestampMillis !== 'number') throw new ApiError('BAD_REQUEST', 'timestampMillis is required');
+      return { urn: entityUrn, aspect: aspectName, timestampMillis: value.timestampMillis, value };
+    },
+    write: async (documents) => void points.push(...documents),
+    async deleteEntity({ urn, aspectName }) {
+      const gone = points.filter((p) => p.urn === urn && (aspectName === undefined || p.aspect === aspectName));
+      for (const point of gone) points.splice(points.indexOf(point), 1);
+      return gone.length;
+    },
+    async latest({ urn, aspectName }) {
+      const found = points.filter((p) => p.urn === urn && p.aspect === aspectName).sort((a, b) => b.timestampMillis - a.timestampMillis)[0];
+      return found && { timestampMillis: found.timestampMillis, value: found.value, systemMetadata: null };
+    },
+  };
+  const read = async (request: PointsRequest) =>
+    points.filter((p) => p.urn === request.urn && p.aspect === request.aspect).map((p) => p.value);
+  return { points, port, read };
+}
+
+/** What the entity service promises on every dialect of the storage port: ingest, read, update, delete, policy. */
+export function describeServiceContract(name: string, databases: Pick<TestSqlDatabases, 'open'>) {
+  async function freshService(switches?: AuthorizationSwitches) {
+    const store = createSqlAspectStore(await databases.open());
+    await store.migrate();
+    const timeseries = memoryTimeseries();
+    let time = T;
+    const service = createEntityService({ store, timeseries: timeseries.port, points: timeseries.read, switches, now: () => time++ });
+    return { service, store, timeseries };
+  }
+  /** DATASET owned by OWNER, OTHER by nobody, both tagged `pii`. */
+  async function withOwnedDataset(switches?: AuthorizationSwitches) {
+    const fixture = await freshService(switches);
+    await fixture.service.ingest(
+      SYSTEM_ACTOR,
+      placed([mcp(DATASET, 'ownership', ownership(OWNER)), mcp(DATASET, 'globalTags', tags('pii')), mcp(OTHER, 'globalTags', tags('pii'))]),
+      { batch: true },
+    );
+    return fixture;
+  }
+  const rejection = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    const { status, message } = error as ApiError;
+    return { status, message };
+  };
+
+  describe(`entity service: ${name}`, () => {
+    describe('ingest: parse, validate every value, authorize, write', () => {
+      it('writes versioned aspects and hands time-series ones to the time-series store', async () => {
+        const { service, store, timeseries } = await freshService();
+        const summary = await service.ingest(
+          editor,
+          placed([mcp(DATASET, 'globalTags', tags('pii')), mcp(DATASET, 'datasetProfile', { timestampMillis: 5, rowCount: 3 })]),
+          { batch: true },
+        );
+        expect(summary).toEqual({ written: 2, unchanged: 0, skipped: 0 });
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+        expect((await store.get(DATASET, 'datasetKey'))!.createdBy).toBe(editor.urn);
+        expect(timeseries.points.map((p) => [p.urn, p.aspect])).toEqual([[DATASET, 'datasetProfile']]);
+      });
+
+      it('refuses a malformed urn (400), an unknown entity (422), a urn its key cannot be built from (400): the batch names the item, writes nothing', async () => {
+        const { service, store } = await freshService();
+        const batch = (bad: unknown) => service.ingest(editor, placed([mcp(OTHER, 'globalTags', tags('a')), bad]), { batch: true });
+        expect(await rejection(batch(mcp(' urn:li:dataset:x', 'globalTags', tags('a'))))).toEqual({
+          status: 400,
+          message: 'proposals.1: Error: cannot provide an URN with leading or trailing whitespace',
+        });
+        expect(await rejection(batch(mcp(DATASET, 'globalTags', tags('a'), { entityType: 'spaceship' })))).toEqual({
+          status: 422,
+          message: 'proposals.1: Unknown entity: spaceship',
+        });
+        expect(await rejection(batch(mcp('urn:li:dataset:(urn:li:dataPlatform:hive,short)', 'globalTags', tags('a'))))).toEqual({
+          status: 400,
+          message: 'proposals.1: Failed to convert urn to entity key: urns parts and key fields do not have same length',
+        });
+        expect(await store.latest([OTHER])).toEqual(new Map());
+      });
+
+      it('validates a value before it authorizes the caller: a bad value is a 422 whoever sends it', async () => {
+        const { service, store } = await freshService();
+        const bad = mcp(DATASET, 'globalTags', { tags: [{ tag: 'not an urn' }] });
+        expect(await rejection(service.ingest(nobody, placed([bad]), { batch: false, denied }))).toMatchObject({
+          status: 422,
+          message: expect.stringMatching(/^Failed to validate record with class com\.linkedin\.common\.GlobalTags: /),
+        });
+        expect(await rejection(service.ingest(nobody, placed([mcp(DATASET, 'globalTags', tags('a'))]), { batch: false, denied }))).toEqual({
+          status: 403,
+          message: `refused: ${DATASET}`,
+        });
+        expect(await store.latest([DATASET])).toEqual(new Map());
+      });
+
+      it('validates the result of a PATCH inside the write: an invalid one writes nothing of the batch', async () => {
+        const { service, store } = await freshService();
+        const patch = mcp(DATASET, 'globalTags', [{ op: 'add', path: '/tags/x', value: { tag: 'not an urn' } }], { changeType: 'PATCH' });
+        expect(
+          await rejection(service.ingest(editor, placed([mcp(OTHER, 'globalTags', tags('a')), patch]), { batch: true })),
+        ).toMatchObject({
+          status: 422,
+          message: expect.stringMatching(/^proposals\.1: Failed to validate record with class com\.linkedin\.common\.GlobalTags: /),
+        });
+        expect(await store.latest([OTHER, DATASET])).toEqual(new Map());
+      });
+
+      it('lets an owner ingest into what it owns (DataHub’s Asset Owners policy grants EDIT_ENTITY); the 403 names only the urns refused', async () => {
+        const { service, store } = await withOwnedDataset();
+        await service.ingest(owner, placed([mcp(DATASET, 'globalTags', tags('gold'))]), { batch: false });
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('gold'));
+        const both = placed([mcp(DATASET, 'globalTags', tags('x')), mcp(OTHER, 'globalTags', tags('x'))]);
+        expect(await rejection(service.ingest(owner, both, { batch: true }))).toEqual({
+          status: 403,
+          message: `User ${OWNER} is unauthorized to modify entity: HttpStatus: 403 Urn: ${OTHER}`,
+        });
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('gold'));
+      });
+
+      it('checks nothing with REST_API_AUTHORIZATION_ENABLED off, as DataHub', async () => {
+        const { service, store } = await freshService({ restApi: false, view: false });
+        await service.ingest(nobody, placed([mcp(DATASET, 'globalTags', tags('a'))]), { batch: false });
+        expect((await store.get(DATASET, 'globalTags'))!.createdBy).toBe(nobody.urn);
+      });
+    });
+
+    describe('edits: a grant, then writes each checked as an ingested value is', () => {
+      it('refuses an invalid value with DataHub’s 422 and writes nothing of the edit', async () => {
+        const { service, store } = await withOwnedDataset();
+        const grant = await service.authorizeEdit(editor, [DATASET], [Privilege.EDIT_ENTITY_TAGS]);
+        const failed = await service
+          .write(grant, [
+            { urn: DATASET, aspect: 'status', changeType: 'UPSERT', value: { removed: true } },
+            { urn: DATASET, aspect: 'globalTags', changeType: 'UPSERT', value: { tags: [{ tag: 'nope' }] } },
+          ])
+          .catch((e: unknown) => e);
+        expect(failed).toBeInstanceOf(ItemWriteError);
+        expect((failed as ItemWriteError).index).toBe(1);
+        expect((failed as ItemWriteError).error.message).toMatch(
+          /^Failed to validate record with class com\.linkedin\.common\.GlobalTags: /,
+        );
+        expect(await store.get(DATASET, 'status')).toBeUndefined();
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+      });
+
+      it('refuses an aspect the entity does not have (422) and a malformed urn (400)', async () => {
+        const { service } = await freshService();
+        const grant = await service.authorize(SYSTEM_ACTOR, anyOf(Privilege.EDIT_ENTITY));
+        const refusal = async (edit: Parameters<EntityService['write']>[1][number]) => {
+          const error = (await service.write(grant, [edit]).catch((e: unknown) => e)) as ItemWriteError;
+          return [error.error.status, error.error.message];
+        };
+        expect(await refusal({ urn: DATASET, aspect: 'tagProperties', changeType: 'UPSERT', value: { name: 'x' } })).toEqual([
+          422,
+          'Unknown aspect tagProperties for entity dataset',
+        ]);
+        expect(await refusal({ urn: 'urn:li:dataset:', aspect: 'status', changeType: 'UPSERT', value: { removed: true } })).toEqual([
+          400,
+          "Invalid urn: urn:li:dataset:\n Cause: URN must start with 'urn:li:<entityType>:' and have a key",
+        ]);
+      });
+
+      it('grants an owner its entity’s edits but not another’s, nor a platform privilege; only an issued grant writes, and only what it covers', async () => {
+        const { service } = await withOwnedDataset();
+        const grant = await service.authorizeEdit(owner, [DATASET], [Privilege.EDIT_ENTITY_OWNERS]);
+        expect(await rejection(service.authorizeEdit(owner, [DATASET, OTHER], [Privilege.EDIT_ENTITY_TAGS], 'no'))).toEqual({
+          status: 403,
+          message: 'no',
+        });
+        expect(await rejection(service.authorize(owner, anyOf(Privilege.MANAGE_DOMAINS), undefined, 'not yours'))).toEqual({
+          status: 403,
+          message: 'not yours',
+        });
+        const edit = (urn: string) => [{ urn, aspect: 'status', changeType: 'UPSERT' as const, value: { removed: false } }];
+        await expect(service.write(grant, edit(OTHER))).rejects.toThrow(`entity service: no grant covers ${OTHER}`);
+        await expect(service.write({ actor: owner, resources: 'platform' }, edit(DATASET))).rejects.toThrow(
+          'entity service: a write needs a grant issued by this service',
+        );
+        expect(await service.write(grant, edit(DATASET))).toEqual([{ urn: DATASET, aspect: 'status', outcome: 'written' }]);
+      });
+
+      it('update: a read-modify-write that loses none of 6 concurrent edits, each a new version', async () => {
+        const { service, store } = await withOwnedDataset();
+        const grant = await service.authorizeEdit(editor, [DATASET], []);
+        await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            service.update(grant, { urn: DATASET, aspect: 'globalTags' }, (current) => ({
+              tags: [...((current?.tags as unknown[]) ?? []), { tag: `urn:li:tag:t${i}` }],
+            })),
+          ),
+        );
+        const latest = (await store.get(DATASET, 'globalTags'))!;
+        expect((latest.value.tags as unknown[]).length).toBe(7);
+        expect(latest.systemMetadata?.version).toBe('7');
+        expect(latest.createdBy).toBe(editor.urn);
+      });
+    });
+
+    describe('reads under the rule of the face that reads', () => {
+      it('REST: READ on every urn (the role, or ownership), the face’s text naming the first refused; open with the switch off', async () => {
+        const { service } = await withOwnedDataset();
+        const rest = (who: Actor) => service.reader(who, { api: 'rest', denied: (urn) => `cannot read ${urn}` });
+        expect([...(await rest(reader).latest([DATASET, OTHER])).keys()].sort()).toEqual([OTHER, DATASET]);
+        expect((await rest(owner).get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+        expect(await rejection(rest(owner).latest([DATASET, OTHER]))).toEqual({ status: 403, message: `cannot read ${OTHER}` });
+        expect(await rejection(rest(nobody).exists(DATASET))).toEqual({ status: 403, message: `cannot read ${DATASET}` });
+        const open = (await withOwnedDataset({ restApi: false, view: false })).service;
+        expect(await open.reader(nobody, { api: 'rest', denied: () => 'no' }).exists(OTHER)).toBe(true);
+      });
+
+      it('GraphQL: everything with VIEW_AUTHORIZATION_ENABLED off; with it on, a restricted type reads as empty to whoever may not view it', async () => {
+        expect((await (await withOwnedDataset()).service.reader(nobody, { api: 'graphql' }).latest([DATASET])).size).toBe(1);
+        const { service } = await withOwnedDataset({ restApi: true, view: true });
+        const graphql = (who: Actor | undefined) => service.reader(who, { api: 'graphql' });
+        expect([...(await graphql(nobody).latest([DATASET, OTHER])).keys()]).toEqual([]);
+        expect([...(await graphql(owner).latest([DATASET, OTHER])).keys()]).toEqual([DATASET]);
+        expect(await graphql(owner).get(OTHER, 'globalTags')).toBeUndefined();
+        expect([...(await graphql(reader).latest([DATASET, OTHER])).keys()].sort()).toEqual([OTHER, DATASET]);
+        // Search results stay open to any caller, as search is.
+        expect((await service.reader(nobody, { api: 'search' }).latest([OTHER])).size).toBe(1);
+      });
+
+      it('time-series points: a profile only for VIEW_DATASET_PROFILE on the dataset (or its owner), operations for anyone', async () => {
+        const { service } = await withOwnedDataset();
+        await service.ingest(
+          SYSTEM_ACTOR,
+          placed([mcp(DATASET, 'datasetProfile', { timestampMillis: 1, rowCount: 7 }), mcp(OTHER, 'operation', { timestampMillis: 2 })]),
+          { batch: true },
+        );
+        const points = (who: Actor, urn: string, aspect: string) =>
+          service.reader(who, { api: 'graphql' }).points({ entityType: 'dataset', urn, aspect, limit: 10 });
+        expect(await points(reader, DATASET, 'datasetProfile')).toEqual([{ timestampMillis: 1, rowCount: 7 }]);
+        expect(await points(owner, DATASET, 'datasetProfile')).toHaveLength(1);
+        expect(await points(nobody, DATASET, 'datasetProfile')).toEqual([]);
+        expect(await points(nobody, OTHER, 'operation')).toEqual([{ timestampMillis: 2 }]);
+        expect(await service.reader(nobody, { api: 'search' }).point(DATASET, 'dataset', 'datasetProfile')).toMatchObject({
+          timestampMillis: 1,
+        });
+      });
+    });
+
+    describe('deletes', () => {
+      it('DELETE_ENTITY, which no owner is granted; a hard delete takes every row and every point', async () => {
+        const { service, store, timeseries } = await withOwnedDataset();
+        await service.ingest(SYSTEM_ACTOR, placed([mcp(DATASET, 'operation', { timestampMillis: 3 })]), { batch: false });
+        expect(await rejection(service.authorizeRest(owner, 'DELETE', [DATASET], 'not yours to delete'))).toEqual({
+          status: 403,
+          message: 'not yours to delete',
+        });
+        const grant = await service.authorizeRest(actor('urn:li:corpuser:ada', Privilege.DELETE_ENTITY), 'DELETE', [DATASET], 'no');
+        expect(await service.deleteEntity(grant, DATASET)).toEqual({ rows: 3, timeseriesRows: 1 });
+        expect(await store.exists(DATASET)).toBe(false);
+        expect(timeseries.points).toEqual([]);
+      });
+
+      it('deletes aspects: versioned ones with their versions, time-series ones with their points', async () => {
+        const { service, store, timeseries } = await withOwnedDataset();
+        await service.ingest(SYSTEM_ACTOR, placed([mcp(DATASET, 'operation', { timestampMillis: 3 })]), { batch: false });
+        const grant = await service.authorizeRest(SYSTEM_ACTOR, 'DELETE', [DATASET], 'no');
+        await service.deleteAspects(grant, DATASET, findEntity('dataset')!, ['globalTags', 'operation']);
+        expect(await store.get(DATASET, 'globalTags')).toBeUndefined();
+        expect(await store.get(DATASET, 'ownership')).toBeDefined();
+        expect(timeseries.points).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,2 +1,0 @@
-export { createOpenApi } from './module';
-export { buildApiDocument } from './api-docs';

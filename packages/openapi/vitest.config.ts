@@ -1,3 +1,0 @@
-import { packageProject } from '../../vitest.shared.ts';
-
-export default packageProject('openapi');
