@@ -1,4 +1,5 @@
 import { buildApiSchema } from '@mds/schema';
+import { repositoryTypeDefs } from '@mds/schema/repository-sdl';
 import { execute, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +28,7 @@ const resolvers = {
 };
 
 export function createCeilingServer(): Server {
-  const schema = buildApiSchema([resolvers as never]);
+  const schema = buildApiSchema([{ typeDefs: repositoryTypeDefs(), resolvers: resolvers as never }]);
   const documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
   const prepare = (query: string) => {
     let entry = documents.get(query);

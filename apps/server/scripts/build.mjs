@@ -6,13 +6,14 @@ import { readFile, rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
 /**
- * Workspace packages find their migrations and worker scripts next to their own source (`new URL(…, import.meta.url)`).
- * Pin each module's import.meta.url to its source file so those paths keep working from inside the bundle.
+ * Workspace packages (and the host) find their migrations, SDL files and worker scripts next to their own source
+ * (`new URL(…, import.meta.url)`). Pin each module's import.meta.url to its source file so those paths keep working
+ * from inside the bundle.
  */
 const keepSourceLocation = {
   name: 'keep-source-location',
   setup(build) {
-    build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.[jt]s$/ }, async (args) => ({
+    build.onLoad({ filter: /[\\/](packages[\\/][^\\/]+|apps[\\/]server)[\\/]src[\\/].*\.[jt]s$/ }, async (args) => ({
       contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
       loader: args.path.endsWith('.ts') ? 'ts' : 'js',
     }));

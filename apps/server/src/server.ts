@@ -86,7 +86,7 @@ export async function startServer<C extends Composition>(
     throw error;
   }
   const modules = [createCoreModule(version), ...composed.modules];
-  const schema = buildApiSchema(modules.flatMap((m) => (m.resolvers ? [m.resolvers] : [])));
+  const schema = buildApiSchema(modules);
   handle = createApp({
     logger,
     metrics: createMetrics(composed.metricSources),

@@ -1,10 +1,10 @@
-import type { ApiModule } from '@mds/schema';
+import { sdlFiles, type ApiModule } from '@mds/schema';
 import type { SqlDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
 import { createAuthenticator, type Authenticator } from './authenticate';
 import { createStore } from './db/store';
-import { createResolvers } from './resolvers';
+import { createResolvers } from './graphql/resolvers';
 import { requireRoleUrn, ROLES, type Role } from './roles';
 import type { SystemClient, TokenSecrets } from './secrets';
 import { createTokenService, type TokenService } from './token-service';
@@ -23,7 +23,7 @@ export interface AuthOptions {
 }
 
 export interface Auth {
-  /** Name 'auth': the resolvers of sdl/auth.graphql. */
+  /** Name 'auth': src/graphql/auth.graphql and its resolvers. */
   module: ApiModule;
   /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous when known and cached. */
   authenticate: Authenticator['authenticate'];
@@ -49,6 +49,8 @@ const MIGRATIONS = {
   postgres: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
 };
 const OWNER = 'auth';
+/** The SDL of tokens, roles and `me`, beside their resolvers. */
+const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'auth.graphql');
 
 /** Applies auth's migrations, claims the first start, then wires storage, token service, authentication and resolvers. */
 export async function createAuth(options: AuthOptions): Promise<Auth> {
@@ -62,7 +64,12 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
   const authenticator = createAuthenticator({ store, signingKey, salt: secrets.salt, systemClient, now });
 
   return {
-    module: { name: OWNER, resolvers: createResolvers({ tokens, store, now }), close: () => authenticator.clearCache() },
+    module: {
+      name: OWNER,
+      typeDefs: TYPE_DEFS,
+      resolvers: createResolvers({ tokens, store, now }),
+      close: () => authenticator.clearCache(),
+    },
     authenticate: (authorization) => authenticator.authenticate(authorization),
     tokens,
     roles: {

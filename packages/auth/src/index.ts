@@ -5,6 +5,6 @@ export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './r
 export { ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from './actors';
 export { DURATION_MS } from './durations';
 export { hashToken, TOKEN_ISSUER } from './tokens-jwt';
-export { ASSIGN_ROLE_FORBIDDEN_MESSAGE } from './resolvers';
+export { ASSIGN_ROLE_FORBIDDEN_MESSAGE } from './graphql/resolvers';
 export type { AccessTokenMetadata, CreateTokenInput, ListTokensInput, ListTokensResult } from './token-service';
 export { AUTH_TABLES, type TokenFilter } from './db/store';

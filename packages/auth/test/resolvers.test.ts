@@ -48,7 +48,7 @@ const createFor = (actorUrn: string, extra: Record<string, unknown> = {}) => ({
 
 beforeEach(async () => {
   fixture = await setup();
-  schema = buildApiSchema([fixture.auth.module.resolvers!]);
+  schema = buildApiSchema([fixture.auth.module]);
   await fixture.auth.roles.assign(ROLE_URNS.Editor, [EDITOR]);
   await fixture.auth.roles.assign(ROLE_URNS.Reader, [READER, OTHER_READER]);
   const mint = (actorUrn: string, name: string) => fixture.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name });

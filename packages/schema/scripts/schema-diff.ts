@@ -1,6 +1,7 @@
 import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { fileURLToPath } from 'node:url';
+import { repositoryTypeDefs } from '../src/repository-sdl';
 import { buildApiSchema } from '../src/sdl';
 
 /** The committed SDL: what clients (`@mds/client` codegen) build against and what reviewers diff. */
@@ -8,14 +9,14 @@ export const SNAPSHOT_FILE = fileURLToPath(new URL('../schema.graphql', import.m
 export const UPDATE_COMMAND = 'pnpm --filter @mds/schema snapshot';
 
 const HEADER = [
-  '# GENERATED FILE, do not edit: the merged SDL of packages/schema/sdl/*.graphql, types sorted by name.',
+  '# GENERATED FILE, do not edit: the merged SDL of sdl/base.graphql and of every module (packages/*/src/graphql, apps/*/src), types sorted by name.',
   `# Update it after changing the SDL with \`${UPDATE_COMMAND}\`; test/snapshot.test.ts fails while it is stale`,
   '# and lists the breaking changes, so any change to the public API shows up in review.',
 ].join('\n');
 
 /** The snapshot text for the SDL as it is now (sorted, so file order and merge order never show as changes). */
 export function renderSnapshot(): string {
-  return `${HEADER}\n\n${printSchema(lexicographicSortSchema(buildApiSchema([])))}\n`;
+  return `${HEADER}\n\n${printSchema(lexicographicSortSchema(buildApiSchema([{ typeDefs: repositoryTypeDefs() }])))}\n`;
 }
 
 export interface ClassifiedChanges {

@@ -1,6 +1,7 @@
 export type * from './generated/resolvers-types';
 export type { Actor, ApiContext } from './context';
+export type { BrowsePathFolder, EntityParent } from './mappers';
 export * from './errors';
 export * from './actions';
-export { buildApiSchema, loadTypeDefs } from './sdl';
+export { BASE_TYPE_DEFS, buildApiSchema, sdlFiles } from './sdl';
 export type { ApiModule, JsonRoute } from './module';

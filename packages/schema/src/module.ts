@@ -38,10 +38,13 @@ export interface JsonRoute {
   handler(context: ApiContext, request?: JsonRequest): unknown;
 }
 
-/** What a domain package hands the host: its resolvers, its Rest.li actions, and how to release what it holds. */
+/** What a domain package hands the host: its SDL and resolvers, its Rest.li actions and routes, and how to release what it holds. */
 export interface ApiModule {
   name: string;
-  resolvers?: Resolvers;
+  /** The GraphQL SDL the module answers (files beside its resolvers, `sdlFiles`); the schema is assembled from every module's. */
+  typeDefs?: readonly string[];
+  /** Its resolvers: one map, or several each giving some types or fields (merged type by type, field by field). */
+  resolvers?: Resolvers | readonly Resolvers[];
   actions?: RestliAction[];
   reads?: RestliRead[];
   routes?: JsonRoute[];

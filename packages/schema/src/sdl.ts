@@ -1,15 +1,18 @@
-import { loadFilesSync } from '@graphql-tools/load-files';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, Kind, type GraphQLSchema } from 'graphql';
-import { fileURLToPath } from 'node:url';
-import type { Resolvers } from './generated/resolvers-types';
+import { readFileSync } from 'node:fs';
+import type { ApiModule } from './module';
 
-const sdlDir = fileURLToPath(new URL('../sdl', import.meta.url));
-
-/** Every `.graphql` file of the API, in a stable order. */
-export function loadTypeDefs() {
-  return loadFilesSync(`${sdlDir}/*.graphql`, { extensions: ['graphql'] });
+/**
+ * The SDL files beside a module's resolvers, read once: `sdlFiles(import.meta.url, 'tags.graphql')`. Each is the
+ * types a package answers; a type or root that grows across files uses `extend type`.
+ */
+export function sdlFiles(base: string | URL, ...names: string[]): string[] {
+  return names.map((name) => readFileSync(new URL(name, base), 'utf8'));
 }
+
+/** What every module's SDL builds on: the Long scalar, the Query and Mutation roots, the Entity interface and its kin. */
+export const BASE_TYPE_DEFS: readonly string[] = sdlFiles(new URL('../sdl/', import.meta.url), 'base.graphql');
 
 /** DataHub's `Long`: a JSON number; accepts an integer literal or a string of digits as input. */
 const Long = new GraphQLScalarType({
@@ -26,7 +29,10 @@ const Long = new GraphQLScalarType({
   },
 });
 
-/** The executable API schema: all SDL plus the resolvers each domain package contributes. */
-export function buildApiSchema(resolvers: Resolvers[]): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: [{ Long }, ...resolvers] as never });
+/** The executable API schema of the modules given: the base SDL, each module's SDL, and each module's resolvers. */
+export function buildApiSchema(modules: readonly Pick<ApiModule, 'typeDefs' | 'resolvers'>[]): GraphQLSchema {
+  return makeExecutableSchema({
+    typeDefs: [...BASE_TYPE_DEFS, ...modules.flatMap((m) => m.typeDefs ?? [])],
+    resolvers: [{ Long }, ...modules.flatMap((m) => m.resolvers ?? [])] as never,
+  });
 }

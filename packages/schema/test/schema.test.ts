@@ -45,11 +45,24 @@ describe('errors', () => {
 });
 
 describe('buildApiSchema', () => {
-  const schema = buildApiSchema([{ Query: { appConfig: () => ({ appVersion: '1.2.3' }) } }]);
+  // Two modules as packages give theirs: SDL beside their resolvers, each extending the base's roots.
+  const schema = buildApiSchema([
+    {
+      typeDefs: ['extend type Query { appConfig: AppConfig }  type AppConfig { appVersion: String }'],
+      resolvers: { Query: { appConfig: () => ({ appVersion: '1.2.3' }) } },
+    },
+    {
+      typeDefs: ['extend type Query { tagCount: Int }  extend type Mutation { noop: Boolean }  extend type AppConfig { name: String }'],
+      resolvers: { Query: { tagCount: () => 3 } as never },
+    },
+  ]);
 
-  it('merges every SDL file with the resolvers given', async () => {
-    expect(await graphql({ schema, source: '{ appConfig { appVersion } }' })).toEqual({ data: { appConfig: { appVersion: '1.2.3' } } });
-    for (const type of ['Tag', 'AccessToken', 'AuditStamp']) expect(schema.getType(type)).toBeDefined();
+  it('assembles the base SDL and every module’s, `extend type` included, with the resolvers each gives', async () => {
+    expect(await graphql({ schema, source: '{ appConfig { appVersion } tagCount }' })).toEqual({
+      data: { appConfig: { appVersion: '1.2.3' }, tagCount: 3 },
+    });
+    for (const type of ['AuditStamp', 'Entity', 'EntityType', 'CorpUser', 'Mutation']) expect(schema.getType(type)).toBeDefined();
+    expect(Object.keys((schema.getType('AppConfig') as import('graphql').GraphQLObjectType).getFields())).toEqual(['appVersion', 'name']);
   });
 
   it('Long takes integers and digit strings, and refuses the rest', async () => {

@@ -1,9 +1,12 @@
 import type { SqliteDatabase } from '@mds/db';
 import type { DescriptionHandler, EntityFace } from '@mds/entities';
-import type { ApiModule } from '@mds/schema';
+import { sdlFiles, type ApiModule } from '@mds/schema';
 import { createTagResolvers, describeTag, tagFace } from './graphql/resolvers';
 import { moveLegacyTags } from './legacy';
 import { TagService, type TagEntities, type TagServiceOptions } from './service';
+
+/** The SDL of tags, beside their resolvers. */
+const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'tags.graphql');
 
 export interface TagsModuleOptions extends TagServiceOptions {
   /** The entity service and search index the tags live in. */
@@ -23,7 +26,7 @@ export async function createTagsModule(
   if (options.legacy) await moveLegacyTags(options.legacy, options.entities);
   const service = createTagService(options.entities, options);
   return {
-    module: { name: 'tags', resolvers: createTagResolvers(service) },
+    module: { name: 'tags', typeDefs: TYPE_DEFS, resolvers: createTagResolvers(service) },
     service,
     face: tagFace(service),
     describe: describeTag(service),

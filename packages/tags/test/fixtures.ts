@@ -65,9 +65,8 @@ export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
   const entities = await openEntities(file);
   const { module, service: store, face, describe } = await createTagsModule({ entities, ...options });
   const schema = buildApiSchema([
-    module.resolvers!,
-    createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face }, describers: { tag: describe } })
-      .resolvers!,
+    module,
+    createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face }, describers: { tag: describe } }),
   ]);
   const run = (context: ApiContext, source: string, variableValues?: Record<string, unknown>) =>
     graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;

@@ -1,4 +1,5 @@
 import { buildApiSchema } from '@mds/schema';
+import { repositoryTypeDefs } from '@mds/schema/repository-sdl';
 import fc from 'fast-check';
 import { maxHeaderSize } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   ctx = {
     bearer: await mintToken(api, 'urn:li:corpuser:fuzzer', 'urn:li:dataHubRole:Admin'),
     basic: SYSTEM_AUTH,
-    schema: buildApiSchema([]),
+    schema: buildApiSchema([{ typeDefs: repositoryTypeDefs() }]),
   };
   await api.graphql('mutation { createTag(input: { id: "fuzz", name: "fuzz" }) }');
   await ingestRange(api, 0, 2_000);

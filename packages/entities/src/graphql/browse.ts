@@ -115,6 +115,7 @@ export function browseResolvers(
       );
       return {
         query: input.query,
+        // `searchable` holds the EntityType names of the faces.
         suggestions: perType.filter((t) => t.suggestions.length > 0) as ResolversTypes['AutoCompleteResultForEntity'][],
       };
     },

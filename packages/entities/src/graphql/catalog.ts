@@ -1,7 +1,7 @@
 import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
-import { badRequest, type ApiContext, type Resolvers, type ResolversTypes } from '@mds/schema';
+import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } from './common-fields';
-import { entityObject } from './dataset';
+import { entityObject, platformObject } from './dataset';
 import type { EntitySearcher } from './search';
 
 type Direction = 'INCOMING' | 'OUTGOING';
@@ -33,7 +33,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   const common = commonFields(loaders);
 
   /** The entity of an urn another entity points to: through its type's face, else what its urn says. */
-  const entityAt = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
+  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntityOfUrn(urn)?.graphqlType;
     if (!type) return null;
     return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
@@ -144,11 +144,11 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       );
 
   const linked = { relationships, lineage };
-  const resolvers = {
+  const resolvers: Resolvers = {
     Container: {
       ...common,
       platform: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        entityObject(text((await value(urnOf(parent), 'dataPlatformInstance', context))?.platform) ?? 'urn:li:dataPlatform:unknown'),
+        platformObject(text((await value(urnOf(parent), 'dataPlatformInstance', context))?.platform) ?? 'unknown'),
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'containerProperties', context);
         if (!v) return null;
@@ -236,7 +236,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     },
     DataPlatform: { exists: common.exists },
     BrowsePathEntry: {
-      entity: (parent: { urn?: string | null }, _args: unknown, context: ApiContext) => (parent.urn ? entityAt(parent.urn, context) : null),
+      entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),
     },
     Dataset: { container, parentContainers, browsePathV2, dataPlatformInstance, ...linked },
     Dashboard: { container, ...linked },
@@ -244,7 +244,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     DataFlow: linked,
     DataJob: linked,
   };
-  return resolvers as unknown as Resolvers;
+  return resolvers;
 }
 
 function pageOrRefuse(start: number | null | undefined, count: number | null | undefined) {

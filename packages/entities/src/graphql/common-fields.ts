@@ -1,18 +1,18 @@
 import { findEntity, isJsonObject, parseUrn } from '@mds/core';
-import type { ApiContext } from '@mds/schema';
+import type { ApiContext, EntityParent } from '@mds/schema';
 import { idOf, toGraphQLOwnership } from './ownership';
 import type { RequestLoaders } from './request-loaders';
 
 export type Json = Record<string, unknown>;
 export type Loaders = (context: ApiContext) => RequestLoaders;
-/** What a field resolver of an entity type needs of its parent: the entity's urn. */
-export type Parent = { urn?: string | null; name?: string | null };
+/** What a field resolver of an entity type is handed: the entity's urn (and what the urn says). */
+export type Parent = EntityParent;
 
 /** The key aspect of a urn's entity type. */
 const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';
 export const text = (value: unknown) => (typeof value === 'string' ? value : null);
 export const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
-export const urnOf = (parent: Parent) => parent.urn!;
+export const urnOf = (parent: Parent) => parent.urn;
 
 /** The latest value of one aspect of an entity, through the request's batched reads. */
 export const aspectValue = (loaders: Loaders) => async (urn: string, name: string, context: ApiContext) =>

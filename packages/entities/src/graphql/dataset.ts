@@ -1,12 +1,12 @@
 import { isJsonObject, parseUrn } from '@mds/core';
-import type { ApiContext, Resolvers, ResolversTypes } from '@mds/schema';
+import type { ApiContext, EntityParent, FabricType, Resolvers, SchemaFieldDataType } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { StoredAspect } from '../service';
 import { commonFields, globalTags, glossaryTerms, list, text, urnOf, type Json, type Loaders, type Parent } from './common-fields';
 import { idOf } from './ownership';
 
 /** The GraphQL `Dataset` of a dataset urn: what the urn says; every other field is read from its aspects. */
-export function datasetObject(urn: string): ResolversTypes['Dataset'] {
+export function datasetObject(urn: string): EntityParent {
   // DataPlatform.properties and every other field of Dataset have resolvers of their own.
   const [platform, name] = parseUrn(urn).parts as [string, string];
   return {
@@ -14,8 +14,8 @@ export function datasetObject(urn: string): ResolversTypes['Dataset'] {
     urn,
     type: 'DATASET',
     name,
-    platform: { __typename: 'DataPlatform', urn: platform, type: 'DATA_PLATFORM', name: idOf(platform) } as ResolversTypes['DataPlatform'],
-  } as ResolversTypes['Dataset'];
+    platform: { __typename: 'DataPlatform', urn: platform, type: 'DATA_PLATFORM', name: idOf(platform) },
+  };
 }
 
 /** A stamp of an aspect, or DataHub's default when absent. */
@@ -44,15 +44,16 @@ function infoProperties(v: Json | undefined, urn: string) {
 
 const editable = (v: Json | undefined) => (v ? { description: text(v.description) } : null);
 
+/** A data platform by its urn or its name (`hive`, as a dashboard's tool): what the urn says. */
+export function platformObject(tool: string): EntityParent {
+  const urn = tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`;
+  return { __typename: 'DataPlatform', urn, type: 'DATA_PLATFORM', name: tool.startsWith('urn:li:dataPlatform:') ? idOf(tool) : tool };
+}
+
 /** The GraphQL object of an urn of a type this package answers (its key parts; the rest resolves from aspects). */
-export function entityObject(urn: string): ResolversTypes['Entity'] | undefined {
+export function entityObject(urn: string): EntityParent | undefined {
   const { entityType, parts } = parseUrn(urn);
-  const platform = (tool: string) => ({
-    __typename: 'DataPlatform',
-    urn: tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`,
-    type: 'DATA_PLATFORM',
-    name: tool,
-  });
+  const platform = platformObject;
   switch (entityType) {
     case 'dataset':
       return datasetObject(urn);
@@ -64,7 +65,7 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
         tool: parts[0],
         dashboardId: parts[1],
         platform: platform(parts[0]!),
-      } as ResolversTypes['Entity'];
+      };
     case 'chart':
       return {
         __typename: 'Chart',
@@ -73,7 +74,7 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
         tool: parts[0],
         chartId: parts[1],
         platform: platform(parts[0]!),
-      } as ResolversTypes['Entity'];
+      };
     case 'dataFlow':
       return { __typename: 'DataFlow', urn, type: 'DATA_FLOW', orchestrator: parts[0], flowId: parts[1], cluster: parts[2] };
     case 'dataJob':
@@ -83,7 +84,7 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
         type: 'DATA_JOB',
         jobId: parts[1],
         dataFlow: entityObject(parts[0]!),
-      } as ResolversTypes['Entity'];
+      };
     case 'container':
       return { __typename: 'Container', urn, type: 'CONTAINER' };
     case 'corpuser':
@@ -100,7 +101,7 @@ export function entityObject(urn: string): ResolversTypes['Entity'] | undefined 
 }
 
 /** `{"com.linkedin.schema.StringType": {}}` → STRING (DataHub's SchemaFieldDataType; a record is a STRUCT). */
-function fieldType(value: unknown) {
+function fieldType(value: unknown): SchemaFieldDataType {
   const union = isJsonObject(value) && isJsonObject(value.type) ? Object.keys(value.type)[0] : undefined;
   const name = union?.split('.').pop()?.replace(/Type$/, '').toUpperCase();
   if (name === 'RECORD') return 'STRUCT';
@@ -134,19 +135,10 @@ function schemaMetadata(stored: StoredAspect, urn: string) {
   };
 }
 
-/**
- * Field resolvers of `Dataset` and the types it leads to: each reads the request's batched aspects. The answers are
- * assembled from JSON aspects field by field, a nesting the generated resolver types (Partial at the top level only)
- * cannot follow: the shapes are held to the schema by the wire tests (apps/server/test/datasets.e2e.test.ts).
- */
+/** Field resolvers of `Dataset` and the types it leads to: each reads the request's batched aspects. */
 export function datasetResolvers(loaders: Loaders): Resolvers {
-  return resolverMap(loaders) as unknown as Resolvers;
-}
-
-function resolverMap(loaders: Loaders) {
   const aspect = async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name);
   const value = async (urn: string, name: string, context: ApiContext) => (await aspect(urn, name, context))?.value;
-  type TagParent = { tag: { urn: string } };
 
   const common = commonFields(loaders);
 
@@ -155,13 +147,14 @@ function resolverMap(loaders: Loaders) {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'datasetProperties', context);
         if (!v) return null;
-        const origin = parseUrn(urnOf(parent)).parts[2];
+        // The key's origin: a FabricType, as the urn was checked when the dataset was written.
+        const origin = parseUrn(urnOf(parent)).parts[2] as FabricType;
         const lastModified =
           isJsonObject(v.lastModified) && typeof v.lastModified.time === 'number'
             ? { time: v.lastModified.time, actor: text(v.lastModified.actor) }
             : { time: 0, actor: null };
         return {
-          name: text(v.name) ?? parent.name!,
+          name: text(v.name) ?? text(parent.name) ?? '',
           qualifiedName: text(v.qualifiedName),
           origin,
           description: text(v.description),
@@ -263,8 +256,8 @@ function resolverMap(loaders: Loaders) {
     TagAssociation: {
       // The tag as the tags' face answers it; a tag without an entity still shows its urn and id. A selection of
       // nothing but what the urn says needs no read.
-      tag: async (parent: TagParent, _args: unknown, context: ApiContext, info: GraphQLResolveInfo) =>
-        (asksOnlyKey(info) ? parent.tag : await loaders(context).entity('TAG', parent.tag.urn)) ?? parent.tag,
+      tag: async (parent, _args, context, info) =>
+        (asksOnlyKey(info) || !parent.tag ? undefined : await loaders(context).entity('TAG', parent.tag.urn)) ?? parent.tag!,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, conflict, notFound, type QueryResolvers, type MutationResolvers, type ResolversTypes } from '@mds/schema';
+import { badRequest, conflict, notFound, type QueryResolvers, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { anyOf, ItemWriteError, type EntityService } from '../service';
 import { entityObject } from './dataset';
@@ -58,7 +58,7 @@ export function domainResolvers(
         const listed = (await domains(input.query?.trim() || '*')).filter((d) => d.parent === parent);
         // Newest first; the urn keeps the order of domains created in the same millisecond stable.
         listed.sort((a, b) => b.created - a.created || (a.urn < b.urn ? -1 : 1));
-        const shown = listed.slice(page.start, page.start + page.count).map((d) => entityObject(d.urn) as ResolversTypes['Domain']);
+        const shown = listed.slice(page.start, page.start + page.count).flatMap((d) => entityObject(d.urn) ?? []);
         return { start: page.start, count: shown.length, total: listed.length, domains: shown };
       },
     },

@@ -1,6 +1,6 @@
 import { findEntity, parseUrn, UrnError, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, type ApiContext, type ApiModule, type Resolvers, type ResolversTypes } from '@mds/schema';
+import { badRequest, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers } from './catalog';
@@ -28,6 +28,22 @@ const OWN_TYPES = [
   'DOMAIN',
   'DATA_PLATFORM',
 ];
+/** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
+const TYPE_DEFS = sdlFiles(
+  import.meta.url,
+  'entities.graphql',
+  'dataset.graphql',
+  'assets.graphql',
+  'catalog.graphql',
+  'profiles.graphql',
+  'browse.graphql',
+  'domains.graphql',
+  'tag-mutations.graphql',
+  'owner-mutations.graphql',
+  'entity-mutations.graphql',
+  'description.graphql',
+  'update-mutations.graphql',
+);
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
 
@@ -49,7 +65,7 @@ export function createEntityGraphql(options: {
   const now = options.now ?? Date.now;
   // An entity the caller knows exists (a search hit) needs no read to be answered: its fields load themselves.
   const ownFace: EntityFace = async (urns) => {
-    const answered = new Map<string, ResolversTypes['Entity']>();
+    const answered = new Map<string, EntityParent>();
     for (const urn of urns) {
       const found = entityObject(urn);
       if (found) answered.set(urn, found);
@@ -63,7 +79,7 @@ export function createEntityGraphql(options: {
   const domains = domainResolvers(service, search, now);
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
-  const entityOf = async (urn: string, context: ApiContext): Promise<ResolversTypes['Entity'] | null> => {
+  const entityOf = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntity(parseArgument(urn).entityType);
     if (!type) return null;
     const own = entityObject(urn);
@@ -77,47 +93,53 @@ export function createEntityGraphql(options: {
 
   return {
     name: 'entity-graphql',
-    resolvers: {
-      Query: {
-        ...domains.Query,
-        ...browseResolvers(search, searchable, searchEntities, loaders),
-        dataset: (_parent, { urn }, context) => ofType('dataset', urn, context) as Promise<ResolversTypes['Dataset'] | null>,
-        dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context) as Promise<ResolversTypes['Dashboard'] | null>,
-        chart: (_parent, { urn }, context) => ofType('chart', urn, context) as Promise<ResolversTypes['Chart'] | null>,
-        dataFlow: (_parent, { urn }, context) => ofType('dataFlow', urn, context) as Promise<ResolversTypes['DataFlow'] | null>,
-        dataJob: (_parent, { urn }, context) => ofType('dataJob', urn, context) as Promise<ResolversTypes['DataJob'] | null>,
-        container: (_parent, { urn }, context) => ofType('container', urn, context) as Promise<ResolversTypes['Container'] | null>,
-        corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context) as Promise<ResolversTypes['CorpUser'] | null>,
-        corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context) as Promise<ResolversTypes['CorpGroup'] | null>,
-        domain: (_parent, { urn }, context) => ofType('domain', urn, context) as Promise<ResolversTypes['Domain'] | null>,
-        dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context) as Promise<ResolversTypes['DataPlatform'] | null>,
-        entity: (_parent, { urn }, context) => entityOf(urn, context),
-        entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
-        entityExists: (_parent, { urn }, context) => {
-          parseArgument(urn);
-          return loaders(context).reader.exists(urn);
+    typeDefs: TYPE_DEFS,
+    // Several maps, each giving some types or fields (one per resolver file): the schema merges them field by field.
+    resolvers: [
+      {
+        Query: {
+          ...domains.Query,
+          ...browseResolvers(search, searchable, searchEntities, loaders),
+          dataset: (_parent, { urn }, context) => ofType('dataset', urn, context),
+          dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context),
+          chart: (_parent, { urn }, context) => ofType('chart', urn, context),
+          dataFlow: (_parent, { urn }, context) => ofType('dataFlow', urn, context),
+          dataJob: (_parent, { urn }, context) => ofType('dataJob', urn, context),
+          container: (_parent, { urn }, context) => ofType('container', urn, context),
+          corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context),
+          corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context),
+          domain: (_parent, { urn }, context) => ofType('domain', urn, context),
+          dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
+          entity: (_parent, { urn }, context) => entityOf(urn, context),
+          entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
+          entityExists: (_parent, { urn }, context) => {
+            parseArgument(urn);
+            return loaders(context).reader.exists(urn);
+          },
+          searchAcrossEntities: (_parent, { input }, context) =>
+            searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
         },
-        searchAcrossEntities: (_parent, { input }, context) =>
-          searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
-      },
-      AggregationMetadata: {
-        // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
-        entity: async (parent, _args, context) => {
-          const value = parent.value ?? '';
-          const type = findEntityOfUrn(value)?.graphqlType;
-          return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
+        AggregationMetadata: {
+          // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
+          entity: async (parent, _args, context) => {
+            const value = parent.value ?? '';
+            const type = findEntityOfUrn(value)?.graphqlType;
+            return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
+          },
+        },
+        Mutation: {
+          ...tagMutationResolvers(service),
+          ...ownerMutationResolvers(service, now),
+          ...entityMutationResolvers(service),
+          ...descriptionResolvers(service, options.describers ?? {}),
+          ...domains.Mutation,
+          ...updateMutationResolvers(service, now),
         },
       },
-      ...mergeByType(datasetResolvers(loaders), catalogResolvers(loaders, searchEntities), profileResolvers(service)),
-      Mutation: {
-        ...tagMutationResolvers(service),
-        ...ownerMutationResolvers(service, now),
-        ...entityMutationResolvers(service),
-        ...descriptionResolvers(service, options.describers ?? {}),
-        ...domains.Mutation,
-        ...updateMutationResolvers(service, now),
-      },
-    },
+      datasetResolvers(loaders),
+      catalogResolvers(loaders, searchEntities),
+      profileResolvers(service),
+    ],
   };
 }
 
@@ -129,11 +151,4 @@ function parseArgument(urn: string) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
     throw error;
   }
-}
-
-/** Resolver maps merged type by type (two maps may each give some fields of one type). */
-function mergeByType(...maps: Resolvers[]): Resolvers {
-  const merged: Record<string, object> = {};
-  for (const map of maps) for (const [type, fields] of Object.entries(map)) merged[type] = { ...merged[type], ...fields };
-  return merged;
 }

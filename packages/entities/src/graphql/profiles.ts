@@ -1,14 +1,25 @@
 import { isJsonObject } from '@mds/core';
-import { badRequest, type AndFilterInput, type ApiContext, type Resolvers } from '@mds/schema';
+import {
+  badRequest,
+  type AndFilterInput,
+  type ApiContext,
+  type OperationSourceType,
+  type OperationType,
+  type PartitionType,
+  type Resolvers,
+} from '@mds/schema';
 import type { EntityService } from '../service';
 import { list, text, urnOf, type Json, type Parent } from './common-fields';
 import { graphqlReader } from './mutation-support';
 
 /** DataHub's default `limit` of time-series reads. */
 const DEFAULT_LIMIT = 10_000;
-const OPERATION_TYPES = new Set(['INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'DROP', 'CUSTOM', 'UNKNOWN']);
-const SOURCE_TYPES = new Set(['DATA_PROCESS', 'DATA_PLATFORM', 'MANUAL']);
-const PARTITION_TYPES = new Set(['FULL_TABLE', 'QUERY', 'PARTITION']);
+const OPERATION_TYPES: readonly OperationType[] = ['INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'DROP', 'CUSTOM', 'UNKNOWN'];
+const SOURCE_TYPES: readonly OperationSourceType[] = ['DATA_PROCESS', 'DATA_PLATFORM', 'MANUAL'];
+const PARTITION_TYPES: readonly PartitionType[] = ['FULL_TABLE', 'QUERY', 'PARTITION'];
+
+/** The member of `values` that `value` is, if it is one (an enum of the SDL from a stored string). */
+const member = <T extends string>(values: readonly T[], value: unknown): T | undefined => values.find((v) => v === value);
 
 interface RangeArgs {
   startTimeMillis?: number | null;
@@ -41,7 +52,7 @@ export function profileResolvers(service: EntityService): Resolvers {
     return found.filter(matches);
   };
 
-  const resolvers = {
+  const resolvers: Resolvers = {
     Dataset: {
       datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext) =>
         (await points(urnOf(parent), 'datasetProfile', args, context)).map(profile),
@@ -51,7 +62,7 @@ export function profileResolvers(service: EntityService): Resolvers {
       },
     },
   };
-  return resolvers as unknown as Resolvers;
+  return resolvers;
 }
 
 function profile(v: Json) {
@@ -74,9 +85,7 @@ function profile(v: Json) {
       stdev: numberText(f.stdev),
       sampleValues: Array.isArray(f.sampleValues) ? f.sampleValues.map(String) : null,
     })),
-    partitionSpec: spec
-      ? { type: PARTITION_TYPES.has(String(spec.type)) ? spec.type : 'PARTITION', partition: text(spec.partition) ?? '' }
-      : null,
+    partitionSpec: spec ? { type: member(PARTITION_TYPES, spec.type) ?? 'PARTITION', partition: text(spec.partition) ?? '' } : null,
   };
 }
 
@@ -86,11 +95,11 @@ function operation(v: Json) {
     timestampMillis: numberOrNull(v.timestampMillis) ?? 0,
     lastUpdatedTimestamp: numberOrNull(v.lastUpdatedTimestamp) ?? 0,
     actor: text(v.actor),
-    operationType: OPERATION_TYPES.has(String(v.operationType)) ? v.operationType : 'UNKNOWN',
+    operationType: member(OPERATION_TYPES, v.operationType) ?? 'UNKNOWN',
     customOperationType: text(v.customOperationType),
-    sourceType: SOURCE_TYPES.has(String(v.sourceType)) ? v.sourceType : null,
+    sourceType: member(SOURCE_TYPES, v.sourceType) ?? null,
     numAffectedRows: numberOrNull(v.numAffectedRows),
-    affectedDatasets: Array.isArray(v.affectedDatasets) ? v.affectedDatasets.filter((d) => typeof d === 'string') : null,
+    affectedDatasets: Array.isArray(v.affectedDatasets) ? v.affectedDatasets.filter((d): d is string => typeof d === 'string') : null,
     partition: text(v.partition),
     customProperties: Object.entries(custom).map(([key, value]) => ({ key, value: text(value) })),
   };

@@ -1,9 +1,9 @@
-import type { ApiContext, ResolversTypes } from '@mds/schema';
+import type { ApiContext, EntityParent } from '@mds/schema';
 import type { EntityReader, EntityService, StoredAspect } from '../service';
 import { graphqlReader } from './mutation-support';
 
 /** The GraphQL objects of one entity type for `urns`, by urn; urns it cannot answer are left out. */
-export type EntityFace = (urns: readonly string[]) => Promise<ReadonlyMap<string, ResolversTypes['Entity']>>;
+export type EntityFace = (urns: readonly string[]) => Promise<ReadonlyMap<string, EntityParent>>;
 
 /** What one GraphQL request reads, batched: every field of every entity asked at one depth shares one store read. */
 export interface RequestLoaders {
@@ -12,7 +12,7 @@ export interface RequestLoaders {
   /** The latest aspects of an entity (all of them; undefined when none is stored). */
   aspects(urn: string): Promise<ReadonlyMap<string, StoredAspect> | undefined>;
   /** An entity of a type with a face (`TAG`, ...); undefined when absent or faceless. */
-  entity(graphqlType: string, urn: string): Promise<ResolversTypes['Entity'] | undefined>;
+  entity(graphqlType: string, urn: string): Promise<EntityParent | undefined>;
 }
 
 /**
@@ -29,7 +29,7 @@ export function requestLoaders(
     if (!loaders) {
       const reader = graphqlReader(service, context.actor);
       const aspects = batchLoader((urns) => reader.latest(urns));
-      const byFace = new Map<string, (urn: string) => Promise<ResolversTypes['Entity'] | undefined>>();
+      const byFace = new Map<string, (urn: string) => Promise<EntityParent | undefined>>();
       const entity = (graphqlType: string, urn: string) => {
         const face = faces[graphqlType];
         if (!face) return Promise.resolve(undefined);

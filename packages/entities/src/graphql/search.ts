@@ -1,14 +1,6 @@
 import { findEntity, pageOf } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
-import {
-  badRequest,
-  type AndFilterInput,
-  type ApiContext,
-  type FacetFilterInput,
-  type ResolversTypes,
-  type SearchFlags,
-  type SortCriterion,
-} from '@mds/schema';
+import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type SearchFlags, type SortCriterion } from '@mds/schema';
 import { indexSort } from '../model/search-sort';
 import type { RequestLoaders } from './request-loaders';
 
@@ -62,9 +54,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
     const answered = await Promise.all(
       found.hits.map((hit) => loaders(context).entity(findEntity(hit.entityType)?.graphqlType ?? '', hit.urn)),
     );
-    const searchResults = found.hits.flatMap((hit, i) =>
-      answered[i] ? [{ entity: answered[i] as ResolversTypes['Entity'], matchedFields: hit.matchedFields }] : [],
-    );
+    const searchResults = found.hits.flatMap((hit, i) => (answered[i] ? [{ entity: answered[i], matchedFields: hit.matchedFields }] : []));
     const facets = found.facets.map((facet) => ({
       field: facet.field,
       displayName: facet.displayName,

@@ -1,13 +1,6 @@
 import { Privilege } from '@mds/auth';
 import { parseUrn } from '@mds/core';
-import {
-  badRequest,
-  type Actor,
-  type GlobalTagsUpdate,
-  type MutationResolvers,
-  type OwnershipUpdate,
-  type ResolversTypes,
-} from '@mds/schema';
+import { badRequest, type Actor, type GlobalTagsUpdate, type MutationResolvers, type OwnershipUpdate } from '@mds/schema';
 import type { Edit, EntityService } from '../service';
 import { entityObject } from './dataset';
 import { entityTypeOf, graphqlReader, writeAll } from './mutation-support';
@@ -126,11 +119,8 @@ export function updateMutationResolvers(service: EntityService, now: () => numbe
     return entityObject(urn);
   };
   return {
-    updateDataset: async (_parent, { urn, input }, { actor }) =>
-      (await update(actor, urn, 'dataset', DATASET_PARTS, input)) as ResolversTypes['Dataset'],
-    updateDashboard: async (_parent, { urn, input }, { actor }) =>
-      (await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input)) as ResolversTypes['Dashboard'],
-    updateChart: async (_parent, { urn, input }, { actor }) =>
-      (await update(actor, urn, 'chart', CHART_PARTS, input)) as ResolversTypes['Chart'],
+    updateDataset: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataset', DATASET_PARTS, input),
+    updateDashboard: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input),
+    updateChart: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'chart', CHART_PARTS, input),
   };
 }

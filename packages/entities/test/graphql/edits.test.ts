@@ -1,8 +1,9 @@
 import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
-import { buildApiSchema, type ApiContext } from '@mds/schema';
+import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { schemaOf } from './schema';
 import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
 
 const databases = sqliteTestDatabases();
@@ -23,7 +24,7 @@ async function setup() {
   await entities.service.ingest(SYSTEM_ACTOR, [{ proposal: { ...proposal, aspect: { value } }, place: { action: 'test', path: 'p' } }], {
     batch: false,
   });
-  const schema = buildApiSchema([createEntityGraphql({ service: entities.service, search: entities.search }).resolvers!]);
+  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search }));
   const run = (source: string) => graphql({ schema, source, contextValue: editor }) as Promise<ExecutionResult<Record<string, any>>>;
   const stored = async () => (await entities.store.latest([DATASET])).get(DATASET);
   return { run, stored };

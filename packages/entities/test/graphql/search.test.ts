@@ -1,10 +1,11 @@
 import { openSqliteDatabase, type SqlDatabase } from '@mds/db';
-import { buildApiSchema, type ApiContext } from '@mds/schema';
+import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { schemaOf } from './schema';
 import { anyOf, createEntities, createEntityGraphql, SYSTEM_ACTOR, type EntityFace } from '../../src/index';
 import { Privilege } from '@mds/auth';
 
@@ -36,9 +37,7 @@ async function setup(tags: [id: string, name: string][]) {
     asked.push([...urns]);
     return new Map(urns.filter((urn) => !urn.endsWith(':hidden')).map((urn) => [urn, { __typename: 'Tag', urn, type: 'TAG', name: urn }]));
   };
-  const schema = buildApiSchema([
-    createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face } }).resolvers!,
-  ]);
+  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face } }));
   const search = async (input: Record<string, unknown>) =>
     (await graphql({ schema, source: SEARCH, variableValues: { input }, contextValue: reader })) as ExecutionResult<Record<string, any>>;
   return { search, asked };

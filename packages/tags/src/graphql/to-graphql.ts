@@ -1,21 +1,22 @@
 import { toGraphQLOwnership } from '@mds/entities';
-import type { ResolversTypes } from '@mds/schema';
+import type { AuditStamp, EntityParent, ResolversTypes, TagProperties } from '@mds/schema';
 import type { Tag } from '../types';
 
 /**
  * A stored tag in the shape of DataHub's `Tag`. `__typename` lets graphql-js resolve the `Entity` interface and the
- * `OwnerType` union without a type resolver, so other packages' entities can join them freely.
+ * `OwnerType` union without a type resolver, so other packages' entities can join them freely. A Tag answers as any
+ * entity parent does (codegen mappers); each field's value is held to its SDL type here.
  */
-export function toGraphQLTag(tag: Tag): ResolversTypes['Tag'] {
+export function toGraphQLTag(tag: Tag): EntityParent {
   return {
     __typename: 'Tag',
     urn: tag.urn,
     type: 'TAG',
     name: tag.id,
     description: tag.description,
-    properties: { name: tag.name, description: tag.description, colorHex: tag.colorHex },
-    ownership: tag.ownership && toGraphQLOwnership(tag.ownership, tag.urn),
-    created: tag.created,
-    lastModified: tag.lastModified,
+    properties: { name: tag.name, description: tag.description, colorHex: tag.colorHex } satisfies TagProperties,
+    ownership: (tag.ownership && toGraphQLOwnership(tag.ownership, tag.urn)) satisfies ResolversTypes['Ownership'] | null,
+    created: tag.created satisfies AuditStamp,
+    lastModified: tag.lastModified satisfies AuditStamp,
   };
 }

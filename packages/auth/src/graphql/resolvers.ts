@@ -1,10 +1,10 @@
 import { badRequest, forbidden, notFound, type ApiContext, type FacetFilterInput, type Resolvers } from '@mds/schema';
-import { corpUserId, requireCorpUserUrn, requireNotSystemActor } from './actors';
-import type { Store, TokenFilter } from './db/store';
-import { platformPrivilegesOf } from './platform-privileges';
-import { hasAnyPrivilege, Privilege } from './privileges';
-import { requireRoleUrn, ROLES } from './roles';
-import { MAX_LIST_COUNT, requireCount, type TokenService } from './token-service';
+import { corpUserId, requireCorpUserUrn, requireNotSystemActor } from '../actors';
+import type { Store, TokenFilter } from '../db/store';
+import { platformPrivilegesOf } from '../platform-privileges';
+import { hasAnyPrivilege, Privilege } from '../privileges';
+import { requireRoleUrn, ROLES } from '../roles';
+import { MAX_LIST_COUNT, requireCount, type TokenService } from '../token-service';
 
 /** DataHub's BatchAssignRoleResolver refuses with its own text, not the generic one. */
 export const ASSIGN_ROLE_FORBIDDEN_MESSAGE =
