@@ -13,6 +13,7 @@ export {
   type IngestSummary,
   type LatestPoint,
   type PlacedProposal,
+  type PointsRequest,
   type ProposalPlace,
   type StoredAspect,
   type SystemMetadata,

@@ -1,5 +1,6 @@
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { badRequest, defineAction, type RestliAction } from '@mds/schema';
+import type { PointsRequest } from '@mds/entities';
 import { z } from 'zod';
 import type { TimeseriesStore } from './port.ts';
 import { indexName, resolveAspect } from './registry.ts';
@@ -86,15 +87,8 @@ export function timeseriesValuesActions(store: TimeseriesStore): RestliAction[] 
   ];
 }
 
-/** What `readTimeseries` answers: one entity's points of one aspect, newest first, values parsed. */
-export interface TimeseriesRead {
-  entityType: string;
-  aspect: string;
-  urn: string;
-  startTimeMillis?: number;
-  endTimeMillis?: number;
-  limit: number;
-}
+/** What `readTimeseries` answers: one entity's points of one aspect, newest first, values parsed (the entity service's request). */
+export type TimeseriesRead = PointsRequest;
 
 /**
  * One entity's points of one time-series aspect, newest first, as parsed values: what GraphQL's `datasetProfiles` and

@@ -26,6 +26,15 @@ const searchFlags = z
   .optional()
   .nullable();
 const sortCriterion = z.object({ field: z.string(), order: z.enum(['ASCENDING', 'DESCENDING']).optional() });
+/** What the search actions share of their parameters. */
+interface SearchParams {
+  input: string;
+  filter?: z.infer<typeof filter>;
+  sortCriteria?: z.infer<typeof sortCriterion>;
+  start: number;
+  count: number;
+  searchFlags?: z.infer<typeof searchFlags>;
+}
 const page = { start: z.number().int().min(0), count: z.number().int().min(0).max(10_000) };
 
 const filterGroups = (value: z.infer<typeof filter>): Criterion[][] => [
@@ -85,10 +94,17 @@ function searchResult(result: SearchResult, query: SearchQuery) {
 /** `/entities?action=search|searchAcrossEntities|list|autocomplete|browse` over the search index; any authenticated user. */
 export function searchActions(index: SearchIndex): RestliAction[] {
   const run = (query: SearchQuery) => asked(async () => searchResult(await index.search(query), query));
-  const flagsOf = (flags: z.infer<typeof searchFlags>) => ({
-    includeSoftDeleted: flags?.includeSoftDeleted ?? false,
-    facets: flags?.skipAggregates ? [] : FACET_FIELDS,
-    maxFacetValues: flags?.maxAggValues,
+  /** The index query of a search action's parameters, over `entityTypes` (undefined: every type). */
+  const queryOf = (p: SearchParams, entityTypes: string[] | undefined): SearchQuery => ({
+    entityTypes,
+    input: p.input,
+    filters: filterGroups(p.filter),
+    start: p.start,
+    count: p.count,
+    sort: sortOf(p.sortCriteria),
+    includeSoftDeleted: p.searchFlags?.includeSoftDeleted ?? false,
+    facets: p.searchFlags?.skipAggregates ? [] : FACET_FIELDS,
+    maxFacetValues: p.searchFlags?.maxAggValues,
   });
   return [
     defineAction({
@@ -105,16 +121,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           fulltext: z.boolean().optional(),
         })
         .strict(),
-      handler: (p) =>
-        run({
-          entityTypes: [entityName(p.entity)],
-          input: p.input,
-          filters: filterGroups(p.filter),
-          start: p.start,
-          count: p.count,
-          sort: sortOf(p.sortCriteria),
-          ...flagsOf(p.searchFlags),
-        }),
+      handler: (p) => run(queryOf(p, [entityName(p.entity)])),
     }),
     defineAction({
       resource: 'entities',
@@ -129,16 +136,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           searchFlags,
         })
         .strict(),
-      handler: (p) =>
-        run({
-          entityTypes: p.entities?.length ? p.entities.map(entityName) : undefined,
-          input: p.input,
-          filters: filterGroups(p.filter),
-          start: p.start,
-          count: p.count,
-          sort: sortOf(p.sortCriteria),
-          ...flagsOf(p.searchFlags),
-        }),
+      handler: (p) => run(queryOf(p, p.entities?.length ? p.entities.map(entityName) : undefined)),
     }),
     defineAction({
       resource: 'entities',
