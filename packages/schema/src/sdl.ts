@@ -11,8 +11,11 @@ export function sdlFiles(base: string | URL, ...names: string[]): string[] {
   return names.map((name) => readFileSync(new URL(name, base), 'utf8'));
 }
 
-/** What every module's SDL builds on: the Long scalar, the Query and Mutation roots, the Entity interface and its kin. */
+/** What every module's SDL builds on: the Long scalar, the Query root, the Entity interface and its kin. */
 export const BASE_TYPE_DEFS: readonly string[] = sdlFiles(new URL('../sdl/', import.meta.url), 'base.graphql');
+/** The Mutation root, declared when some module extends it (a schema's root type must have fields). */
+const [MUTATION_ROOT] = sdlFiles(new URL('../sdl/', import.meta.url), 'mutation.graphql');
+const EXTENDS_MUTATION = /\bextend\s+type\s+Mutation\b/;
 
 /** DataHub's `Long`: a JSON number; accepts an integer literal or a string of digits as input. */
 const Long = new GraphQLScalarType({
@@ -31,8 +34,9 @@ const Long = new GraphQLScalarType({
 
 /** The executable API schema of the modules given: the base SDL, each module's SDL, and each module's resolvers. */
 export function buildApiSchema(modules: readonly Pick<ApiModule, 'typeDefs' | 'resolvers'>[]): GraphQLSchema {
+  const typeDefs = modules.flatMap((m) => m.typeDefs ?? []);
   return makeExecutableSchema({
-    typeDefs: [...BASE_TYPE_DEFS, ...modules.flatMap((m) => m.typeDefs ?? [])],
+    typeDefs: [...BASE_TYPE_DEFS, ...(typeDefs.some((sdl) => EXTENDS_MUTATION.test(sdl)) ? [MUTATION_ROOT!] : []), ...typeDefs],
     resolvers: [{ Long }, ...modules.flatMap((m) => m.resolvers ?? [])] as never,
   });
 }

@@ -65,6 +65,15 @@ describe('buildApiSchema', () => {
     expect(Object.keys((schema.getType('AppConfig') as import('graphql').GraphQLObjectType).getFields())).toEqual(['appVersion', 'name']);
   });
 
+  it('has a Mutation root only when a module gives mutations', async () => {
+    const queriesOnly = buildApiSchema([
+      { typeDefs: ['extend type Query { ping: Int }'], resolvers: { Query: { ping: () => 1 } as never } },
+    ]);
+    expect(queriesOnly.getMutationType()).toBeUndefined();
+    expect(await graphql({ schema: queriesOnly, source: '{ ping }' })).toEqual({ data: { ping: 1 } });
+    expect(schema.getMutationType()?.name).toBe('Mutation');
+  });
+
   it('Long takes integers and digit strings, and refuses the rest', async () => {
     const long = schema.getType('Long') as import('graphql').GraphQLScalarType;
     expect(long.parseValue(1_700_000_000_000)).toBe(1_700_000_000_000);

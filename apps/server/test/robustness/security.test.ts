@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { repositoryTypeDefs } from '@mds/schema/repository-sdl';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
 import { apiClient, type ApiClient } from '../support/api-client';
@@ -136,6 +137,8 @@ describe('internal errors never leak SQL, stack traces or file paths', () => {
         {
           name: 'broken',
           actions: [explode],
+          // The API's SDL (every package's), answered by resolvers that fail.
+          typeDefs: repositoryTypeDefs().filter((sdl) => !sdl.includes('appConfig: AppConfig')),
           resolvers: {
             Query: {
               tag: () => Promise.reject(sqlError()),
