@@ -132,6 +132,11 @@ describe('ratchetProblems', () => {
     expect(problems).toContain('1 listed in x/webui/remaining.txt now work: delete these lines from it:\n  lacking E.f: Int');
     expect(problems).toContain('listed twice in x/webui/remaining.txt:\n  lacking A.b: Int');
   });
+
+  it('says why each regression does not work, when told', () => {
+    const problems = ratchetProblems(ratchet, ['lacking A.b: Int'], (entry) => `because of ${entry.split(' ')[1]}`);
+    expect(problems).toContain('  differs C.d: String!\n      because of C.d:');
+  });
 });
 
 describe('readUiDocuments', () => {

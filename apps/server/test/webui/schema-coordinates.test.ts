@@ -35,7 +35,11 @@ describe("DataHub's schema coordinates in mds's served schema", () => {
     if (comparison.differing.length > 0) {
       console.log(`typed differently (DataHub | mds):\n${comparison.differing.map((d) => `  ${d.reference}  |  ${d.mine}`).join('\n')}`);
     }
-    const problems = ratchetProblems(ratchet, readList(ratchet.file));
+    const mine = new Map(comparison.differing.map((d) => [d.reference, d.mine]));
+    const problems = ratchetProblems(ratchet, readList(ratchet.file), (entry) => {
+      const line = entry.slice(entry.indexOf(' ') + 1);
+      return mine.has(line) ? `mds has: ${mine.get(line)}` : 'mds has nothing of that name';
+    });
     expect(problems, problems).toBe('');
   });
 });

@@ -21,18 +21,23 @@ export async function servedSchema(): Promise<GraphQLSchema> {
     const running = await startServer(config, createLogger('silent'), domains);
     try {
       const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_DAY', name: 'webui schema' });
-      const res = await fetch(`${running.url}/api/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-        body: JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecation: true }) }),
-      });
-      const body = (await res.json()) as { data?: IntrospectionQuery; errors?: unknown };
-      if (res.status !== 200 || !body.data) throw new Error(`introspection failed (${res.status}): ${JSON.stringify(body.errors ?? body)}`);
-      return buildClientSchema(body.data);
+      return await introspectSchema(running.url, accessToken);
     } finally {
       await running.close();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The schema a running mds serves, asked over HTTP with GraphQL's introspection query. */
+export async function introspectSchema(url: string, accessToken: string): Promise<GraphQLSchema> {
+  const res = await fetch(`${url}/api/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecation: true }) }),
+  });
+  const body = (await res.json()) as { data?: IntrospectionQuery; errors?: unknown };
+  if (res.status !== 200 || !body.data) throw new Error(`introspection failed (${res.status}): ${JSON.stringify(body.errors ?? body)}`);
+  return buildClientSchema(body.data);
 }

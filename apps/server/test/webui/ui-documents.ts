@@ -107,9 +107,12 @@ const MAX_ERRORS = 3;
 
 /** GraphQL's validation of an operation document against a schema (at most MAX_ERRORS errors). */
 export const validateOperation = (schema: GraphQLSchema, op: Pick<UiOperation, 'document'>): readonly GraphQLError[] =>
-  validate(schema, op.document, specifiedRules, { maxErrors: MAX_ERRORS });
+  withoutAbortNotice(validate(schema, op.document, specifiedRules, { maxErrors: MAX_ERRORS }));
+
+/** graphql-js adds "Too many validation errors …" when it stops early: a notice, not a reason. */
+const withoutAbortNotice = (errors: readonly GraphQLError[]) => errors.filter((e) => !e.message.startsWith('Too many validation errors'));
 
 /** A fragment alone is not an executable document; validated with every rule but "fragments must be used". */
 const fragmentRules = specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule);
 export const validateFragment = (schema: GraphQLSchema, fragment: UiFragment): readonly GraphQLError[] =>
-  validate(schema, fragment.document, fragmentRules, { maxErrors: MAX_ERRORS });
+  withoutAbortNotice(validate(schema, fragment.document, fragmentRules, { maxErrors: MAX_ERRORS }));
