@@ -1,5 +1,8 @@
 // Writes test/webui/datahub-coordinates.txt: the schema coordinates of DataHub's GraphQL schema (its SDL files in
 // datahub-graphql-core/src/main/resources), one a line, for test/webui/schema-coordinates.test.ts to compare mds with.
+// Then checks that every variables object of test/fixtures/datahub-web-react/variables.json (placeholders filled as
+// the tests fill them) is accepted by DataHub's schema for its operation: the fixture says what the UI sends, so
+// DataHub must take it. Exits 1 naming each one it refuses.
 //
 //   pnpm --filter @mds/server exec tsx scripts/datahub-coordinates.ts --from <datahub checkout> [--commit <sha>]
 //
@@ -8,7 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { getVariableValues, type GraphQLSchema } from 'graphql';
 import { buildSchemaFromFolder, schemaCoordinates } from '../test/webui/coordinates';
+import { readUiDocuments } from '../test/webui/ui-documents';
+import { bootstrapPlaceholders, fillPlaceholders, readUiVariables } from '../test/webui/ui-queries';
 
 export const COORDINATES_FILE = new URL('../test/webui/datahub-coordinates.txt', import.meta.url);
 const SDL_FOLDER = 'datahub-graphql-core/src/main/resources';
@@ -39,6 +45,36 @@ function main() {
   ];
   writeFileSync(COORDINATES_FILE, `${[...header, ...lines].join('\n')}\n`);
   console.log(`${lines.length} coordinates from ${files.length} files written to ${COORDINATES_FILE.pathname}`);
+
+  const refused = refusedVariables(schema);
+  if (refused.length > 0) {
+    console.error(`DataHub's schema refuses ${refused.length} variables objects of variables.json:\n${refused.join('\n')}`);
+    process.exitCode = 1;
+  }
+}
+
+/** The variables objects of variables.json that DataHub's schema does not accept for their operation. */
+function refusedVariables(schema: GraphQLSchema): string[] {
+  const { operations } = readUiDocuments();
+  const fixture = readUiVariables();
+  const { values } = bootstrapPlaceholders();
+  const refused: string[] = [];
+  let checked = 0;
+  for (const [name, calls] of [...Object.entries(fixture.queries), ...Object.entries(fixture.mutations)]) {
+    const op = operations.find((o) => o.name === name);
+    if (!op) {
+      refused.push(`  ${name}: no such operation in the UI's documents`);
+      continue;
+    }
+    for (const call of calls) {
+      checked++;
+      const variables = fillPlaceholders(call.variables, values) as Record<string, unknown>;
+      const { errors } = getVariableValues(schema, op.node.variableDefinitions ?? [], variables);
+      if (errors) refused.push(`  ${name} (${call.from}): ${errors.map((e) => e.message).join(' / ')}`);
+    }
+  }
+  console.log(`${checked - refused.length} of ${checked} variables objects of variables.json accepted by DataHub's schema`);
+  return refused;
 }
 
 main();

@@ -17,19 +17,27 @@ const queries = operations.filter((op) => op.kind === 'query');
 const fixture = readUiVariables();
 
 describe('the variables the UI sends (variables.json)', () => {
-  it('lists every query of the UI, each with at least one variables object', () => {
+  const mutations = operations.filter((op) => op.kind === 'mutation');
+  const entries = [
+    ...queries.map((op) => [op, fixture.queries[op.name]] as const),
+    ...mutations.map((op) => [op, fixture.mutations[op.name]] as const),
+  ];
+
+  it('lists every query and mutation of the UI, each with at least one variables object', () => {
     expect(Object.keys(fixture.queries).sort()).toEqual(queries.map((op) => op.name).sort());
-    for (const calls of Object.values(fixture.queries)) expect(calls.length).toBeGreaterThan(0);
+    // createPost and updatePost are written twice (mutations.graphql, post.graphql), identically: one entry each.
+    expect(Object.keys(fixture.mutations).sort()).toEqual([...new Set(mutations.map((op) => op.name))].sort());
+    for (const [, calls] of entries) expect(calls!.length).toBeGreaterThan(0);
   });
 
   it('sends only the variables each operation declares, and every one it requires', () => {
     const problems: string[] = [];
-    for (const op of queries) {
+    for (const [op, calls] of entries) {
       const declared = new Map((op.node.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
       const required = [...declared.values()]
         .filter((d) => d.type.kind === 'NonNullType' && !d.defaultValue)
         .map((d) => d.variable.name.value);
-      for (const call of fixture.queries[op.name]!) {
+      for (const call of calls!) {
         const sent = Object.keys(call.variables);
         for (const name of sent) if (!declared.has(name)) problems.push(`${op.name} (${call.from}): $${name} is not declared`);
         for (const name of required) if (!sent.includes(name)) problems.push(`${op.name} (${call.from}): required $${name} missing`);
@@ -40,7 +48,7 @@ describe('the variables the UI sends (variables.json)', () => {
 
   it("names only placeholders it describes, and each has a value over DataHub's bootstrap sample", () => {
     const { values } = bootstrapPlaceholders();
-    const used = new Set(Object.values(fixture.queries).flatMap((calls) => calls.flatMap((call) => placeholdersIn(call.variables))));
+    const used = new Set(entries.flatMap(([, calls]) => calls!.flatMap((call) => placeholdersIn(call.variables))));
     expect([...used].sort()).toEqual(Object.keys(fixture.placeholders).sort());
     expect(Object.keys(values).sort()).toEqual(Object.keys(fixture.placeholders).sort());
   });

@@ -18,6 +18,7 @@ export interface UiVariables {
   /** Placeholder (`$DATASET_URN`) → what it stands for. */
   placeholders: Record<string, string>;
   queries: Record<string, UiCall[]>;
+  mutations: Record<string, UiCall[]>;
 }
 
 export const readUiVariables = (): UiVariables => JSON.parse(readFileSync(UI_VARIABLES, 'utf8')) as UiVariables;
@@ -45,6 +46,7 @@ export function bootstrapPlaceholders(now = Date.now()): { values: Record<string
     $CONTAINER_URN: 'urn:li:container:DATABASE',
     $DATA_PLATFORM_URN: 'urn:li:dataPlatform:hive',
     $GLOSSARY_TERM_URN: 'urn:li:glossaryTerm:CustomerAccount',
+    $OTHER_GLOSSARY_TERM_URN: 'urn:li:glossaryTerm:SavingAccount',
     $GLOSSARY_NODE_URN: 'urn:li:glossaryNode:ClientsAndAccounts',
     $TAG_URN: 'urn:li:tag:Legacy',
     $ML_MODEL_URN: 'urn:li:mlModel:(urn:li:dataPlatform:science,scienceModel,PROD)',
@@ -75,6 +77,17 @@ export function bootstrapPlaceholders(now = Date.now()): { values: Record<string
     $CONNECTION_URN: 'urn:li:dataHubConnection:connection_1',
     $SCHEMA_VERSION: '1.0.0',
     $SCHEMA_VERSION_STAMP: 'schemaMetadata:0',
+    $ACCESS_TOKEN_ID: 'token_1',
+    $SECRET_URN: 'urn:li:dataHubSecret:MYSQL_PASSWORD',
+    $RUN_ID: 'run_1',
+    $INVITE_TOKEN: 'invite_1',
+    $POST_URN: 'urn:li:post:post_1',
+    $POLICY_URN: 'urn:li:dataHubPolicy:policy_1',
+    $OWNERSHIP_TYPE_URN: 'urn:li:ownershipType:steward',
+    $INCIDENT_URN: 'urn:li:incident:incident_1',
+    $FORM_URN: 'urn:li:form:form_1',
+    $PAGE_TEMPLATE_URN: 'urn:li:dataHubPageTemplate:template_1',
+    $PAGE_MODULE_URN: 'urn:li:dataHubPageModule:module_1',
   };
   return { values: { ...present, ...missing }, absent: Object.keys(missing) };
 }
