@@ -83,21 +83,23 @@ describe('PostgreSQL adapter', () => {
     let runs = 0;
     let cut = () => {};
     const midway = new Promise<void>((resolve) => (cut = resolve));
+    let terminated = () => {};
+    const afterTermination = new Promise<void>((resolve) => (terminated = resolve));
     const cutOff = db.transaction(async (tx) => {
       await tx.run('INSERT INTO t (id) VALUES (?)', [++runs]);
       if (runs === 1) {
         cut();
-        await new Promise((resolve) => setTimeout(resolve, 200)); // the connection is terminated meanwhile
+        await afterTermination; // the connection is terminated meanwhile
       }
       await tx.run('INSERT INTO t (id) VALUES (?)', [100 + runs]);
     });
     await midway;
     await terminateConnections(db);
+    terminated();
     await cutOff;
     expect(runs).toBe(2);
     expect(await db.all('SELECT id FROM t ORDER BY id')).toEqual([{ id: 2 }, { id: 102 }]);
-    await terminateConnections(db);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the pool hears of its idle connections' end
+    await terminateConnections(db); // idle connections ended: the next statement runs on a new one, however soon
     expect(await db.run('INSERT INTO t (id) VALUES (3)')).toEqual({ changes: 1 });
     expect(await db.get('SELECT count(*) AS n FROM t')).toEqual({ n: 3 });
   });
