@@ -21,6 +21,14 @@ export const DEFAULT_POOL_SIZE = 10;
 const MAX_ATTEMPTS = 20;
 /** SQLSTATEs of a transaction PostgreSQL undid because of a concurrent one: running it again may succeed. */
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+/**
+ * The server ended the connection (57P01 admin_shutdown: pg_terminate_backend, a restart) or the client already knew
+ * it closed: a statement failing so was not committed — an autocommit statement the backend was running is undone.
+ */
+const endedBeforeRunning = (error: unknown) => {
+  const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
+  return code === '57P01' || /not queryable/i.test(message);
+};
 const isConflict = (error: unknown) => RETRYABLE.has((error as { code?: string } | undefined)?.code ?? '');
 /**
  * The advisory lock ids of keys: 64 bits of each key's SHA-1, distinct and in ascending order, so that two
@@ -71,7 +79,12 @@ export function openPostgresDatabase(options: PostgresOptions): SqlDatabase {
   const executor = (on: pg.Pool | pg.PoolClient, failed: (error: unknown) => void = () => {}): SqlExecutor => {
     const query = async (sql: string, params?: readonly unknown[]) => {
       try {
-        return await statements.query(on, sql, params);
+        return await statements.query(on, sql, params).catch((error: unknown) => {
+          // A pooled connection the server ended while idle, before the pool heard of it: the statement never ran
+          // (or was undone with its connection), so on the pool it runs once more, on a live connection.
+          if (on === pool && endedBeforeRunning(error)) return statements.query(on, sql, params);
+          throw error;
+        });
       } catch (error) {
         failed(error);
         throw error;

@@ -56,7 +56,6 @@ describe('PostgreSQL prepared statements', () => {
       db,
       'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the pool hears of its idle connection's end
     expect(await db.get(READ, [2])).toEqual({ v: 20 });
     expect(await db.transaction((tx) => tx.get(READ, [1]))).toEqual({ v: 10 });
     expect(await prepared(db)).toEqual(['SELECT v FROM t WHERE id = $1']);
