@@ -1,12 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { relationshipsOfRecord, searchableOfRecord, urnValidationsOfRecord } from '../generator/annotations';
 import { emitModel, OUTPUT_FILE } from '../generator/emit';
 import { buildModel, type ModelInputs } from '../generator/model';
 import { parsePdl, PdlError, printPdl } from '../generator/pdl';
 import { Schemas, type RDecl } from '../generator/schema';
-import { factsOfFile, MODEL_DIR, PEGASUS_DIR, readVendored } from '../generator/vendor';
+import { factsOfFile, MODEL_DIR, PEGASUS_DIR, readVendored, vendor } from '../generator/vendor';
 
 const DATAHUB_COMMIT = 'c731e725ff4293ef783eed998b135612d8a13218';
 
@@ -223,5 +224,70 @@ describe('the model builder', () => {
   it('refuses a registry aspect no record declares', () => {
     const { 'a/ThingStats.pdl': _, ...without } = files;
     expect(() => buildModel(inputs(without))).toThrow('entity thing lists aspect thingStats, which no PDL record declares');
+  });
+});
+
+describe('model:update (vendoring from a checkout)', () => {
+  /** A DataHub checkout in miniature: the registry, PDL in both roots, and the GraphQL type mapping's Java. */
+  function checkout(): string {
+    const root = mkdtempSync(join(tmpdir(), 'datahub-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write(
+      'metadata-models/src/main/resources/entity-registry.yml',
+      'entities:\n  - name: thing\n    doc: A thing, described at length.\n    category: core\n    keyAspect: thingKey\n    aspects:\n      - thingInfo\nplugins: {}\n',
+    );
+    const pegasus = 'metadata-models/src/main/pegasus/com/example';
+    write(
+      `${pegasus}/ThingKey.pdl`,
+      'namespace com.example\n/** The key. */\n@Aspect = {"name": "thingKey"}\nrecord ThingKey { id: string }',
+    );
+    write(
+      `${pegasus}/ThingInfo.pdl`,
+      'namespace com.example\nimport com.linkedin.common.Urn\n@Aspect = {"name": "thingInfo"}\nrecord ThingInfo {\n  // a comment\n  @deprecated = "use other"\n  owner: Urn\n}',
+    );
+    write(`${pegasus}/Unreached.pdl`, 'namespace com.example\nrecord Unreached { x: string }');
+    write(
+      'li-utils/src/main/pegasus/com/linkedin/common/Urn.pdl',
+      'namespace com.linkedin.common\n@java.class = "com.linkedin.common.urn.Urn"\ntyperef Urn = string',
+    );
+    write(
+      'li-utils/src/main/java/com/linkedin/metadata/Constants.java',
+      'class C { public static final String THING_ENTITY_NAME = "thing"; }',
+    );
+    const graphql = 'datahub-graphql-core/src/main/java/com/linkedin/datahub/graphql/types';
+    write(`${graphql}/entitytype/EntityTypeMapper.java`, 'x.put(EntityType.THING, Constants.THING_ENTITY_NAME)');
+    return root;
+  }
+
+  it('keeps the files the aspects reach, without comments or doc texts, and what the generator needs beside them', () => {
+    const from = checkout();
+    const out = mkdtempSync(join(tmpdir(), 'model-'));
+    try {
+      const source = { repository: 'example/datahub', commit: 'abc123' };
+      expect(vendor(from, source, out)).toBe(3);
+      expect(
+        pdlFiles(join(out, 'pegasus'))
+          .map((p) => p.slice(out.length))
+          .sort(),
+      ).toEqual(['/pegasus/com/example/ThingInfo.pdl', '/pegasus/com/example/ThingKey.pdl', '/pegasus/com/linkedin/common/Urn.pdl']);
+      expect(readFileSync(join(out, 'pegasus/com/example/ThingInfo.pdl'), 'utf8')).toBe(
+        'namespace com.example\n\nimport com.linkedin.common.Urn\n\n@Aspect = {"name":"thingInfo"}\nrecord ThingInfo {\n  @deprecated\n  owner: Urn\n}\n',
+      );
+      const registry = readFileSync(join(out, 'entity-registry.yml'), 'utf8');
+      expect(registry).not.toContain('described at length');
+      expect(readFileSync(join(out, 'graphql-entity-types.yml'), 'utf8')).toContain('thing: THING');
+      expect(readFileSync(join(out, 'SOURCE.md'), 'utf8')).toContain('`example/datahub` at commit `abc123`');
+      const model = buildModel(readVendored(out));
+      expect(model.source).toEqual(source);
+      expect(model.entities).toEqual([
+        { name: 'thing', category: 'core', keyAspect: 'thingKey', aspects: ['thingInfo'], graphqlType: 'THING' },
+      ]);
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
