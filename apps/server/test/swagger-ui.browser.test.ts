@@ -42,6 +42,8 @@ it('lists the entity paths and answers "Try it out" on a GET with the token give
 
   // The document loaded with the token: the dataset operations are listed under their tag.
   await page.locator('.operation-filter-input').fill('Dataset Entity');
+  // Swagger UI re-renders once the filter applies (61 entity types' tags to hide): click the tag after that.
+  await expect.poll(() => page.locator('h3.opblock-tag').count(), { timeout: 60_000 }).toBe(1);
   await page.locator('h3.opblock-tag', { hasText: 'Dataset Entity' }).first().click();
   const get = page.locator('.opblock-get', { has: page.locator('[data-path="/openapi/v3/entity/dataset/{urn}"]') });
   await get.locator('.opblock-summary').first().click();

@@ -1,7 +1,7 @@
 export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, urnTypeOf, type Urn } from './urn';
-export type { AspectKind, AspectSpec } from './aspects';
 export {
   ENTITY_SPECS,
+  aspectData,
   aspectOfClass,
   aspectSpec,
   entityAspect,
@@ -11,9 +11,17 @@ export {
   keyAspectValue,
   timeseriesAspectsOf,
   urnFromKeyAspect,
+  type AspectKind,
+  type AspectSpec,
   type EntitySpec,
 } from './registry';
+export { MODEL as DATAHUB_MODEL } from './model/data';
+export type * from './model/types';
 export { MAX_JSON_NESTING, isJsonObject, nestedDeeperThan } from './json-depth';
 export { validateAspect } from './validate';
+export { parseValueUrn } from './urn-value';
 export { ASPECT_SHAPES, type Shape } from './aspect-schemas';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from './paging';
+export { relationshipFieldsOf, relationshipsOf, type AspectRelationship } from './relationships';
+export { searchableFieldsOf, type SearchableField } from './search-fields';
+export { pegasusFromAvro } from './avro';

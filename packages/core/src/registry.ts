@@ -1,236 +1,60 @@
-import { NON_KEY_ASPECTS, type AspectSpec } from './aspects';
+import { MODEL } from './model/data';
+import type { AspectData, RelationshipData, SearchableData, TypeData, UrnValidationData } from './model/types';
 import { UrnError, makeUrn, urnTypeOf, type Urn } from './urn';
+
+/** How an aspect is stored: the key (built from the URN), versioned (metadata_aspect_v2 rows), or time-series. */
+export type AspectKind = 'key' | 'versioned' | 'timeseries';
+
+export interface AspectSpec {
+  readonly name: string;
+  readonly kind: AspectKind;
+  /** The PDL record's full class name, which wraps the value in `/aspects` reads and MCE snapshots. */
+  readonly pdlClass: string;
+}
 
 export interface EntitySpec {
   /** The registry name, as in URNs and MCPs: `dataset`, `corpuser`, `corpGroup`, `dataPlatform`, … */
   readonly name: string;
-  /** GraphQL's `EntityType`: `DATASET`, `CORP_USER`, … */
+  /** GraphQL's `EntityType`: `DATASET`, `CORP_USER`, … (`OTHER` where DataHub's GraphQL maps none). */
   readonly graphqlType: string;
+  /** The registry's category (`core`, `internal`), where it names one. */
+  readonly category?: string;
   readonly keyAspect: string;
-  /** The key aspect's fields, bound positionally to the URN's parts (EntityKeyUtils). */
+  /** The key aspect's fields, in the order DataHub binds the URN's parts to them (EntityKeyUtils). */
   readonly keyFields: readonly string[];
   /** `com.linkedin.metadata.snapshot.<X>Snapshot`, for the entities MCEs carry. */
   readonly snapshotClass?: string;
-  /** Every aspect the entity allows: its key, then versioned, then time-series. */
+  /** The aspects an MCE snapshot of this entity may carry (its aspect union's members), key first. */
+  readonly snapshotAspects?: readonly string[];
+  /** Every aspect the entity allows: its key, then versioned, then time-series (each in the registry's order). */
   readonly aspects: readonly string[];
 }
 
-const COMMON = [
-  'ownership',
-  'status',
-  'globalTags',
-  'glossaryTerms',
-  'domains',
-  'deprecation',
-  'subTypes',
-  'browsePaths',
-  'browsePathsV2',
-  'dataPlatformInstance',
-  'institutionalMemory',
-];
-
-/** entity name, GraphQL type, key fields, snapshot (for MCEs), its aspects beyond the key. */
-const ENTITIES: [string, string, string[], boolean, string[]][] = [
-  [
-    'dataset',
-    'DATASET',
-    ['platform', 'name', 'origin'],
-    true,
-    [
-      'datasetProperties',
-      'editableDatasetProperties',
-      'schemaMetadata',
-      'editableSchemaMetadata',
-      ...COMMON,
-      'container',
-      'upstreamLineage',
-      'siblings',
-      'viewProperties',
-      'embed',
-      'testResults',
-      'datasetProfile',
-      'datasetUsageStatistics',
-      'operation',
-    ],
-  ],
-  [
-    'dashboard',
-    'DASHBOARD',
-    ['dashboardTool', 'dashboardId'],
-    true,
-    ['dashboardInfo', 'editableDashboardProperties', ...COMMON, 'container', 'inputFields', 'embed', 'dashboardUsageStatistics'],
-  ],
-  [
-    'chart',
-    'CHART',
-    ['dashboardTool', 'chartId'],
-    true,
-    ['chartInfo', 'editableChartProperties', 'chartQuery', ...COMMON, 'container', 'inputFields', 'embed', 'chartUsageStatistics'],
-  ],
-  [
-    'dataFlow',
-    'DATA_FLOW',
-    ['orchestrator', 'flowId', 'cluster'],
-    true,
-    ['dataFlowInfo', 'editableDataFlowProperties', ...COMMON, 'versionInfo'],
-  ],
-  [
-    'dataJob',
-    'DATA_JOB',
-    ['flow', 'jobId'],
-    true,
-    [
-      'dataJobInfo',
-      'dataJobInputOutput',
-      'editableDataJobProperties',
-      ...COMMON,
-      'versionInfo',
-      'datahubIngestionRunSummary',
-      'datahubIngestionCheckpoint',
-    ],
-  ],
-  [
-    'container',
-    'CONTAINER',
-    ['guid'],
-    false,
-    [
-      'containerProperties',
-      'editableContainerProperties',
-      'dataPlatformInstance',
-      'subTypes',
-      'ownership',
-      'container',
-      'globalTags',
-      'glossaryTerms',
-      'institutionalMemory',
-      'browsePaths',
-      'browsePathsV2',
-      'status',
-      'domains',
-    ],
-  ],
-  ['tag', 'TAG', ['name'], true, ['tagProperties', 'ownership', 'deprecation', 'status']],
-  [
-    'corpuser',
-    'CORP_USER',
-    ['username'],
-    true,
-    [
-      'corpUserInfo',
-      'corpUserEditableInfo',
-      'corpUserStatus',
-      'groupMembership',
-      'nativeGroupMembership',
-      'globalTags',
-      'status',
-      'origin',
-      'roleMembership',
-    ],
-  ],
-  [
-    'corpGroup',
-    'CORP_GROUP',
-    ['name'],
-    true,
-    ['corpGroupInfo', 'corpGroupEditableInfo', 'globalTags', 'ownership', 'status', 'origin', 'roleMembership'],
-  ],
-  ['dataPlatform', 'DATA_PLATFORM', ['platformName'], true, ['dataPlatformInfo']],
-  ['domain', 'DOMAIN', ['id'], true, ['domainProperties', 'ownership', 'institutionalMemory', 'structuredProperties', 'forms']],
-  // Beyond entities-api §4.2: the entity types DataHub's own sample and golden files carry (bootstrap_mce.json,
-  // glossary and fivetran goldens), with their aspects from entity-registry.yml.
-  [
-    'glossaryTerm',
-    'GLOSSARY_TERM',
-    ['name'],
-    true,
-    [
-      'glossaryTermInfo',
-      'glossaryRelatedTerms',
-      'ownership',
-      'status',
-      'deprecation',
-      'domains',
-      'institutionalMemory',
-      'browsePaths',
-      'browsePathsV2',
-      'structuredProperties',
-      'forms',
-    ],
-  ],
-  [
-    'glossaryNode',
-    'GLOSSARY_NODE',
-    ['name'],
-    true,
-    ['glossaryNodeInfo', 'ownership', 'status', 'institutionalMemory', 'browsePathsV2', 'structuredProperties', 'forms'],
-  ],
-  [
-    'mlModel',
-    'MLMODEL',
-    ['platform', 'name', 'origin'],
-    true,
-    [
-      'mlModelProperties',
-      'intendedUse',
-      'mlModelFactorPrompts',
-      'mlModelMetrics',
-      'mlModelEvaluationData',
-      'mlModelTrainingData',
-      'mlModelQuantitativeAnalyses',
-      'mlModelEthicalConsiderations',
-      'mlModelCaveatsAndRecommendations',
-      'sourceCode',
-      'cost',
-      ...COMMON,
-    ],
-  ],
-  ['mlFeature', 'MLFEATURE', ['featureNamespace', 'name'], true, ['mlFeatureProperties', ...COMMON]],
-  ['mlPrimaryKey', 'MLPRIMARY_KEY', ['featureNamespace', 'name'], true, ['mlPrimaryKeyProperties', ...COMMON]],
-  ['mlFeatureTable', 'MLFEATURE_TABLE', ['platform', 'name'], true, ['mlFeatureTableProperties', ...COMMON]],
-  ['test', 'TEST', ['id'], false, ['testInfo']],
-  // Entity types mds first knew for their time-series aspects (reference-api §6).
-  ['assertion', 'ASSERTION', ['assertionId'], false, ['assertionRunEvent']],
-  [
-    'dataProcessInstance',
-    'DATA_PROCESS_INSTANCE',
-    ['id'],
-    false,
-    [
-      'dataProcessInstanceProperties',
-      'dataProcessInstanceRelationships',
-      'dataProcessInstanceInput',
-      'dataProcessInstanceOutput',
-      'dataProcessInstanceRunEvent',
-    ],
-  ],
-  ['query', 'QUERY', ['id'], false, ['queryUsageStatistics']],
-];
-
-const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
-/** DataHub's class names spell these two entity types differently from their registry names. */
-const CLASS_STEM: Record<string, string> = {
-  corpuser: 'CorpUser',
-  mlModel: 'MLModel',
-  mlFeature: 'MLFeature',
-  mlPrimaryKey: 'MLPrimaryKey',
-  mlFeatureTable: 'MLFeatureTable',
-};
-const classStem = (entity: string) => CLASS_STEM[entity] ?? upperFirst(entity);
-
-export const ENTITY_SPECS: readonly EntitySpec[] = ENTITIES.map(([name, graphqlType, keyFields, snapshot, aspects]) => ({
-  name,
-  graphqlType,
-  keyAspect: `${name === 'corpuser' ? 'corpUser' : name}Key`,
-  keyFields,
-  ...(snapshot ? { snapshotClass: `com.linkedin.metadata.snapshot.${classStem(name)}Snapshot` } : {}),
-  aspects: [`${name === 'corpuser' ? 'corpUser' : name}Key`, ...aspects],
-}));
-
-const KEY_ASPECTS = new Map<string, AspectSpec>(
-  ENTITY_SPECS.map((e) => [e.keyAspect, { name: e.keyAspect, kind: 'key', pdlClass: `com.linkedin.metadata.key.${classStem(e.name)}Key` }]),
+const ASPECTS: ReadonlyMap<string, AspectSpec> = new Map(
+  Object.entries(MODEL.aspects).map(([name, data]) => [name, { name, kind: data.kind, pdlClass: data.class }]),
 );
+
+function recordFields(type: TypeData | undefined): readonly { name: string }[] {
+  if (!type || !('record' in type)) throw new Error('a key aspect is no record');
+  return type.record;
+}
+
+/** Every entity type of DataHub's registry, in the registry's order. */
+export const ENTITY_SPECS: readonly EntitySpec[] = MODEL.entities.map((e) => {
+  const ofKind = (kind: AspectKind) => e.aspects.filter((a) => ASPECTS.get(a)!.kind === kind);
+  return {
+    name: e.name,
+    graphqlType: e.graphqlType,
+    ...(e.category ? { category: e.category } : {}),
+    keyAspect: e.keyAspect,
+    keyFields: recordFields(MODEL.types[MODEL.aspects[e.keyAspect]!.class]).map((f) => f.name),
+    ...(e.snapshot ? { snapshotClass: e.snapshot.class, snapshotAspects: e.snapshot.aspects } : {}),
+    aspects: [e.keyAspect, ...ofKind('versioned'), ...ofKind('timeseries')],
+  };
+});
+
 const byLowerName = new Map(ENTITY_SPECS.map((e) => [e.name.toLowerCase(), e]));
+const allowed = new Map(ENTITY_SPECS.map((e) => [e.name, new Set(e.aspects)]));
 
 /** The entity type by its registry name, matched case-insensitively (MCPs send `DATASET` or `dataset`). */
 export function findEntity(name: string): EntitySpec | undefined {
@@ -243,33 +67,52 @@ export function findEntityOfUrn(text: string): EntitySpec | undefined {
   return type === undefined ? undefined : findEntity(type);
 }
 
-/** An aspect by its exact name, whichever entity it belongs to. */
+/** An aspect by its exact name, whichever entity it belongs to (aspect names are global in DataHub). */
 export function aspectSpec(name: string): AspectSpec | undefined {
-  return NON_KEY_ASPECTS.get(name) ?? KEY_ASPECTS.get(name);
+  return ASPECTS.get(name);
 }
 
 /** The aspect, when `entity` allows it. */
 export function entityAspect(entity: EntitySpec, aspectName: string): AspectSpec | undefined {
-  return entity.aspects.includes(aspectName) ? aspectSpec(aspectName) : undefined;
+  return allowed.get(entity.name)?.has(aspectName) ? ASPECTS.get(aspectName) : undefined;
 }
 
 /** The entity's time-series aspects, in registry order. */
-export const timeseriesAspectsOf = (entity: EntitySpec): string[] => entity.aspects.filter((a) => aspectSpec(a)?.kind === 'timeseries');
+export const timeseriesAspectsOf = (entity: EntitySpec): string[] => entity.aspects.filter((a) => ASPECTS.get(a)?.kind === 'timeseries');
+
+/** The generated facts of an aspect: its `@Relationship`, `@Searchable` and `@UrnValidation` fields. */
+export const aspectData = (name: string): AspectData | undefined => MODEL.aspects[name];
+export type { RelationshipData, SearchableData, UrnValidationData };
+
+/**
+ * Key parts that are themselves urns of given types: the key aspect's `@Relationship` on that field (a data job's
+ * `flow` IsPartOf a dataFlow, a feature table's `platform` a dataPlatform).
+ */
+const URN_KEY_PARTS: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> = new Map(
+  ENTITY_SPECS.map((e) => [
+    e.name,
+    new Map(
+      (MODEL.aspects[e.keyAspect]!.relationships ?? [])
+        .filter((r) => r.path.lastIndexOf('/') === 0)
+        .map((r) => [r.path.slice(1), r.entityTypes] as const),
+    ),
+  ]),
+);
 
 /** The key aspect's value from the URN's parts (positional, as DataHub's EntityKeyUtils binds them). */
 export function keyAspectValue(entity: EntitySpec, urn: Urn): Record<string, string> {
   if (urn.parts.length !== entity.keyFields.length) {
     throw new UrnError('Failed to convert urn to entity key: urns parts and key fields do not have same length');
   }
-  for (const [field, type] of Object.entries(URN_KEY_PARTS[entity.name] ?? {})) {
+  for (const [field, types] of URN_KEY_PARTS.get(entity.name) ?? []) {
     const part = urn.parts[entity.keyFields.indexOf(field)]!;
-    if (urnTypeOf(part) !== type) throw new UrnError(`Invalid urn: ${urn.text}\n Cause: its ${field} must be a ${type} urn, not '${part}'`);
+    const type = urnTypeOf(part);
+    if (type === undefined || !types.includes(type)) {
+      throw new UrnError(`Invalid urn: ${urn.text}\n Cause: its ${field} must be a ${types.join(' or ')} urn, not '${part}'`);
+    }
   }
   return Object.fromEntries(entity.keyFields.map((field, i) => [field, urn.parts[i]!]));
 }
-
-/** Key parts that are themselves urns of one type (DataHub's typed keys: a DataJobUrn's flow is a DataFlowUrn). */
-const URN_KEY_PARTS: Readonly<Record<string, Readonly<Record<string, string>>>> = { dataJob: { flow: 'dataFlow' } };
 
 /** The URN a key aspect value names (MCPs may send `entityKeyAspect` instead of `entityUrn`). */
 export function urnFromKeyAspect(entity: EntitySpec, key: Record<string, unknown>): string {
@@ -279,7 +122,7 @@ export function urnFromKeyAspect(entity: EntitySpec, key: Record<string, unknown
   return makeUrn(entity.name, parts as string[]);
 }
 
-const byClass = new Map([...NON_KEY_ASPECTS.values(), ...KEY_ASPECTS.values()].map((a) => [a.pdlClass, a]));
+const byClass = new Map([...ASPECTS.values()].map((a) => [a.pdlClass, a]));
 const bySnapshot = new Map(ENTITY_SPECS.flatMap((e) => (e.snapshotClass ? [[e.snapshotClass, e] as const] : [])));
 /** Ingestion files write Avro's `com.linkedin.pegasus2avro.` for Pegasus's `com.linkedin.`. */
 const pegasusName = (className: string) => className.replace('com.linkedin.pegasus2avro.', 'com.linkedin.');

@@ -56,7 +56,7 @@ export function urnTypeOf(text: string): string | undefined {
 }
 
 /** The parts of `a,(b,c),d` split at depth 0, or undefined when parentheses do not balance. */
-function splitTuple(inner: string): string[] | undefined {
+export function splitTuple(inner: string): string[] | undefined {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

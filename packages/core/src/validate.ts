@@ -1,68 +1,267 @@
-import { ASPECT_SHAPES, type Primitive, type Shape } from './aspect-schemas';
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-const json = (value: unknown): string => JSON.stringify(value) ?? String(value);
-
-const INT32 = 2 ** 31;
-const PRIMITIVE_OK: Record<Primitive, (value: unknown) => boolean> = {
-  string: (v) => typeof v === 'string',
-  // JSON numbers: long/int must be integral, float any finite number.
-  long: (v) => Number.isInteger(v),
-  int: (v) => Number.isInteger(v) && (v as number) >= -INT32 && (v as number) < INT32,
-  float: (v) => typeof v === 'number' && Number.isFinite(v),
-  boolean: (v) => typeof v === 'boolean',
-  urn: (v) => typeof v === 'string' && v.startsWith('urn:li:'),
-  any: () => true,
-};
+import { MODEL } from './model/data';
+import type { AspectData, FieldData, TypeRef, UrnValidationData } from './model/types';
+import { UrnError, parseUrn } from './urn';
+import { valueUrnProblem } from './urn-value';
 
 /**
- * Problems of `value` as the aspect `aspectName`, as `ERROR :: /<path> :: <msg>` lines (Pegasus validator wording);
- * [] when valid or the aspect has no declared shape. Unknown fields are not problems: mds keeps them as written.
+ * Aspect values checked against DataHub's model as DataHub validates an ingested aspect (Pegasus's
+ * ValidateDataAgainstSchema with RequiredMode CAN_BE_ABSENT_IF_HAS_DEFAULT, its EntityRegistryUrnValidator on every
+ * `…Urn` typeref, then the `@UrnValidation` plugin). Each aspect's shape is compiled once into a tree of closures.
+ *
+ * Where mds differs, on purpose: unknown fields are kept (DataHub trims them; mds stores the value as sent); `null`
+ * for an optional field or one with a default is accepted (Python emitters write it); numbers are not coerced —
+ * a fraction for an int or long, a non-finite number, or one outside its type's range is refused rather than cut.
  */
-export function validateAspect(aspectName: string, value: unknown): string[] {
-  const shape = ASPECT_SHAPES.get(aspectName);
-  const problems: string[] = [];
-  if (shape) check(shape, value, '', problems);
-  return problems;
+
+type JsonObject = Record<string, unknown>;
+/** The problem of a leaf value (a primitive, an enum symbol, a URN), or undefined when it is fine. */
+type Leaf = (value: unknown) => string | undefined;
+/** Appends `ERROR :: <path> :: <message>` lines for the problems of a value at `path`. */
+type Check = (value: unknown, path: string, out: string[]) => void;
+interface Node {
+  readonly leaf?: Leaf;
+  readonly check: Check;
 }
 
-function check(shape: Shape, value: unknown, path: string, out: string[]): void {
-  const problem = (message: string): void => {
-    out.push(`ERROR :: ${path || '/'} :: ${message}`);
-  };
-  const notBacked = (type: string): void => problem(`${json(value)} is not backed by ${/^[ai]/.test(type) ? 'an' : 'a'} ${type}`);
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A value as the message shows it: JSON, or the number's own text when JSON has none (NaN, Infinity). */
+const shown = (value: unknown): string =>
+  typeof value === 'number' && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+const article = (type: string) => (type === 'bytes' ? '' : /^[aeiou]/.test(type) ? 'an ' : 'a ');
+const notBacked = (value: unknown, type: string) => `${shown(value)} is not backed by ${article(type)}${type}`;
 
-  if (typeof shape === 'string') {
-    if (!PRIMITIVE_OK[shape](value)) notBacked(shape);
-  } else if ('enum' in shape) {
-    if (typeof value !== 'string' || !shape.enum.includes(value)) problem(`${json(value)} is not an enum symbol`);
-  } else if ('array' in shape) {
-    if (!Array.isArray(value)) return notBacked('array');
-    value.forEach((item, i) => check(shape.array, item, `${path}/${i}`, out));
-  } else if ('map' in shape) {
-    if (!isObject(value)) return notBacked('map');
-    for (const [key, item] of Object.entries(value)) check(shape.map, item, `${path}/${key}`, out);
-  } else if ('union' in shape) {
-    const keys = isObject(value) ? Object.keys(value) : [];
-    if (keys.length !== 1) return problem(`${json(value)} is not a member of union`);
-    const member = keys[0]!;
-    // hasOwn: a member named like an Object.prototype property (`toString`) must not match.
-    if (!Object.hasOwn(shape.union, member)) return problem(`${json(member)} is not a member of union`);
-    check(shape.union[member]!, (value as JsonObject)[member], `${path}/${member}`, out);
-  } else {
-    if (!isObject(value)) return notBacked('record');
-    for (const [declared, fieldShape] of Object.entries(shape.record)) {
-      const required = declared.endsWith('!');
-      const name = required ? declared.slice(0, -1) : declared;
-      const field = value[name];
-      const fieldPath = `${path}/${name}`;
-      if (field === undefined) {
-        if (required) out.push(`ERROR :: ${fieldPath} :: field is required but not found and has no default value`);
-      } else if (field !== null || required) {
-        // Python emitters write `null` for unset optional fields; for a required one, null is a wrong-type value.
-        check(fieldShape, field, fieldPath, out);
+const INT_MIN = -(2 ** 31);
+const INT_LIMIT = 2 ** 31;
+const LONG_MIN = -(2 ** 63);
+const LONG_LIMIT = 2 ** 63;
+const FLOAT_MAX = 3.4028234663852886e38;
+/** Code points 0-255 only: any character above U+00FF fails. */
+const LATIN1 = /^[^\u0100-\uffff]*$/;
+
+/** A number of an integral type: integral, finite, within the type's range. */
+const integral =
+  (type: string, min: number, limit: number): Leaf =>
+  (v) => {
+    if (typeof v !== 'number') return notBacked(v, type);
+    if (!Number.isFinite(v)) return `${shown(v)} is not a finite number`;
+    if (!Number.isInteger(v)) return notBacked(v, type);
+    return v >= min && v < limit ? undefined : `${v} is out of the range of ${article(type)}${type}`;
+  };
+
+const PRIMITIVE: Readonly<Record<string, Leaf>> = {
+  string: (v) => (typeof v === 'string' ? undefined : notBacked(v, 'string')),
+  boolean: (v) => (typeof v === 'boolean' ? undefined : notBacked(v, 'boolean')),
+  int: integral('int', INT_MIN, INT_LIMIT),
+  long: integral('long', LONG_MIN, LONG_LIMIT),
+  float: (v) => {
+    if (typeof v !== 'number') return notBacked(v, 'float');
+    if (!Number.isFinite(v)) return `${shown(v)} is not a finite number`;
+    return Math.abs(v) <= FLOAT_MAX ? undefined : `${v} is out of the range of a float`;
+  },
+  double: (v) => {
+    if (typeof v !== 'number') return notBacked(v, 'double');
+    return Number.isFinite(v) ? undefined : `${shown(v)} is not a finite number`;
+  },
+  // Pegasus JSON writes bytes as a string of code points 0-255 (Avro's encoding).
+  bytes: (v) => {
+    if (typeof v !== 'string') return notBacked(v, 'bytes');
+    return LATIN1.test(v) ? undefined : `${shown(v)} is not a valid string representation of bytes`;
+  },
+  null: (v) => (v === null ? undefined : notBacked(v, 'null')),
+};
+
+const leafNode = (leaf: Leaf): Node => ({
+  leaf,
+  check: (value, path, out) => {
+    const problem = leaf(value);
+    if (problem !== undefined) out.push(`ERROR :: ${path || '/'} :: ${problem}`);
+  },
+});
+
+/** Field names an object inherits (`toString`): those must be looked up as own properties. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Compiles the types one aspect reaches; URN checks depend on the aspect's `@Relationship` paths. */
+class Compiler {
+  private readonly destinations = new Map<string, string[][]>();
+
+  constructor(aspect: AspectData) {
+    for (const r of aspect.relationships ?? []) {
+      const list = this.destinations.get(r.path) ?? [];
+      list.push([...r.entityTypes]);
+      this.destinations.set(r.path, list);
+    }
+  }
+
+  /** A type at a schema path (`/upstreams/*\/dataset`: `*` for array items and map values). */
+  node(type: TypeRef, schemaPath: string): Node {
+    if (typeof type === 'string') {
+      const primitive = PRIMITIVE[type];
+      return primitive ? leafNode(primitive) : this.named(type, schemaPath);
+    }
+    if ('array' in type) return this.array(this.node(type.array, `${schemaPath}/*`));
+    if ('map' in type) return this.map(this.node(type.map, `${schemaPath}/*`));
+    return this.union(type.union.map((m) => [m.key, this.node(m.type, `${schemaPath}/${m.key}`)] as const));
+  }
+
+  private named(name: string, schemaPath: string): Node {
+    const data = MODEL.types[name];
+    if (!data) throw new Error(`the model lacks type ${name}`);
+    if ('record' in data) return this.record(data.record, schemaPath);
+    if ('enum' in data) {
+      const symbols = new Set(data.enum);
+      return leafNode((v) => (typeof v === 'string' && symbols.has(v) ? undefined : `${shown(v)} is not an enum symbol`));
+    }
+    if ('fixed' in data) {
+      const size = data.fixed;
+      return leafNode((v) => {
+        if (typeof v !== 'string') return notBacked(v, 'fixed');
+        if (v.length !== size) return `${shown(v)} length (${v.length}) is inconsistent with expected fixed size of ${size}`;
+        return LATIN1.test(v) ? undefined : `${shown(v)} is not a valid string representation of bytes`;
+      });
+    }
+    const target = this.node(data.typeref, schemaPath);
+    // DataHub validates every typeref whose name ends in `Urn` as a URN of its registry.
+    if (!name.endsWith('Urn') || !target.leaf) return target;
+    const text = target.leaf;
+    const destinations = this.destinations.get(schemaPath) ?? [];
+    const typed = data.typedUrn;
+    return leafNode((v) => text(v) ?? valueUrnProblem(v as string, name, typed, destinations, schemaPath));
+  }
+
+  private record(fields: readonly FieldData[], schemaPath: string): Node {
+    const compiled = fields.map((f) => ({
+      name: f.name,
+      inherited: INHERITED.has(f.name),
+      required: !f.optional && f.default === undefined,
+      nullable: f.optional === true || f.default !== undefined,
+      node: this.node(f.type, `${schemaPath}/${f.name}`),
+    }));
+    return {
+      check: (value, path, out) => {
+        if (!isObject(value)) {
+          out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'record')}`);
+          return;
+        }
+        for (const f of compiled) {
+          const field = f.inherited && !Object.hasOwn(value, f.name) ? undefined : value[f.name];
+          if (field === undefined) {
+            if (f.required) out.push(`ERROR :: ${path}/${f.name} :: field is required but not found and has no default value`);
+          } else if (field !== null || !f.nullable) {
+            if (f.node.leaf) {
+              const problem = f.node.leaf(field);
+              if (problem !== undefined) out.push(`ERROR :: ${path}/${f.name} :: ${problem}`);
+            } else f.node.check(field, `${path}/${f.name}`, out);
+          }
+        }
+      },
+    };
+  }
+
+  private array(item: Node): Node {
+    return {
+      check: (value, path, out) => {
+        if (!Array.isArray(value)) {
+          out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'array')}`);
+          return;
+        }
+        for (let i = 0; i < value.length; i++) item.check(value[i], `${path}/${i}`, out);
+      },
+    };
+  }
+
+  private map(values: Node): Node {
+    return {
+      check: (value, path, out) => {
+        if (!isObject(value)) {
+          out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'map')}`);
+          return;
+        }
+        for (const key of Object.keys(value)) values.check(value[key], `${path}/${key}`, out);
+      },
+    };
+  }
+
+  private union(members: readonly (readonly [string, Node])[]): Node {
+    const byKey = new Map(members);
+    const nullable = byKey.has('null');
+    return {
+      check: (value, path, out) => {
+        if (value === null && nullable) return;
+        const keys = isObject(value) ? Object.keys(value) : [];
+        if (keys.length !== 1) {
+          out.push(`ERROR :: ${path || '/'} :: ${shown(value)} is not a member of union`);
+          return;
+        }
+        const member = byKey.get(keys[0]!);
+        if (!member) out.push(`ERROR :: ${path || '/'} :: ${shown(keys[0])} is not a member of union`);
+        else member.check((value as JsonObject)[keys[0]!], `${path}/${keys[0]}`, out);
+      },
+    };
+  }
+}
+
+/** The string values at an `@UrnValidation` path: the field reached through nested objects, or each string of a list. */
+function valuesAt(value: unknown, path: string): string[] {
+  let current = value;
+  for (const segment of path.slice(1).split('/')) {
+    if (!isObject(current)) return [];
+    current = current[segment];
+  }
+  if (typeof current === 'string') return [current];
+  return Array.isArray(current) ? current.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** `@UrnValidation` (DataHub's UrnAnnotationValidator): strict URN rules and allowed entity types. `exist` needs a store. */
+function urnValidationProblems(specs: readonly UrnValidationData[], value: unknown, out: string[]): void {
+  for (const spec of specs) {
+    for (const text of valuesAt(value, spec.path)) {
+      if (spec.strict) {
+        try {
+          parseUrn(text);
+        } catch (error) {
+          if (!(error instanceof UrnError)) throw error;
+          out.push(`ERROR :: ${spec.path} :: ${error.message}`);
+          continue;
+        }
+      }
+      const type = /^urn:li:([^:]+):/.exec(text)?.[1];
+      if (spec.entityTypes.length && (type === undefined || !spec.entityTypes.includes(type))) {
+        out.push(
+          `ERROR :: ${spec.path} :: Invalid entity type urn validation failure (Required: [${spec.entityTypes.join(', ')}]). Urn: ${text}`,
+        );
       }
     }
   }
+}
+
+const compiled = new Map<string, Check>();
+
+function compile(aspectName: string): Check | undefined {
+  const aspect = MODEL.aspects[aspectName];
+  if (!aspect) return undefined;
+  const root = new Compiler(aspect).node(aspect.class, '');
+  const specs = aspect.urnValidations ?? [];
+  return (value, path, out) => {
+    const before = out.length;
+    root.check(value, path, out);
+    if (specs.length && out.length === before) urnValidationProblems(specs, value, out);
+  };
+}
+
+/**
+ * Problems of `value` as the aspect `aspectName` (versioned, time-series or key), as `ERROR :: /<path> :: <msg>`
+ * lines in Pegasus's wording; [] when it is valid. An aspect name the registry lacks has no shape: [] (callers check
+ * names first).
+ */
+export function validateAspect(aspectName: string, value: unknown): string[] {
+  let check = compiled.get(aspectName);
+  if (!check) {
+    check = compile(aspectName);
+    if (!check) return [];
+    compiled.set(aspectName, check);
+  }
+  const problems: string[] = [];
+  check(value, '', problems);
+  return problems;
 }

@@ -4,9 +4,9 @@ import { validateAspect } from '../src/validate';
 
 const STAMP = { time: 0, actor: 'urn:li:corpuser:unknown' };
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
-const EDGE = { destinationUrn: DATASET, created: STAMP, properties: { k: 'v' }, confidenceScore: 0.5 };
+const EDGE = { destinationUrn: DATASET, created: STAMP, properties: { k: 'v' } };
 
-// The schemaMetadata example of entities-api §5.
+// The schemaMetadata example of entities-api §5 (the other examples below are its §5-§6 ones, as valid in DataHub's model).
 const SCHEMA_METADATA = {
   schemaName: 'db.orders',
   platform: 'urn:li:dataPlatform:hive',
@@ -114,9 +114,11 @@ describe('validateAspect: valid values', () => {
     expect(validateAspect(aspect, value)).toEqual([]);
   });
 
-  it('has a valid example for every versioned aspect of §5', () => {
-    const declared = [...ASPECT_SHAPES.keys()].filter((name) => !name.endsWith('Key'));
-    expect(declared.filter((name) => !(name in VALID))).toEqual([]);
+  it('has a shape for every aspect of the registry, keys and time series included', () => {
+    expect(ASPECT_SHAPES.size).toBe(220);
+    expect(ASPECT_SHAPES.get('datasetKey')).toEqual({
+      record: { 'platform!': 'urn', 'name!': 'string', 'origin!': { enum: expect.any(Array) } },
+    });
   });
 
   it('accepts the other union spellings: AzkabanJobType, field types with nested fields, Kafka schemas', () => {
@@ -143,19 +145,12 @@ describe('validateAspect: valid values', () => {
     ).toEqual([]);
   });
 
-  it('accepts anything for aspects without a declared shape, and for unknown aspect names', () => {
-    for (const aspect of [
-      'siblings',
-      'embed',
-      'viewProperties',
-      'forms',
-      'structuredProperties',
-      'corpUserEditableInfo',
-      'datasetProfile',
-      'nope',
-    ]) {
-      expect(validateAspect(aspect, { anything: [1, 'x'] })).toEqual([]);
+  it('knows every aspect of the registry (an object without its required fields is refused), and no unknown name', () => {
+    for (const aspect of ['siblings', 'forms', 'structuredProperties', 'datasetProfile', 'queryProperties', 'assertionInfo']) {
+      expect(validateAspect(aspect, { anything: [1, 'x'] }).length, aspect).toBeGreaterThan(0);
     }
+    expect(validateAspect('embed', { renderUrl: 7 })).toEqual(['ERROR :: /renderUrl :: 7 is not backed by a string']);
+    expect(validateAspect('nope', { anything: [1, 'x'] })).toEqual([]);
   });
 });
 
@@ -203,16 +198,16 @@ describe('validateAspect: problems', () => {
         title: 'd',
         description: '',
         lastModified: {},
-        datasetEdges: [{ destinationUrn: DATASET, confidenceScore: '1' }],
+        datasetEdges: [{ destinationUrn: DATASET, properties: { weight: 1 } }],
       }),
-    ).toEqual(['ERROR :: /datasetEdges/0/confidenceScore :: "1" is not backed by a float']);
+    ).toEqual(['ERROR :: /datasetEdges/0/properties/weight :: 1 is not backed by a string']);
     expect(validateAspect('corpUserKey', { username: 7 })).toEqual(['ERROR :: /username :: 7 is not backed by a string']);
   });
 
-  it('reports strings that are not URNs', () => {
+  it('reports strings that are not URNs, in DataHub’s words', () => {
     expect(validateAspect('globalTags', { tags: [{ tag: 'pii' }, { tag: 3 }] })).toEqual([
-      'ERROR :: /tags/0/tag :: "pii" is not backed by a urn',
-      'ERROR :: /tags/1/tag :: 3 is not backed by a urn',
+      `ERROR :: /tags/0/tag :: "Provided urn pii" is invalid: Urn doesn't start with 'urn:'. Urn: pii`,
+      'ERROR :: /tags/1/tag :: 3 is not backed by a string',
     ]);
   });
 

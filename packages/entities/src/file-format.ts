@@ -1,11 +1,10 @@
-import { isJsonObject } from '@mds/core';
+import { aspectOfClass, isJsonObject, pegasusFromAvro } from '@mds/core';
 import type { PlacedProposal } from './service/ports';
 import { snapshotProposals } from './restli/snapshots';
 
 /** The type names Avro's JSON encoding wraps union values in: `{"string": "text"}` is `"text"`. */
 const AVRO_TYPES = new Set(['string', 'long', 'int', 'boolean', 'double', 'float', 'bytes', 'array', 'map']);
 const AVRO_NAMESPACE = 'com.linkedin.pegasus2avro.';
-const AZKABAN_JOB_TYPES = new Set(['COMMAND', 'HADOOP_JAVA', 'HADOOP_SHELL', 'HIVE', 'PIG', 'SQL', 'GLUE']);
 
 /** Avro-encoded JSON (MCE files) as Pegasus JSON: union wrappers of primitives dropped, class names unprefixed. */
 function fromAvro(value: unknown): unknown {
@@ -18,17 +17,10 @@ function fromAvro(value: unknown): unknown {
   );
 }
 
-/** The two unions of the registry's aspects whose members are primitives, which Pegasus JSON keeps wrapped. */
-function rewrapPrimitiveUnions(aspectClass: string, value: unknown): unknown {
-  if (!isJsonObject(value)) return value;
-  if (aspectClass === 'com.linkedin.datajob.DataJobInfo' && typeof value.type === 'string') {
-    const member = AZKABAN_JOB_TYPES.has(value.type) ? 'com.linkedin.datajob.azkaban.AzkabanJobType' : 'string';
-    return { ...value, type: { [member]: value.type } };
-  }
-  if (aspectClass === 'com.linkedin.chart.ChartInfo' && Array.isArray(value.inputs)) {
-    return { ...value, inputs: value.inputs.map((input) => (typeof input === 'string' ? { string: input } : input)) };
-  }
-  return value;
+/** An aspect's value as its schema reads it in Pegasus JSON (unions written bare or in Avro's aliased form: @mds/core). */
+function rewrapUnions(aspectClass: string, value: unknown): unknown {
+  const aspect = aspectOfClass(aspectClass);
+  return aspect ? pegasusFromAvro(aspect.name, value) : value;
 }
 
 /** An MCE snapshot of a file in Pegasus JSON, whichever encoding the file used (Avro's names its classes so). */
@@ -40,9 +32,7 @@ export function pegasusSnapshot(snapshot: unknown): unknown {
     Object.entries(plain).map(([snapshotClass, body]) => {
       if (!isJsonObject(body) || !Array.isArray(body.aspects)) return [snapshotClass, body];
       const aspects = body.aspects.map((wrapped) =>
-        isJsonObject(wrapped)
-          ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapPrimitiveUnions(cls, v)]))
-          : wrapped,
+        isJsonObject(wrapped) ? Object.fromEntries(Object.entries(wrapped).map(([cls, v]) => [cls, rewrapUnions(cls, v)])) : wrapped,
       );
       return [snapshotClass, { ...body, aspects }];
     }),

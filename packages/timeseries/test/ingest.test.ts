@@ -164,7 +164,7 @@ describe('ingestion actions', () => {
     [
       'unknown entity type',
       { proposal: proposal({ entityType: 'tag' }) },
-      "Parameter 'proposal.entityType' of action 'ingestProposal': unknown entity type 'tag' (entity types with time-series aspects: dataset, dashboard, chart, dataJob, assertion, dataProcessInstance, query)",
+      "Parameter 'proposal.entityType' of action 'ingestProposal': unknown entity type 'tag' (entity types with time-series aspects: dataset, dataJob, dataProcessInstance, chart, dashboard, assertion, query)",
     ],
     [
       'not a time-series aspect',

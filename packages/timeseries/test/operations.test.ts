@@ -156,7 +156,7 @@ describe('operations actions', () => {
       [{ endTimeMillis: 1, forceDeleteByQuery: false, forceReindex: false }, /forceDeleteByQuery=false, forceReindex=false/],
       [
         { endTimeMillis: 1, entityType: 'glossaryTerm' },
-        /^Parameter 'entityType' of action 'truncateTimeseriesAspect': unknown entity type 'glossaryTerm' \(entity types with time-series aspects: dataset, dashboard/,
+        /^Parameter 'entityType' of action 'truncateTimeseriesAspect': unknown entity type 'glossaryTerm' \(entity types with time-series aspects: dataset, dataJob, dataProcessInstance/,
       ],
       [
         { endTimeMillis: 1, aspect: 'schemaMetadata' },
