@@ -118,9 +118,12 @@ export function createIngestion(options: { store: AspectStore; timeseries?: Time
 }
 export type Ingestion = ReturnType<typeof createIngestion>;
 
+/** Whether `actor` could ingest anything at all: the ingestion actions' `admit`, asked before their bodies are read. */
+export const mayIngest = (actor: Actor): boolean => actor.privileges.has(Privilege.EDIT_ENTITY);
+
 /** Rest.li writes need EDIT_ENTITY on every URN written (entities-api §11); the 403 names each of them. */
 export function authorizeEdit(actor: Actor, urns: readonly string[]): void {
-  if (actor.privileges.has(Privilege.EDIT_ENTITY)) return;
+  if (mayIngest(actor)) return;
   const refused = [...new Set(urns)].map((urn) => `HttpStatus: 403 Urn: ${urn}`).join(', ');
   throw forbidden(`User ${actor.urn} is unauthorized to modify entity: ${refused}`);
 }

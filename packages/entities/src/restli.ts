@@ -3,7 +3,7 @@ import { badRequest, defineAction, notFound, preconditionFailed, type Actor, typ
 import { Privilege, requirePrivilege } from '@mds/auth';
 import { z } from 'zod';
 import type { AspectStore, StoredAspect } from './aspect-store';
-import type { Ingestion, TimeseriesIngestPort } from './ingestion';
+import { mayIngest, type Ingestion, type TimeseriesIngestPort } from './ingestion';
 import { urnParameter } from './proposals';
 import { RELATIONSHIP_TYPES } from './relationships';
 import { snapshotProposals, toSnapshot } from './snapshots';
@@ -109,6 +109,7 @@ export function restliEndpoints(
       // fsynced) alone: ~1,100 aspects/s from 32 clients, over 2,000 with their commits shared. A wide schemaMetadata
       // still gets the ingestion body limit, in a slot.
       bulk: 'when-large',
+      admit: mayIngest,
       params: z.object({ proposal: z.unknown(), async: asyncFlag }).strict(),
       async handler({ proposal }, { actor }) {
         await ingestion.ingest([{ proposal, place: { action: 'ingestProposal', path: 'proposal' } }], actor, false);
@@ -121,6 +122,7 @@ export function restliEndpoints(
       resource: 'aspects',
       name: 'ingestProposalBatch',
       bulk: true,
+      admit: mayIngest,
       params: z
         .object({
           proposals: z
@@ -139,6 +141,7 @@ export function restliEndpoints(
       resource: 'entities',
       name: 'ingest',
       bulk: true,
+      admit: mayIngest,
       params: z.object({ entity: z.object({ value: z.unknown() }), systemMetadata: z.unknown().optional() }).strict(),
       async handler({ entity, systemMetadata }, { actor }) {
         const proposals = snapshotProposals(entity.value, systemMetadata, { action: 'ingest', path: 'entity.value' });
@@ -150,6 +153,7 @@ export function restliEndpoints(
       resource: 'entities',
       name: 'batchIngest',
       bulk: true,
+      admit: mayIngest,
       params: z.object({ entities: z.array(z.object({ value: z.unknown() })), systemMetadata: z.array(z.unknown()).optional() }).strict(),
       async handler({ entities, systemMetadata }, { actor }) {
         if (systemMetadata && systemMetadata.length !== entities.length)

@@ -1,16 +1,18 @@
 import { ALL_PRIVILEGES, ROOT_ACTOR_URN } from '@mds/auth';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compose } from '../../src/compose';
 import { loadConfig } from '../../src/config';
 import { freshDataDir, spawnServer, type ChildServer } from '../support/child';
-import { SYSTEM_AUTH } from '../support/live';
+import { SYSTEM_AUTH, sleep } from '../support/live';
 import { startMds, type Mds } from '../support/mds';
 
 // Issue 30, as a hostile user tried it: one query that froze the server, and an upload that held the only ingestion
 // slot. Each scenario as the issue wrote it.
 const NO_ROLE = 'urn:li:corpuser:nobody';
+const ADMIN = 'urn:li:corpuser:admin';
 
 /** The issue's selection: each result's description, schema field paths, owners and tags. */
 const ISSUE_SELECTION =
@@ -177,4 +179,120 @@ describe('the costliest query the budget allows, over 10,000 datasets', () => {
     expect(median(health), `/health probes (ms): ${shown(health)}`).toBeLessThan(100);
     expect(median(cheap), `cheap query probes (ms): ${shown(cheap)}`).toBeLessThan(100);
   }, 120_000);
+});
+
+/**
+ * A POST on a raw connection announcing `contentLength` bytes and sending one a second (the first `{`), as the issue's
+ * hostile user did. `answer` resolves with the status once the answer's head arrives, and when it came.
+ */
+function trickle(url: string, path: string, token: string, contentLength: number) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const opened = performance.now();
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${contentLength}\r\n\r\n{`,
+  );
+  const timer = setInterval(() => socket.writable && socket.write(' '), 1000);
+  const answer = new Promise<{ status: number; text: string; afterMs: number }>((resolve) => {
+    let text = '';
+    const settle = () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text, afterMs: performance.now() - opened });
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const head = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1]);
+      if (head >= 0 && text.length >= head + 4 + length) settle();
+    });
+    socket.on('close', settle);
+    socket.on('error', () => {});
+  });
+  return { answer, stop: () => (clearInterval(timer), socket.destroy()) };
+}
+
+describe('an ingestion slot, and a body past MAX_BODY_BYTES, only for a user who may write', () => {
+  let server: Mds;
+  let admin: string;
+  let nobody: string;
+  beforeAll(async () => {
+    server = await startMds({ MAX_CONCURRENT_INGESTS: '1', BODY_READ_TIMEOUT_MS: '2000' });
+    admin = await server.tokenFor(ADMIN, 'urn:li:dataHubRole:Admin');
+    nobody = await server.tokenFor(NO_ROLE, null);
+  });
+  afterAll(() => server?.close());
+
+  const proposal = (k: number) => ({
+    entityType: 'dataset',
+    entityUrn: datasetUrn(k),
+    changeType: 'UPSERT',
+    aspectName: 'datasetProperties',
+    aspect: { contentType: 'application/json', value: JSON.stringify({ description: `batch ${k}` }) },
+  });
+  /** An Admin's one-item batch and how long it took; a batch still waiting after 15 s fails the test. */
+  const adminBatch = async (k: number) => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/aspects?action=ingestProposalBatch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ proposals: [proposal(k)] }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    expect(res.status).toBe(200);
+    return performance.now() - started;
+  };
+
+  it("the issue's trickle: a no-role user's batch announced at 4,000 bytes, sent a byte a second, delays an Admin's one-item batch by under 1 s", async () => {
+    const alone = Math.min(await adminBatch(1), await adminBatch(2), await adminBatch(3));
+    const slow = trickle(server.url, '/aspects?action=ingestProposalBatch', nobody, 4000);
+    try {
+      await sleep(1500); // the trickle is authenticated and reading (before issue 30: in the only slot)
+      const delayed = await adminBatch(4);
+      expect(delayed - alone).toBeLessThan(1000);
+      // It never held the slot; the body deadline ends it all the same.
+      const { status, text } = await slow.answer;
+      expect(status).toBe(408);
+      expect(text).toMatch(
+        /Request body arrived too slowly: \d+ of 4000 bytes in \d+\.\d s; after 2 s a body must come at 16384 bytes a second/,
+      );
+    } finally {
+      slow.stop();
+    }
+  });
+
+  it('an Admin who sends too slowly is cut by the body deadline (408), and the slot goes to the next batch', async () => {
+    const slow = trickle(server.url, '/aspects?action=ingestProposalBatch', admin, 4000);
+    try {
+      await sleep(500); // the trickle holds the only slot
+      const waited = await adminBatch(5);
+      const { status, afterMs } = await slow.answer;
+      expect(status).toBe(408);
+      expect(afterMs).toBeGreaterThanOrEqual(1900); // BODY_READ_TIMEOUT_MS: any pace for 2 s
+      // The next batch waited for the cut, not for node's 60 s request timeout.
+      expect(waited).toBeLessThan(10_000);
+    } finally {
+      slow.stop();
+    }
+  });
+
+  it("refuses a no-role user's body over MAX_BODY_BYTES with a 403, and a smaller one with the action's own 403", async () => {
+    const big = await server.post(
+      '/aspects?action=ingestProposalBatch',
+      { proposals: [proposal(6)], pad: 'x'.repeat(1100 * 1024) },
+      nobody,
+    );
+    expect([big.status, big.body.message]).toEqual([
+      403,
+      `User ${NO_ROLE} is unauthorized to write here: a request body over 1048576 bytes (MAX_BODY_BYTES) is read only from a user who may write`,
+    ]);
+    const small = await server.post('/aspects?action=ingestProposalBatch', { proposals: [proposal(6)] }, nobody);
+    expect([small.status, small.body.message]).toEqual([
+      403,
+      `User ${NO_ROLE} is unauthorized to modify entity: HttpStatus: 403 Urn: ${datasetUrn(6)}`,
+    ]);
+    // An Admin's body of that size is read (MAX_INGEST_BODY_BYTES), and refused only for its unknown key.
+    const admitted = await server.post(
+      '/aspects?action=ingestProposalBatch',
+      { proposals: [proposal(6)], pad: 'x'.repeat(1100 * 1024) },
+      admin,
+    );
+    expect([admitted.status, admitted.body.message]).toEqual([400, expect.stringMatching(/unknown key\(s\) 'pad'/)]);
+  });
 });
