@@ -13,7 +13,7 @@ export {
   urnFromKeyAspect,
   type EntitySpec,
 } from './registry';
-export { MAX_JSON_NESTING, isJsonObject, nestedDeeperThan } from './json-depth';
+export { MAX_JSON_NESTING, JsonNestingError, isJsonObject, jsonTextDeeperThan, nestedDeeperThan, parseJsonWithin } from './json-depth';
 export { validateAspect } from './validate';
 export { ASPECT_SHAPES, type Shape } from './aspect-schemas';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from './paging';

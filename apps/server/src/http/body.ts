@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { MAX_JSON_NESTING, jsonTextDeeperThan } from '@mds/core';
 import { ApiError, badRequest } from '@mds/schema';
 
 const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
@@ -28,12 +29,25 @@ export interface BodyRules {
 }
 
 /**
+ * How deep a request body may nest. No body mds takes nests much deeper than an aspect value (at most
+ * MAX_JSON_NESTING levels, the rule of @mds/core) inside its envelope (an MCE snapshot adds 7); twice that leaves room
+ * and stays far below what overflows the stack of recursive code (JSON.stringify, at a few thousand levels).
+ */
+export const MAX_BODY_NESTING = 2 * MAX_JSON_NESTING;
+
+/**
  * Reads a JSON body, refusing with 413 as soon as it passes `limit` bytes (announced or streamed), so an oversized
- * body is never buffered whole; with 408 when it arrives slower than `pace`. An empty body reads as `undefined`.
+ * body is never buffered whole; with 408 when it arrives slower than `pace`; with 400 when it nests deeper than
+ * MAX_BODY_NESTING, found by a scan of the text before it is parsed. An empty body reads as `undefined`.
  */
 export async function readJsonBody(req: IncomingMessage, rules: BodyRules): Promise<unknown> {
   const text = await readText(req, rules);
   if (text === '') return undefined;
+  if (jsonTextDeeperThan(text, MAX_BODY_NESTING)) {
+    throw badRequest(
+      `Request body is nested more than ${MAX_BODY_NESTING} levels deep; JSON values (aspects, their systemMetadata) may nest at most ${MAX_JSON_NESTING}`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
