@@ -3,6 +3,7 @@ import {
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
+  TypeInfo,
   getArgumentValues,
   getDirectiveValues,
   getNamedType,
@@ -12,6 +13,8 @@ import {
   isInputObjectType,
   isLeafType,
   isObjectType,
+  visit,
+  visitWithTypeInfo,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -20,6 +23,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
@@ -68,13 +72,23 @@ export const RESULT_WINDOW = 10_000;
 /** A requested size as DataHub reads it (ConfigUtils.applyLimit, non-strict). */
 export const cappedSize = (asked: number) => (asked < 0 || asked > RESULTS_MAX ? RESULTS_API_DEFAULT : asked);
 
-/** The cost of an operation, or why it may not run at all. `variables: false` when the answer holds for any variables. */
+/** The cost of an operation, or why it may not run at all. */
 export interface CostOutcome {
   cost: number;
   /** A refusal that is not about the budget (a page past the result window). */
   refusal?: GraphQLError;
-  /** Whether variables were read: if not, the outcome is the document's, whatever the variables. */
-  variables: boolean;
+}
+
+type Variables = Record<string, unknown>;
+
+/**
+ * The variables of `operation` as execution coerces them, or undefined when they do not coerce: execution then refuses
+ * them itself, before any resolver runs.
+ */
+function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, raw: unknown): Variables | undefined {
+  if (!operation.variableDefinitions?.length) return {};
+  const coerced = getVariableValues(schema, operation.variableDefinitions, (raw ?? {}) as Variables, { maxErrors: 1 });
+  return coerced.errors ? undefined : coerced.coerced;
 }
 
 /**
@@ -85,24 +99,20 @@ export function operationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-  rawVariables: Record<string, unknown> | null | undefined,
+  rawVariables: unknown,
 ): CostOutcome {
   const operation = getOperationAST(document, operationName);
-  if (!operation) return { cost: 0, variables: false };
-  const hasVariables = (operation.variableDefinitions?.length ?? 0) > 0;
-  let variables: Record<string, unknown> = {};
-  if (hasVariables) {
-    const coerced = getVariableValues(schema, operation.variableDefinitions!, rawVariables ?? {}, { maxErrors: 1 });
-    if (coerced.errors) return { cost: 0, variables: true };
-    variables = coerced.coerced;
-  }
+  const variables = operation && coerceVariables(schema, operation, rawVariables);
+  return operation && variables ? costOf(schema, document, operation, variables) : { cost: 0 };
+}
+
+function costOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): CostOutcome {
   const root = rootType(schema, operation);
-  if (!root) return { cost: 0, variables: false };
-  const counter = new CostCounter(schema, document, variables);
+  if (!root) return { cost: 0 };
   try {
-    return { cost: counter.selection(root, [operation.selectionSet]), variables: counter.readVariables };
+    return { cost: new CostCounter(schema, document, variables).selection(root, [operation.selectionSet]) };
   } catch (error) {
-    if (error instanceof WindowError) return { cost: 0, refusal: error.refusal, variables: counter.readVariables };
+    if (error instanceof WindowError) return { cost: 0, refusal: error.refusal };
     throw error;
   }
 }
@@ -122,7 +132,6 @@ class WindowError extends Error {
 /** One computation: fragments by name, selection-set ids for the memo, and whether any variable was read. */
 class CostCounter {
   readonly fragments = new Map<string, FragmentDefinitionNode>();
-  readVariables = false;
   private readonly ids = new Map<SelectionSetNode, number>();
   private readonly memo = new Map<string, number>();
 
@@ -202,29 +211,8 @@ class CostCounter {
   private pageSize(field: GraphQLField<unknown, unknown>, node: FieldNode): number {
     const sizes = sizeArguments(field);
     if (!sizes) return 1;
-    if (node.arguments?.some((argument) => usesVariables(argument.value))) this.readVariables = true;
-    let values: Record<string, unknown>;
-    try {
-      values = getArgumentValues(field, node, this.variables);
-    } catch {
-      return DEFAULT_PAGE_SIZE; // execution refuses the arguments before the resolver runs
-    }
-    let asked: number | undefined;
-    let start: number | undefined;
-    const read = (object: Record<string, unknown>) => {
-      for (const [name, value] of Object.entries(object)) {
-        if (typeof value !== 'number') continue;
-        if (SIZE_ARGUMENTS.has(name)) asked = asked === undefined ? value : Math.max(asked, value);
-        else if (name === 'start') start = value;
-      }
-    };
-    read(values);
-    for (const name of sizes.inputs) {
-      const input = values[name];
-      if (input && typeof input === 'object' && !Array.isArray(input)) read(input as Record<string, unknown>);
-    }
-    const size = asked === undefined ? DEFAULT_PAGE_SIZE : cappedSize(asked);
-    if (start !== undefined && start + size > RESULT_WINDOW) {
+    const { size, start } = pageAsked(field, sizes, node, this.variables);
+    if (start + size > RESULT_WINDOW) {
       throw new WindowError(
         refusal(
           `Result window is too large: start + count must be at most ${RESULT_WINDOW}, but ${field.name} asks for ${start} + ${size} = ${start + size}`,
@@ -241,24 +229,54 @@ class CostCounter {
     return conditionType !== undefined && isAbstractType(conditionType) && this.schema.isSubType(conditionType, type);
   }
 
-  /** `@skip` and `@include`, as execution reads them. */
-  private included(node: SelectionSetNode['selections'][number]): boolean {
-    if (!node.directives?.length) return true;
-    if (node.directives.some((directive) => directive.arguments?.some((argument) => usesVariables(argument.value)))) {
-      this.readVariables = true;
-    }
-    try {
-      if (getDirectiveValues(GraphQLSkipDirective, node, this.variables)?.if === true) return false;
-      return getDirectiveValues(GraphQLIncludeDirective, node, this.variables)?.if !== false;
-    } catch {
-      return true;
-    }
+  private included(node: SelectionNode): boolean {
+    return included(node, this.variables);
   }
 
   private idOf(set: SelectionSetNode): number {
     let id = this.ids.get(set);
     if (id === undefined) this.ids.set(set, (id = this.ids.size));
     return id;
+  }
+}
+
+/**
+ * The page `node` asks of `field` (which declares `sizes`): its size as DataHub reads it, DEFAULT_PAGE_SIZE when left
+ * out (or when the arguments do not coerce: execution refuses them before the resolver runs), and its start (0 when
+ * none).
+ */
+function pageAsked(field: GraphQLField<unknown, unknown>, sizes: { inputs: string[] }, node: FieldNode, variables: Variables) {
+  let values: Record<string, unknown>;
+  try {
+    values = getArgumentValues(field, node, variables);
+  } catch {
+    return { size: DEFAULT_PAGE_SIZE, start: 0 };
+  }
+  let asked: number | undefined;
+  let start = 0;
+  const read = (object: Record<string, unknown>) => {
+    for (const [name, value] of Object.entries(object)) {
+      if (typeof value !== 'number') continue;
+      if (SIZE_ARGUMENTS.has(name)) asked = asked === undefined ? value : Math.max(asked, value);
+      else if (name === 'start') start = value;
+    }
+  };
+  read(values);
+  for (const name of sizes.inputs) {
+    const input = values[name];
+    if (input && typeof input === 'object' && !Array.isArray(input)) read(input as Record<string, unknown>);
+  }
+  return { size: asked === undefined ? DEFAULT_PAGE_SIZE : cappedSize(asked), start };
+}
+
+/** `@skip` and `@include`, as execution reads them. */
+function included(node: SelectionNode, variables: Variables): boolean {
+  if (!node.directives?.length) return true;
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  } catch {
+    return true;
   }
 }
 
@@ -295,26 +313,80 @@ export const overBudgetMessage = (budget: number, cost: number) =>
   `Query cost limit of ${budget} exceeded: this query costs ${cost} (GRAPHQL_QUERY_COMPLEXITY_LIMIT; a field asking for n items costs n times what it selects)`;
 
 /**
+ * What a document's cost can depend on: the fields that declare a size (whose pages the variables may size) and the
+ * selections `@skip`/`@include` switch with a variable. Found once per document.
+ */
+interface Dependencies {
+  pages: { field: GraphQLField<unknown, unknown>; sizes: { inputs: string[] }; node: FieldNode }[];
+  switches: SelectionNode[];
+  /** Outcomes by operation and the values of the above; bounded (see COSTS_KEPT). */
+  costs: Map<string, number>;
+}
+
+/** Outcomes kept per document: a client pages with a few sizes, not thousands. */
+const COSTS_KEPT = 64;
+
+function dependenciesOf(schema: GraphQLSchema, document: DocumentNode): Dependencies {
+  const found: Dependencies = { pages: [], switches: [], costs: new Map() };
+  const typeInfo = new TypeInfo(schema);
+  const switched = (node: SelectionNode) => {
+    if (node.directives?.some((directive) => directive.arguments?.some((argument) => usesVariables(argument.value)))) {
+      found.switches.push(node);
+    }
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        switched(node);
+        const field = typeInfo.getFieldDef();
+        const sizes = field && sizeArguments(field);
+        if (field && sizes) found.pages.push({ field, sizes, node });
+      },
+      InlineFragment: switched,
+      FragmentSpread: switched,
+    }),
+  );
+  return found;
+}
+
+/**
  * The budget as an envelop plugin: once the document is valid and the variables are known, and before the executor
  * is called, an operation over `budget` (or asking a page past the result window) is answered with a 400 and no
- * resolver runs. An outcome that read no variable is kept with the document, which the executor keeps by text.
+ * resolver runs.
+ *
+ * Pricing a large document against a large schema takes milliseconds (tens for DataHub's own search page against
+ * DataHub's own schema), so a price is kept with the document (which the executor keeps by text) under the values
+ * it can depend on: the sizes its pages ask for and its variable switches. A client paging through results with the
+ * same size is priced once; a page past the result window is priced (and refused) every time.
  */
 export function costLimitPlugin(budget: number): Plugin {
-  const constant = new WeakMap<DocumentNode, Map<string, CostOutcome>>();
-  const outcomeOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown) => {
-    const byOperation = constant.get(document);
-    const known = byOperation?.get(operationName ?? '');
-    if (known) return known;
-    const outcome = operationCost(schema, document, operationName, variables as Record<string, unknown> | undefined);
-    if (!outcome.variables) {
-      if (byOperation) byOperation.set(operationName ?? '', outcome);
-      else constant.set(document, new Map([[operationName ?? '', outcome]]));
+  const byDocument = new WeakMap<DocumentNode, Dependencies>();
+  const outcomeOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, raw: unknown) => {
+    const operation = getOperationAST(document, operationName);
+    const variables = operation && coerceVariables(schema, operation, raw);
+    if (!operation || !variables) return { cost: 0 };
+    let dependencies = byDocument.get(document);
+    if (!dependencies) byDocument.set(document, (dependencies = dependenciesOf(schema, document)));
+    let key = operationName ?? '';
+    for (const { field, sizes, node } of dependencies.pages) {
+      const { size, start } = pageAsked(field, sizes, node, variables);
+      if (start + size > RESULT_WINDOW) return costOf(schema, document, operation, variables);
+      key += `,${size}`;
     }
-    return outcome;
+    for (const node of dependencies.switches) key += included(node, variables) ? '+' : '-';
+    let cost = dependencies.costs.get(key);
+    if (cost === undefined) {
+      const outcome = costOf(schema, document, operation, variables);
+      if (outcome.refusal) return outcome;
+      if (dependencies.costs.size >= COSTS_KEPT) dependencies.costs.clear();
+      dependencies.costs.set(key, (cost = outcome.cost));
+    }
+    return { cost };
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const outcome = outcomeOf(args.schema, args.document, args.operationName, args.variableValues);
+      const outcome: CostOutcome = outcomeOf(args.schema, args.document, args.operationName, args.variableValues);
       const refused = outcome.refusal ?? (outcome.cost > budget ? refusal(overBudgetMessage(budget, outcome.cost)) : undefined);
       if (refused) setResultAndStopExecution({ errors: [refused] });
     },

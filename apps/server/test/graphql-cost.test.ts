@@ -111,7 +111,7 @@ describe('a field asking for n items', () => {
 
   it('reads n from variables, whole or in part, and from a variable default', () => {
     const whole = 'query q($input: SearchInput!) { searchAcrossEntities(input: $input) { total searchResults { entity { urn } } } }';
-    expect(cost(whole, { input: { query: '*', count: 10 } })).toEqual({ cost: 2 + 10 * perResult, variables: true });
+    expect(cost(whole, { input: { query: '*', count: 10 } })).toEqual({ cost: 2 + 10 * perResult });
     const part = 'query q($n: Int) { searchAcrossEntities(input: { query: "*", count: $n }) { total searchResults { entity { urn } } } }';
     expect(cost(part, { n: 7 }).cost).toBe(2 + 7 * perResult);
     const byDefault = 'query q($n: Int = 3) { searchAcrossEntities(input: { query: "*", count: $n }) { total } }';
@@ -140,7 +140,7 @@ describe('a field asking for n items', () => {
   });
 
   it('refuses a page reaching past the 10,000-hit result window', () => {
-    expect(cost(search('{ query: "*", start: 9990, count: 10 }', '{ total }'))).toEqual({ cost: 2 + 10, variables: false });
+    expect(cost(search('{ query: "*", start: 9990, count: 10 }', '{ total }'))).toEqual({ cost: 2 + 10 });
     const refused = cost(search('{ query: "*", start: 9991, count: 10 }', '{ total }')).refusal;
     expect(refused?.message).toBe(
       'Result window is too large: start + count must be at most 10000, but searchAcrossEntities asks for 9991 + 10 = 10001',
@@ -155,13 +155,8 @@ describe('a field asking for n items', () => {
     expect(cost(query, { big: true }).cost).toBe(3 + 2 + 100);
   });
 
-  it('says whether the outcome depends on the variables', () => {
-    expect(cost('query q($urn: String!) { entity(urn: $urn) { urn } }', { urn: 'x' }).variables).toBe(false);
-    expect(cost('query q($n: Int) { recent(limit: $n) { urn } }', { n: 1 }).variables).toBe(true);
-  });
-
   it('leaves variables that do not coerce to execution, which refuses them', () => {
-    expect(cost('query q($n: Int) { recent(limit: $n) { urn } }', { n: 'many' })).toEqual({ cost: 0, variables: true });
+    expect(cost('query q($n: Int) { recent(limit: $n) { urn } }', { n: 'many' })).toEqual({ cost: 0 });
   });
 });
 
@@ -191,6 +186,21 @@ describe('the budget (costLimitPlugin)', () => {
     expect(resolverCalls).toBe(1);
     expect((await execute({ query, variables: { n: 99 } }, context)).status).toBe(400);
     expect((await execute({ query, variables: { n: 98 } }, context)).status).toBe(200);
+  });
+
+  it('judges the same document again by its variable switches, and by a start past the window', async () => {
+    const query =
+      'query q($big: Boolean!, $start: Int) { appConfig { appVersion } s: searchAcrossEntities(input: { query: "*", start: $start, count: 100 }) @include(if: $big) { total } }';
+    expect((await execute({ query, variables: { big: false, start: 0 } }, context)).status).toBe(200);
+    expect((await execute({ query, variables: { big: true, start: 0 } }, context)).status).toBe(400);
+    expect((await execute({ query, variables: { big: false, start: 0 } }, context)).status).toBe(200);
+    // Skipped, the page past the window is not asked for at all.
+    expect((await execute({ query, variables: { big: false, start: 9950 } }, context)).status).toBe(200);
+    const past = await execute(
+      { query: search('{ query: "*", start: $s, count: 1 }', '{ total }').replace('{', 'query q($s: Int) {'), variables: { s: 10_000 } },
+      context,
+    );
+    expect([past.status, past.result.errors?.[0]?.message]).toEqual([400, expect.stringMatching(/asks for 10000 \+ 1 = 10001$/)]);
   });
 
   it('refuses a page past the result window before running it', async () => {
