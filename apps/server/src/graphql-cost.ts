@@ -363,12 +363,16 @@ function dependenciesOf(schema: GraphQLSchema, document: DocumentNode): Dependen
 export function costLimitPlugin(budget: number): Plugin {
   const byDocument = new WeakMap<DocumentNode, Dependencies>();
   const outcomeOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, raw: unknown) => {
-    const operation = getOperationAST(document, operationName);
-    const variables = operation && coerceVariables(schema, operation, raw);
-    if (!operation || !variables) return { cost: 0 };
     let dependencies = byDocument.get(document);
     if (!dependencies) byDocument.set(document, (dependencies = dependenciesOf(schema, document)));
     let key = operationName ?? '';
+    // A document no variable can price differently (a tag read) is priced once, its variables never looked at.
+    const fixed = dependencies.pages.length === 0 && dependencies.switches.length === 0;
+    const known = fixed ? dependencies.costs.get(key) : undefined;
+    if (known !== undefined) return { cost: known };
+    const operation = getOperationAST(document, operationName);
+    const variables = operation && (fixed ? {} : coerceVariables(schema, operation, raw));
+    if (!operation || !variables) return { cost: 0 };
     for (const { field, sizes, node } of dependencies.pages) {
       const { size, start } = pageAsked(field, sizes, node, variables);
       if (start + size > RESULT_WINDOW) return costOf(schema, document, operation, variables);
