@@ -4,8 +4,11 @@ import {
   UNAUTHENTICATED_MESSAGE,
   UNKNOWN_ERROR_MESSAGE,
   badRequest,
+  forbidden,
+  type Actor,
   type ApiContext,
   type JsonRoute,
+  type RestliAction,
   type RestliRead,
 } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +18,7 @@ import { createConsole } from './console';
 import { createGraphiQLPage } from './graphiql';
 import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
-import { readJsonBody, requireJsonContentType } from './http/body';
+import { readJsonBody, requireJsonContentType, type BodyPace, type BodyRules } from './http/body';
 import { createCorsGuard } from './http/cors';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
@@ -32,6 +35,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   maxBulkBodyBytes: number;
   maxConcurrentIngests: number;
+  /** How slowly a request body may arrive (BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND). */
+  bodyPace: BodyPace;
   corsOrigins: readonly string[];
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
@@ -86,6 +91,25 @@ export function createApp(options: AppOptions): RequestListener {
     const announced = Number(req.headers['content-length']);
     return !(Number.isFinite(announced) && announced <= options.maxBodyBytes);
   };
+  /**
+   * Reads a write's body and hands it to `use`. An actor the route admits (from the headers: see RestliAction's
+   * `admit`) gets its bulk limit and, when it needs one, an ingestion slot; one it does not admit gets neither: at most
+   * MAX_BODY_BYTES are read, outside any slot, and the route refuses the body as it would anyway. A slot is never held
+   * by a request that cannot write, nor a large body buffered for one.
+   */
+  const withBody = async (
+    req: IncomingMessage,
+    actor: Actor,
+    route: Pick<RestliAction, 'bulk' | 'admit'>,
+    use: (body: unknown) => Promise<void>,
+  ): Promise<void> => {
+    const admitted = route.admit ? await route.admit(actor) : true;
+    const rules: BodyRules = admitted
+      ? { limit: route.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes, pace: options.bodyPace }
+      : { limit: options.maxBodyBytes, pace: options.bodyPace, tooLarge: () => unreadWrite(actor, options.maxBodyBytes) };
+    const read = async () => use(await readJsonBody(req, rules));
+    return admitted && needsSlot(route.bulk, req) ? ingestSlots.run(read) : read();
+  };
   const routes = new Map<string, RouteEntry>();
   /** Adds `route` for `method` on `path`, beside the routes other methods have there. */
   const addRoute = (path: string, method: string, route: Route, flags: Omit<RouteEntry, 'methods' | 'route'> = {}) => {
@@ -133,7 +157,7 @@ export function createApp(options: AppOptions): RequestListener {
     route: async (req, res, _search, info) => {
       requireJsonContentType(req);
       const context = await authenticated(req, info);
-      const body = await readJsonBody(req, options.maxBodyBytes);
+      const body = await readJsonBody(req, { limit: options.maxBodyBytes, pace: options.bodyPace });
       const { status, result, operation } = await options.executeGraphQL(body, context);
       info.operation = operation;
       sendJson(res, status, result, status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
@@ -145,14 +169,12 @@ export function createApp(options: AppOptions): RequestListener {
       const context = await authenticated(req, info);
       const action = options.restli.find(resource, new URLSearchParams(search).get('action'));
       info.operation = action.name;
-      const answer = async () => {
-        const body = await readJsonBody(req, action.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes);
+      return withBody(req, context.actor, action, async (body) => {
         const { value } = await options.restli.run(action, body, context);
         // An action without a result (`/entities?action=ingest`) answers an empty 200, as Rest.li does.
         if (value === undefined) return void res.writeHead(200, { 'content-length': 0 }).end();
         sendJson(res, 200, { value });
-      };
-      return needsSlot(action.bulk, req) ? ingestSlots.run(answer) : answer();
+      });
     };
     for (const prefix of RESTLI_PREFIXES) addRoute(`${prefix}${resource}`, 'POST', route, { restli: RESTLI_ERROR_RESOURCES.has(resource) });
   }
@@ -193,17 +215,16 @@ export function createApp(options: AppOptions): RequestListener {
     (route: JsonRoute, params: Record<string, string>): Route =>
     async (req, res, search, info) => {
       const context = await authenticated(req, info);
-      const answer = async () => {
-        const hasBody = req.method === 'POST' || req.method === 'PATCH';
-        // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
-        if (
-          hasBody &&
-          req.headers['content-type'] !== undefined &&
-          !/^application\/json-patch\+json\s*(;|$)/i.test(req.headers['content-type'])
-        ) {
-          requireJsonContentType(req);
-        }
-        const body = hasBody ? await readJsonBody(req, route.bulk ? options.maxBulkBodyBytes : options.maxBodyBytes) : undefined;
+      const hasBody = req.method === 'POST' || req.method === 'PATCH';
+      // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
+      if (
+        hasBody &&
+        req.headers['content-type'] !== undefined &&
+        !/^application\/json-patch\+json\s*(;|$)/i.test(req.headers['content-type'])
+      ) {
+        requireJsonContentType(req);
+      }
+      const answer = async (body: unknown) => {
         const request = { params, query: new URLSearchParams(search), body };
         const result = await route.handler(context, request);
         if (!route.whole) return sendJson(res, 200, result);
@@ -218,7 +239,8 @@ export function createApp(options: AppOptions): RequestListener {
         if (answered === undefined) return void res.writeHead(status, { ...headers, 'content-length': 0 }).end();
         sendJson(res, status, answered, headers);
       };
-      return route.bulk ? ingestSlots.run(answer) : answer();
+      if (hasBody) return withBody(req, context.actor, route, answer);
+      return route.bulk ? ingestSlots.run(() => answer(undefined)) : answer(undefined);
     };
   /** Parameterized JSON routes by pattern (`/openapi/v3/entity/{entityName}`), each with its routes by method. */
   const patterns: { pattern: string; segments: string[]; byMethod: Map<string, JsonRoute> }[] = [];
@@ -346,8 +368,9 @@ function sendFailure(
   const headers: Record<string, string> = {};
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="mds"';
   if (unreachable) headers['retry-after'] = RETRY_AFTER_SECONDS;
-  // A 413's body was read to its end and thrown away, or cut past its bounds (http/body.ts): either way, close.
-  if (status === 413) headers.connection = 'close';
+  // A 413's body was read to its end and thrown away, or cut past its bounds (http/body.ts): either way, close. A 408's
+  // is still arriving: closing is what cuts it.
+  if (status === 413 || status === 408) headers.connection = 'close';
   if (shape === 'restli') {
     // Rest.li's error body; a 404 of a read has no message, as DataHub's has none.
     const body = { exceptionClass: RESTLI_EXCEPTION_CLASS, stackTrace: '', ...(message ? { message } : {}), status };
@@ -358,6 +381,12 @@ function sendFailure(
   const type = known ? error.kind : 'SERVER_ERROR';
   sendJson(res, status, { errors: [{ message, extensions: { code: status, type } }] }, headers);
 }
+
+/** The refusal of a write body larger than MAX_BODY_BYTES from an actor the route does not admit: it is not read. */
+const unreadWrite = (actor: Actor, limit: number) =>
+  forbidden(
+    `User ${actor.urn} is unauthorized to write here: a request body over ${limit} bytes (MAX_BODY_BYTES) is read only from a user who may write`,
+  );
 
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];

@@ -18,6 +18,8 @@ const schema = z.object({
   MAX_BODY_BYTES: bytes.default(MiB),
   MAX_INGEST_BODY_BYTES: bytes.default(16 * MiB),
   MAX_CONCURRENT_INGESTS: limit.default(1),
+  BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  BODY_MIN_BYTES_PER_SECOND: limit.default(16 * 1024),
   METRICS_PUBLIC: bool.default(false),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // DataHub's names and defaults for the first three.
@@ -53,6 +55,8 @@ export type Config = {
   maxBulkBodyBytes: number;
   /** Ingestion requests read and processed at once; the others wait with their bodies still unread. */
   maxConcurrentIngests: number;
+  /** How slowly a request body may arrive: any pace for `graceMs`, then `minBytesPerSecond` on average, else 408. */
+  bodyPace: { graceMs: number; minBytesPerSecond: number };
   shutdownTimeoutMs: number;
   /** Serve /metrics without credentials. */
   metricsPublic: boolean;
@@ -104,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxBodyBytes: c.MAX_BODY_BYTES,
     maxBulkBodyBytes: c.MAX_INGEST_BODY_BYTES,
     maxConcurrentIngests: c.MAX_CONCURRENT_INGESTS,
+    bodyPace: { graceMs: c.BODY_READ_TIMEOUT_MS, minBytesPerSecond: c.BODY_MIN_BYTES_PER_SECOND },
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     metricsPublic: c.METRICS_PUBLIC,
     corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),

@@ -41,6 +41,7 @@ type ServerConfig = Pick<
   | 'maxBodyBytes'
   | 'maxBulkBodyBytes'
   | 'maxConcurrentIngests'
+  | 'bodyPace'
   | 'shutdownTimeoutMs'
   | 'corsOrigins'
   | 'graphql'
@@ -94,6 +95,7 @@ export async function startServer<C extends Composition>(
     maxBodyBytes: config.maxBodyBytes,
     maxBulkBodyBytes: config.maxBulkBodyBytes,
     maxConcurrentIngests: config.maxConcurrentIngests,
+    bodyPace: config.bodyPace,
     corsOrigins: config.corsOrigins,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,

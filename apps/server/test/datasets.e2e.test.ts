@@ -133,7 +133,8 @@ describe('searchAcrossEntities over datasets', () => {
       expect(results.length).toBe(body.data.searchAcrossEntities.total);
       expect(results.length).toBeGreaterThan(5);
       expect(results.some((r: any) => r.entity.tags?.tags.length && r.entity.ownership?.owners.length)).toBe(true);
-      // Every dataset's aspects in one read, every tag they carry in one more: not one per field or per result.
+      // Every dataset's aspects in one read, every tag they carry in one more (each up to 25 entities, the loaders' chunk):
+      // not one per field or per result.
       expect(reads.mock.calls.length).toBe(2);
     } finally {
       reads.mockRestore();

@@ -105,9 +105,9 @@ const TIMESERIES = [
 ];
 const LARGE_COUNT = 12_000;
 const TIMESERIES_QUERY = `query ($urn: String!) { dataset(urn: $urn) {
-  datasetProfiles(limit: 100) { timestampMillis rowCount columnCount sizeInBytes partitionSpec { type partition }
+  datasetProfiles(limit: 20) { timestampMillis rowCount columnCount sizeInBytes partitionSpec { type partition }
     fieldProfiles { fieldPath uniqueCount uniqueProportion nullCount nullProportion min max mean median stdev sampleValues } }
-  operations(limit: 100) { timestampMillis lastUpdatedTimestamp actor operationType customOperationType sourceType numAffectedRows affectedDatasets partition customProperties { key value } }
+  operations(limit: 20) { timestampMillis lastUpdatedTimestamp actor operationType customOperationType sourceType numAffectedRows affectedDatasets partition customProperties { key value } }
 } }`;
 
 /** What a server answers about the time series: GraphQL per dataset, Rest.li values per entity and aspect, the indices. */

@@ -17,7 +17,7 @@ export {
 } from './registry';
 export { MODEL as DATAHUB_MODEL } from './model/data';
 export type * from './model/types';
-export { MAX_JSON_NESTING, isJsonObject, nestedDeeperThan } from './json-depth';
+export { MAX_JSON_NESTING, JsonNestingError, isJsonObject, jsonTextDeeperThan, nestedDeeperThan, parseJsonWithin } from './json-depth';
 export { validateAspect } from './validate';
 export { parseValueUrn } from './urn-value';
 export { ASPECT_SHAPES, type Shape } from './aspect-schemas';

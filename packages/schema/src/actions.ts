@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiContext } from './context';
+import type { Actor, ApiContext } from './context';
 import { badRequest } from './errors';
 
 /** Rest.li resources this server answers actions on (`/<resource>?action=<name>`). */
@@ -34,6 +34,12 @@ export interface RestliAction<Params extends z.ZodType = z.ZodType> {
    * single proposals from many clients share their commits.
    */
   bulk?: boolean | 'when-large';
+  /**
+   * Whether `actor` could write anything through this action, asked from the request's headers before its body takes
+   * an ingestion slot or more than MAX_BODY_BYTES. When not, the host reads at most MAX_BODY_BYTES of it, outside any
+   * slot, and the handler refuses it as it would anyway (a larger body is refused with a 403 unread). Absent: always.
+   */
+  admit?(actor: Actor): boolean | Promise<boolean>;
   handler(params: z.infer<Params>, context: ApiContext): unknown;
 }
 

@@ -6,6 +6,8 @@ export const errorKinds = {
   UNAUTHENTICATED: 401,
   UNAUTHORIZED: 403,
   NOT_FOUND: 404,
+  /** A request body that came too slowly (the host's body deadline). */
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,

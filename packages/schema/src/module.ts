@@ -32,6 +32,8 @@ export interface JsonRoute {
   errorBody?: 'message' | 'error';
   /** Takes the operator's bulk body limit (MAX_INGEST_BODY_BYTES) and an ingestion slot, as bulk Rest.li actions do. */
   bulk?: boolean;
+  /** As RestliAction's `admit`: whether the caller could write anything here, asked before a slot or a large body is given. */
+  admit?: RestliAction['admit'];
   /** The handler answers a whole JsonAnswer (status, headers, body) rather than the body of a 200. */
   whole?: boolean;
   /** The host always passes `request`; a route without parameters may ignore it. */

@@ -89,18 +89,97 @@ describe('ingestion: values nested deeper than any aspect is', () => {
   });
 
   it('systemMetadata', async () => {
-    const text = JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace(
-      '"__deep__"',
-      `{"properties":${deeplyNested('object', 100_000)}}`,
-    );
-    const { status, body } = await mds.clientFor(mds.rootToken).postText('/aspects?action=ingestProposal', text);
+    const text = (depth: number) =>
+      JSON.stringify(proposalWith(`{"timestampMillis":${T0}}`, { systemMetadata: '__deep__' })).replace(
+        '"__deep__"',
+        `{"properties":${deeplyNested('object', depth)}}`,
+      );
+    const { status, body } = await mds.clientFor(mds.rootToken).postText('/aspects?action=ingestProposal', text(150));
     expect(status).toBe(400);
     expect(body.message).toBe("Parameter 'proposal.systemMetadata' of action 'ingestProposal': is nested more than 100 levels deep");
+    // Far deeper, the body reader refuses the whole body before it is parsed (below).
+    const deeper = await mds.clientFor(mds.rootToken).postText('/aspects?action=ingestProposal', text(100_000));
+    expect([deeper.status, deeper.body.message]).toEqual([400, BODY_TOO_DEEP]);
   });
 
   it('a value 100 levels deep is still accepted', async () => {
     const value = `{"timestampMillis":${T0 + 2},"eventGranularity":{"unit":"DAY","multiple":1,"x":${deeplyNested('array', 98)}}}`;
     expect((await mds.post('/aspects?action=ingestProposal', proposalWith(value))).status).toBe(200);
+  });
+});
+
+const BODY_TOO_DEEP = 'Request body is nested more than 200 levels deep; JSON values (aspects, their systemMetadata) may nest at most 100';
+
+describe('bodies nested 5,000 levels and more, on every path the issue found (issue 30)', () => {
+  // Were 500s: JSON.stringify of the parsed body overflowed the stack, before the depth check and before authorization
+  // (2,000 to 3,000 levels got the 400). The body reader now scans the text for its depth before parsing it.
+  const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.deep,PROD)';
+  const bodies: [string, string, (deep: string) => string, (body: any) => string][] = [
+    [
+      'POST /openapi/v3/entity/dataset (batch)',
+      '/openapi/v3/entity/dataset',
+      (deep) => `[{"urn":"${URN}","datasetProperties":{"value":{"customProperties":${deep}}}}]`,
+      (body) => body.error,
+    ],
+    [
+      'POST /openapi/v3/entity/dataset/{urn}/datasetProperties (one aspect)',
+      `/openapi/v3/entity/dataset/${encodeURIComponent(URN)}/datasetProperties`,
+      (deep) => `{"value":{"customProperties":${deep}}}`,
+      (body) => body.error,
+    ],
+    [
+      'POST /openapi/entities/v1/',
+      '/openapi/entities/v1/',
+      (deep) => `[{"entityType":"dataset","entityUrn":"${URN}","aspect":{"__type":"DatasetProperties","customProperties":${deep}}}]`,
+      (body) => body.error,
+    ],
+    [
+      'POST /entities?action=ingest',
+      '/entities?action=ingest',
+      (deep) =>
+        `{"entity":{"value":{"com.linkedin.metadata.snapshot.DatasetSnapshot":{"urn":"${URN}","aspects":[{"com.linkedin.dataset.DatasetProperties":{"customProperties":${deep}}}]}}}}`,
+      (body) => body.message,
+    ],
+    [
+      'POST /api/graphql (variables)',
+      '/api/graphql',
+      (deep) => `{"query":"{ __typename }","variables":{"v":${deep}}}`,
+      (body) => body.errors[0].message,
+    ],
+  ];
+  it.each(bodies.flatMap(([name, ...rest]) => [5_000, 100_000].map((depth) => [`${name}, ${depth} levels`, depth, ...rest] as const)))(
+    '%s: 400 naming the limit',
+    async (_name, depth, path, text, messageOf) => {
+      for (const kind of ['object', 'array'] as const) {
+        const { status, body } = await mds.clientFor(mds.rootToken).postText(path, text(deeplyNested(kind, depth)));
+        expect([status, messageOf(body)]).toEqual([400, BODY_TOO_DEEP]);
+      }
+      expect((await mds.graphql('{ me { corpUser { urn } } }')).status).toBe(200);
+    },
+  );
+
+  it('a user with no role gets the same 400: the depth is read before any authorization', async () => {
+    const nobody = await mds.tokenFor('urn:li:corpuser:deep-nobody', null);
+    const { status, body } = await mds.clientFor(nobody).postText('/openapi/entities/v1/', `[${deeplyNested('array', 5_000)}]`);
+    expect([status, body.error]).toEqual([400, BODY_TOO_DEEP]);
+  });
+
+  it('an aspect.value string nested 100,000 levels inside an MCP overflows nothing: the package refuses it with its 400', async () => {
+    // Checked for issue 30: JSON.parse (V8's parser is iterative) and the package's check (it stops at 101 levels)
+    // recurse no deeper than 101. @mds/core's parseJsonWithin also refuses such text before parsing it.
+    const { status, body } = await mds.post('/aspects?action=ingestProposal', {
+      proposal: {
+        entityType: 'dataset',
+        entityUrn: URN,
+        changeType: 'UPSERT',
+        aspectName: 'datasetProperties',
+        aspect: { contentType: 'application/json', value: deeplyNested('object', 100_000) },
+      },
+    });
+    expect([status, body.message]).toEqual([
+      400,
+      "Parameter 'proposal.aspect.value' of action 'ingestProposal': is nested more than 100 levels deep",
+    ]);
   });
 });
 

@@ -45,23 +45,38 @@ export function requestLoaders(
 }
 
 /**
- * Loads each key once, and the keys asked for together in one call of `batch`. "Together" is what graphql-js asks
- * while completing one depth of the answer: the batch goes once the promise jobs queued so far have run (the
- * DataLoader schedule: a promise job, then a tick), so sibling fields of every list item share it.
+ * Keys read by one call of `batch`. A page of a thousand entities is read and completed a chunk at a time, each chunk
+ * in a turn of the event loop of its own, so that other requests are answered in between (issue 30: one search of a
+ * thousand datasets held /health for seconds). 25 datasets are read and completed in a few milliseconds on an idle
+ * machine; with 100, a cheap query waiting behind them on a busy one took ~70 ms (median), with 25 ~45 ms.
+ */
+const CHUNK = 25;
+
+/**
+ * Loads each key once, and the keys asked for together in one call of `batch` (a chunk of them at a time). "Together"
+ * is what graphql-js asks while completing one depth of the answer: the batch goes on the next turn of the event loop
+ * (setImmediate), once every promise job and tick queued so far has run, so sibling fields of every list item share
+ * it; the other chunks follow, a turn apart.
  */
 function batchLoader<V>(batch: (keys: string[]) => Promise<ReadonlyMap<string, V>>): (key: string) => Promise<V | undefined> {
   const loaded = new Map<string, Promise<V | undefined>>();
   let waiting: { key: string; settle: (found: Promise<ReadonlyMap<string, V>>) => void }[] = [];
+  let scheduled = false;
   const dispatch = () => {
-    const keys = waiting;
-    waiting = [];
+    const keys = waiting.length > CHUNK ? waiting.splice(0, CHUNK) : waiting;
+    if (keys === waiting) waiting = [];
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(dispatch);
     const found = batch(keys.map((k) => k.key));
     for (const { settle } of keys) settle(found);
   };
   return (key) => {
     let value = loaded.get(key);
     if (!value) {
-      if (waiting.length === 0) void Promise.resolve().then(() => process.nextTick(dispatch));
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(dispatch);
+      }
       value = new Promise<ReadonlyMap<string, V>>((resolve) => waiting.push({ key, settle: resolve })).then((found) => found.get(key));
       loaded.set(key, value);
     }

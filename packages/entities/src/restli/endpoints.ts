@@ -51,6 +51,7 @@ const getEntityDenied = (urn: string) => `User is unauthorized to get entity ${u
 /** The Rest.li face of the entity service: ingestion actions and reads (entities-api §6-7). */
 export function restliEndpoints(service: EntityService): { actions: RestliAction[]; reads: RestliRead[] } {
   const ingest = (actor: Actor, proposals: readonly PlacedProposal[], batch: boolean) => service.ingest(actor, proposals, { batch });
+  const mayIngestInBulk = (actor: Actor) => service.mayIngestInBulk(actor);
   /** The EntityResponse of one URN (§7.2): the stored versioned aspects asked for, the key always. */
   const entityResponse = (urn: string, entity: EntitySpec, stored: Map<string, StoredAspect> | undefined) => {
     const aspects: Record<string, unknown> = {};
@@ -109,6 +110,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
       // fsynced) alone: ~1,100 aspects/s from 32 clients, over 2,000 with their commits shared. A wide schemaMetadata
       // still gets the ingestion body limit, in a slot.
       bulk: 'when-large',
+      admit: mayIngestInBulk,
       params: z.object({ proposal: z.unknown(), async: asyncFlag }).strict(),
       async handler({ proposal }, { actor }) {
         await ingest(actor, [{ proposal, place: { action: 'ingestProposal', path: 'proposal' } }], false);
@@ -121,6 +123,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
       resource: 'aspects',
       name: 'ingestProposalBatch',
       bulk: true,
+      admit: mayIngestInBulk,
       params: z
         .object({
           proposals: z
@@ -139,6 +142,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
       resource: 'entities',
       name: 'ingest',
       bulk: true,
+      admit: mayIngestInBulk,
       params: z.object({ entity: z.object({ value: z.unknown() }), systemMetadata: z.unknown().optional() }).strict(),
       async handler({ entity, systemMetadata }, { actor }) {
         const proposals = snapshotProposals(entity.value, systemMetadata, { action: 'ingest', path: 'entity.value' });
@@ -150,6 +154,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
       resource: 'entities',
       name: 'batchIngest',
       bulk: true,
+      admit: mayIngestInBulk,
       params: z.object({ entities: z.array(z.object({ value: z.unknown() })), systemMetadata: z.array(z.unknown()).optional() }).strict(),
       async handler({ entities, systemMetadata }, { actor }) {
         if (systemMetadata && systemMetadata.length !== entities.length)

@@ -115,6 +115,16 @@ export function createEntityService(options: {
       return service.authorize(actor, editPrivileges(privileges), urns, denied);
     },
 
+    /**
+     * Whether `actor` may write any entity by its role alone (or REST_API_AUTHORIZATION_ENABLED is off): the bulk
+     * ingestion actions' `admit`, asked from the headers before the host gives a slot or reads a large body. An owner
+     * without the role may still ingest into what it owns, in bodies up to MAX_BODY_BYTES and without a slot.
+     */
+    mayIngestInBulk(actor: Actor): boolean {
+      const privileges = policy.restApi('UPDATE');
+      return privileges === null || privileges.some((group) => group.every((p) => actor.privileges.has(p)));
+    },
+
     /** A grant for an operation of DataHub's REST APIs on `urns` (anyone's when REST_API_AUTHORIZATION_ENABLED is off). */
     authorizeRest(actor: Actor, operation: EntityOperation, urns: readonly string[], denied: Denied): Promise<Grant> {
       const privileges = policy.restApi(operation);
