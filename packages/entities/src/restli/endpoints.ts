@@ -1,4 +1,4 @@
-import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, type EntitySpec } from '@mds/core';
+import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, restliArrayParameter, type EntitySpec } from '@mds/core';
 import { badRequest, defineAction, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
 import { z } from 'zod';
 import { RELATIONSHIP_TYPES } from '../model/relationships';
@@ -19,22 +19,12 @@ function entityOf(urn: string): EntitySpec {
   return entity;
 }
 
-/** The raw (still percent-encoded) value of `name` in a query string: Rest.li lists are split before decoding. */
-function rawParameter(query: string, name: string): string | undefined {
-  for (const pair of query.split('&')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at) === name) return pair.slice(at + 1);
-  }
-  return undefined;
-}
-
+/** An array parameter in any of Rest.li's spellings (`List(a,b)`, bare `a`, repeated `n=a&n=b`); undefined: absent. */
 const listParameter = (query: string, name: string): string[] | undefined => {
-  const raw = rawParameter(query, name);
-  if (raw === undefined) return undefined;
   try {
-    return parseRestliList(raw);
+    return restliArrayParameter(query, name);
   } catch (error) {
-    throw badRequest((error as Error).message);
+    throw badRequest(`Parameter '${name}': ${(error as Error).message}`);
   }
 };
 
