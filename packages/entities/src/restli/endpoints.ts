@@ -196,6 +196,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
   const reads: RestliRead[] = [
     {
       resource: 'aspects',
+      forms: [{ key: 'urn', query: [{ name: 'aspect', required: true }, { name: 'version' }] }],
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /aspects needs an URN: /aspects/{urn}?aspect=<name>&version=<n>');
         const urn = decodeUrnPathSegment(key);
@@ -214,6 +215,15 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'entitiesV2',
+      forms: [
+        { key: 'urn', query: [{ name: 'aspects', array: true }] },
+        {
+          query: [
+            { name: 'ids', required: true, array: true },
+            { name: 'aspects', array: true },
+          ],
+        },
+      ],
       async handler(key, query, { actor }) {
         if (key !== undefined) {
           const urn = decodeUrnPathSegment(key);
@@ -238,6 +248,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'entities',
+      forms: [{ key: 'urn', query: [{ name: 'aspects', array: true }] }],
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /entities needs an URN: /entities/{urn}');
         const urn = decodeUrnPathSegment(key);
@@ -249,6 +260,17 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'relationships',
+      forms: [
+        {
+          query: [
+            { name: 'urn', required: true },
+            { name: 'direction' },
+            { name: 'types', array: true },
+            { name: 'start' },
+            { name: 'count' },
+          ],
+        },
+      ],
       async handler(key, query, { actor }) {
         if (key !== undefined)
           throw badRequest('GET /relationships takes its urn as a parameter: /relationships?urn=<urn>&direction=INCOMING');
