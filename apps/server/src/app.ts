@@ -27,6 +27,7 @@ import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
 import type { RestliDispatcher } from './restli';
+import { RESTLI_DOCS_HEADERS, RESTLI_DOCS_PATH, restliDocsPage } from './restli-docs';
 
 export interface AppOptions {
   logger: Logger;
@@ -151,6 +152,17 @@ export function createApp(options: AppOptions): RequestListener {
   const config = datahubConfig();
   for (const prefix of RESTLI_PREFIXES)
     routes.set(`${prefix}config`, { methods: ['GET'], route: (_req, res) => sendJson(res, 200, config) });
+  // Rest.li's documentation page, generated from the actions and reads registered here; it needs no credentials.
+  const restliDocs = restliDocsPage(options.restli.actions, options.reads ?? []);
+  for (const prefix of RESTLI_PREFIXES) {
+    routes.set(`${prefix}${RESTLI_DOCS_PATH.slice(1)}`, {
+      methods: ['GET', 'HEAD'],
+      route: (req, res) =>
+        void res
+          .writeHead(200, { ...RESTLI_DOCS_HEADERS, 'content-length': Buffer.byteLength(restliDocs) })
+          .end(req.method === 'HEAD' ? undefined : restliDocs),
+    });
+  }
   routes.set(GRAPHQL_PATH, {
     methods: ['POST'],
     graphql: true,

@@ -11,6 +11,8 @@ export function createRestliDispatcher(actions: readonly RestliAction[]) {
 
   return {
     resources: [...byResource.keys()],
+    /** Every action, for the documentation page. */
+    actions: [...actions],
 
     /** The action for a request, or a 400 listing what this resource offers. */
     find(resource: RestliResource, name: string | null): RestliAction {

@@ -616,7 +616,9 @@ describe('/entities search actions (§7.4)', () => {
       true,
     );
     expect(await found('list', { entity: 'dataset', start: 0, count: 1000 })).toBe(false);
-    expect(await found('list', { entity: 'dataset', start: 0, count: 1000, includeSoftDelete: true })).toBe(true);
+    // DataHub's list takes no includeSoftDelete: a filter on `removed` finds the soft-deleted.
+    const removed = { or: [{ and: [{ field: 'removed', values: ['true'] }] }] };
+    expect(await found('list', { entity: 'dataset', start: 0, count: 1000, filter: removed })).toBe(true);
     expect(await found('autocomplete', { entity: 'dataset', query: 'shop_ret', limit: 10 })).toBe(false);
   });
 
@@ -649,7 +651,17 @@ describe('/entities search actions (§7.4)', () => {
     const filter = { or: [{ and: [{ field: 'browsePaths', values: ['/prod/hive/shop'] }] }] };
     const listed = await action('list', { entity: 'dataset', filter, sort: { field: 'urn', order: 'DESCENDING' }, start: 0, count: 10 });
     expect(listed.body.value).toEqual({ entities: [ds('orders'), ds('order_lines')], start: 0, count: 2, total: 2 });
-    const bad = await action('search', { entity: 'dataset', input: '*', sortCriteria: { field: 'rowCount' }, start: 0, count: 10 });
+    const criteria = [{ field: 'urn', order: 'ASCENDING' }];
+    const listedBoth = await action('list', {
+      entity: 'dataset',
+      filter,
+      sort: { field: 'urn' },
+      sortCriteria: criteria,
+      start: 0,
+      count: 10,
+    });
+    expect(listedBoth.body.value.entities).toEqual([ds('order_lines'), ds('orders')]);
+    const bad = await action('search', { entity: 'dataset', input: '*', sortCriteria: [{ field: 'rowCount' }], start: 0, count: 10 });
     expect([bad.status, bad.body.message]).toEqual([400, 'Cannot sort by rowCount: sort by name or urn']);
   });
 

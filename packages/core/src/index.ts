@@ -1,4 +1,4 @@
-export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, urnTypeOf, type Urn } from './urn';
+export { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, restliArrayParameter, urnTypeOf, type Urn } from './urn';
 export {
   ENTITY_SPECS,
   aspectData,

@@ -116,3 +116,19 @@ export function parseRestliList(text: string): string[] {
   elements.push(inner.slice(start));
   return elements.map(decodeUrnPathSegment);
 }
+
+/**
+ * The elements of the array parameter `name` in a raw query string, in every spelling Rest.li clients send: protocol
+ * 2.0's `name=List(a,b)`, a bare `name=a` (one element, taken whole: a tuple URN keeps its commas), and protocol
+ * 1.0's repeated `name=a&name=b`; the spellings may be mixed, elements keep their order. Undefined when absent.
+ */
+export function restliArrayParameter(query: string, name: string): string[] | undefined {
+  let found: string[] | undefined;
+  for (const pair of query.split('&')) {
+    const at = pair.indexOf('=');
+    if (at <= 0 || pair.slice(0, at) !== name) continue;
+    const raw = pair.slice(at + 1);
+    (found ??= []).push(...(raw.startsWith('List(') ? parseRestliList(raw) : [decodeUrnPathSegment(raw)]));
+  }
+  return found;
+}

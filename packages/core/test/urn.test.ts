@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn } from '../src/index';
+import { UrnError, decodeUrnPathSegment, makeUrn, parseRestliList, parseUrn, restliArrayParameter } from '../src/index';
 
 describe('parseUrn', () => {
   it.each([
@@ -59,5 +59,19 @@ describe('URNs in paths and Rest.li lists', () => {
     // Sent unencoded, a tuple URN keeps the commas inside its parentheses.
     expect(parseRestliList(`List(${a},urn:li:tag:pii)`)).toEqual([a, 'urn:li:tag:pii']);
     expect(() => parseRestliList('datasetProperties')).toThrow('Expected a Rest.li list like List(a,b), got: datasetProperties');
+  });
+
+  it('reads an array parameter in each Rest.li spelling: List(...), a bare value, repeated parameters, mixed', () => {
+    const a = 'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)';
+    expect(restliArrayParameter('types=List(OwnedBy,DownstreamOf)&urn=x', 'types')).toEqual(['OwnedBy', 'DownstreamOf']);
+    expect(restliArrayParameter('urn=x&types=OwnedBy', 'types')).toEqual(['OwnedBy']);
+    expect(restliArrayParameter('types=OwnedBy&start=0&types=DownstreamOf', 'types')).toEqual(['OwnedBy', 'DownstreamOf']);
+    expect(restliArrayParameter('types=List(OwnedBy)&types=DownstreamOf', 'types')).toEqual(['OwnedBy', 'DownstreamOf']);
+    expect(restliArrayParameter('types=List()', 'types')).toEqual([]);
+    // A bare tuple URN is one element, encoded or not; so is each repeated one.
+    expect(restliArrayParameter(`ids=${a}`, 'ids')).toEqual([a]);
+    expect(restliArrayParameter(`ids=${encodeURIComponent(a)}&ids=urn%3Ali%3Atag%3Apii`, 'ids')).toEqual([a, 'urn:li:tag:pii']);
+    expect(restliArrayParameter('typesX=OwnedBy&xtypes=OwnedBy', 'types')).toBeUndefined();
+    expect(() => restliArrayParameter('types=List(OwnedBy', 'types')).toThrow('Expected a Rest.li list like List(a,b), got: List(OwnedBy');
   });
 });

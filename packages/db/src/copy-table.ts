@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './port';
+import { millisecondsOf, timestampParameter } from './schema-factory';
 
 /** Rows read and written per statement: a few hundred keeps each multi-row INSERT under SQLite's parameter limit. */
 const ROWS_PER_BATCH = 200;
@@ -8,6 +9,8 @@ export interface CopiedTable {
   name: string;
   columns: readonly string[];
   key: readonly string[];
+  /** Columns of the schema factory's `timestamp` type: copied as the same moment to the millisecond whatever the dialects. */
+  timestamps?: readonly string[];
 }
 
 /**
@@ -22,20 +25,24 @@ export async function copyTable(
   progress: (copied: number) => void = () => {},
 ): Promise<number> {
   const columns = table.columns.map((c) => `"${c}"`).join(', ');
+  const timestamps = new Set(table.timestamps);
+  const selected = table.columns
+    .map((c) => (timestamps.has(c) ? `${millisecondsOf(source.dialect, `"${c}"`)} AS "${c}"` : `"${c}"`))
+    .join(', ');
   const keyList = table.key.map((c) => `"${c}"`).join(', ');
   const row = `(${table.columns.map(() => '?').join(', ')})`;
   let after: unknown[] | undefined;
   let copied = 0;
   for (;;) {
     const where = after ? `WHERE (${keyList}) > (${table.key.map(() => '?').join(', ')})` : '';
-    const rows = await source.all<Record<string, unknown>>(`SELECT ${columns} FROM "${table.name}" ${where} ORDER BY ${keyList} LIMIT ?`, [
+    const rows = await source.all<Record<string, unknown>>(`SELECT ${selected} FROM "${table.name}" ${where} ORDER BY ${keyList} LIMIT ?`, [
       ...(after ?? []),
       ROWS_PER_BATCH,
     ]);
     if (rows.length === 0) return copied;
     await target.run(
       `INSERT INTO "${table.name}" (${columns}) VALUES ${rows.map(() => row).join(', ')}`,
-      rows.flatMap((r) => table.columns.map((c) => r[c])),
+      rows.flatMap((r) => table.columns.map((c) => (timestamps.has(c) ? timestampParameter(target.dialect, Number(r[c])) : r[c]))),
     );
     copied += rows.length;
     progress(copied);

@@ -113,6 +113,8 @@ export { DEFAULT_POOL_SIZE, openPostgresDatabase, type PostgresOptions } from '.
 export {
   copiedTable,
   defineTable,
+  millisecondsOf,
+  timestampParameter,
   type AnyTableDescription,
   type ColumnSpec,
   type IndexKey,

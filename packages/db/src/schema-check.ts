@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqlDialect, SqlExecutor } from './port';
-import type { AnyTableDescription, ColumnSpec } from './schema-factory';
+import { indexesOn, type AnyTableDescription, type ColumnSpec } from './schema-factory';
 
 /**
  * A table as a test compares it: what a database holds after a package's migrations (`schemaInDatabase`), and what
@@ -47,7 +47,7 @@ export function schemaDescribed(
       columns: Object.fromEntries(Object.entries(table.columns).map(([name, spec]) => [name, columnDescribed(spec, dialect)])),
       primaryKey: [...table.primaryKey],
       indexes: Object.fromEntries(
-        (table.indexes ?? []).map((index) => [
+        indexesOn(dialect, table.indexes).map((index) => [
           index.name,
           {
             unique: index.unique ?? false,
@@ -68,6 +68,7 @@ function columnDescribed(spec: ColumnSpec, dialect: SqlDialect): ColumnShape {
   if (dialect === 'sqlite') return { type: spec.type === 'text' ? 'text' : 'integer', nullable, ...identity };
   if (spec.type === 'text')
     return { type: spec.length ? `character varying(${spec.length})` : 'text', nullable, bytewise: spec.bytewise ?? false };
+  if (spec.type === 'timestamp') return { type: 'timestamp without time zone', nullable };
   return { type: spec.type, nullable, ...identity };
 }
 

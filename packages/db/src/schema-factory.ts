@@ -6,6 +6,7 @@ import {
   index as pgIndex,
   integer as pgInteger,
   pgTable,
+  timestamp as pgTimestamp,
   primaryKey as pgPrimaryKey,
   text as pgText,
   uniqueIndex as pgUniqueIndex,
@@ -28,6 +29,7 @@ import {
   type SQLiteTableWithColumns,
 } from 'drizzle-orm/sqlite-core';
 import type { CopiedTable } from './copy-table';
+import type { SqlDialect } from './port';
 
 /**
  * The schema factory: a package describes each of its tables once, in portable terms, and gets drizzle's table for
@@ -45,11 +47,14 @@ import type { CopiedTable } from './copy-table';
  *   as numbers on both. `identity`: the sole primary key, numbered by the database (SQLite's `INTEGER PRIMARY KEY
  *   AUTOINCREMENT`, PostgreSQL's `GENERATED ALWAYS AS IDENTITY`).
  * - `boolean`: `boolean` on PostgreSQL (read as true/false), an INTEGER 0/1 on SQLite (read as 0/1 through the port).
+ * - `timestamp`: a moment to the millisecond: milliseconds since the epoch in an INTEGER on SQLite, a `timestamp`
+ *   (without time zone, read as UTC) on PostgreSQL, as a table shaped like another system's keeps it. The code reads
+ *   and writes it as milliseconds through `millisecondsOf` and `timestampParameter`.
  */
 export type ColumnSpec =
   | { readonly type: 'text'; readonly nullable?: boolean; readonly length?: number; readonly bytewise?: boolean }
   | { readonly type: 'integer' | 'bigint'; readonly nullable?: boolean; readonly identity?: boolean }
-  | { readonly type: 'boolean'; readonly nullable?: boolean };
+  | { readonly type: 'boolean' | 'timestamp'; readonly nullable?: boolean };
 
 /** A column of an index: its name, or `{ md5: name }` for a long text compared by its md5 on PostgreSQL (a B-tree
  * entry holds at most ~2.7 kB) and by itself on SQLite. */
@@ -59,6 +64,8 @@ export interface IndexSpec<K extends string = string> {
   readonly name: string;
   readonly on: readonly [IndexKey<K>, ...IndexKey<K>[]];
   readonly unique?: boolean;
+  /** Created on this dialect only (an index another system's layout has, that the other dialect has no use for). */
+  readonly onlyOn?: SqlDialect;
 }
 
 export interface TableSpec<C extends Record<string, ColumnSpec>> {
@@ -71,6 +78,8 @@ export interface TableSpec<C extends Record<string, ColumnSpec>> {
    * drizzle-kit cannot generate it (drizzle-orm#408): a new such table's migration is edited by hand.
    */
   readonly withoutRowid?: boolean;
+  /** The primary key constraint's name on PostgreSQL, when not PostgreSQL's own `<table>_pkey`. */
+  readonly primaryKeyName?: string;
 }
 
 type DataOf<S extends ColumnSpec> = S['type'] extends 'text' ? string : S['type'] extends 'boolean' ? boolean : number;
@@ -136,8 +145,7 @@ function sqliteColumn(name: string, spec: ColumnSpec, soleKey: boolean): SQLiteC
     spec.type === 'text'
       ? sqliteText(name, spec.length ? { length: spec.length } : {})
       : sqliteInteger(name, { mode: spec.type === 'boolean' ? 'boolean' : 'number' });
-  if (soleKey)
-    return base.primaryKey(spec.type !== 'text' && spec.type !== 'boolean' && spec.identity ? { autoIncrement: true } : undefined);
+  if (soleKey) return base.primaryKey('identity' in spec && spec.identity ? { autoIncrement: true } : undefined);
   return spec.nullable ? base : base.notNull();
 }
 
@@ -154,7 +162,11 @@ function pgColumn(name: string, spec: ColumnSpec, soleKey: boolean): PgColumnBui
     case 'boolean':
       base = pgBoolean(name);
       break;
-    default: {
+    case 'timestamp':
+      base = pgTimestamp(name, { mode: 'string' });
+      break;
+    case 'integer':
+    case 'bigint': {
       const number = spec.type === 'bigint' ? pgBigint(name, { mode: 'number' }) : pgInteger(name);
       if (spec.identity) return number.primaryKey().generatedAlwaysAsIdentity();
       base = number;
@@ -168,6 +180,10 @@ const nonEmpty = <X>(items: X[]): [X, ...X[]] => {
   if (items.length === 0) throw new Error('a primary key or an index names at least one column');
   return items as [X, ...X[]];
 };
+
+/** The indexes a dialect creates. */
+export const indexesOn = <I extends IndexSpec>(dialect: SqlDialect, indexes: readonly I[] = []): I[] =>
+  indexes.filter((index) => (index.onlyOn ?? dialect) === dialect);
 
 /**
  * Describes a table once for both dialects. A primary key of one column is declared on the column (so an `identity`
@@ -197,7 +213,7 @@ export function defineTable<const T extends string, const C extends Record<strin
   const sqliteColumns = Object.fromEntries(columnNames.map((c) => [c, sqliteColumn(c, spec.columns[c]!, c === soleKey)]));
   const sqlite = sqliteTable(name, sqliteColumns, (t) => [
     ...(soleKey ? [] : [sqlitePrimaryKey({ columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
-    ...(spec.indexes ?? []).map((index) =>
+    ...indexesOn('sqlite', spec.indexes).map((index) =>
       (index.unique ? sqliteUniqueIndex : sqliteIndex)(index.name).on(...nonEmpty(index.on.map((c) => t[keyColumn(c)]!))),
     ),
   ]);
@@ -206,8 +222,10 @@ export function defineTable<const T extends string, const C extends Record<strin
   const postgres = pgTable(name, pgColumns, (t) => [
     // Named as PostgreSQL names a key of its own (drizzle's default is another name), so that drizzle-kit's snapshot
     // names the key a hand-written `PRIMARY KEY (...)` made.
-    ...(soleKey ? [] : [pgPrimaryKey({ name: `${name}_pkey`, columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
-    ...(spec.indexes ?? []).map((index) =>
+    ...(soleKey
+      ? []
+      : [pgPrimaryKey({ name: spec.primaryKeyName ?? `${name}_pkey`, columns: nonEmpty(spec.primaryKey.map((c) => t[c]!)) })]),
+    ...indexesOn('postgres', spec.indexes).map((index) =>
       (index.unique ? pgUniqueIndex : pgIndex)(index.name).on(
         ...nonEmpty(index.on.map((c) => (typeof c === 'string' ? t[c]! : sql`md5(${t[c.md5]!})`))),
       ),
@@ -217,7 +235,21 @@ export function defineTable<const T extends string, const C extends Record<strin
   return { ...spec, name, columnNames, sqlite, postgres } as unknown as TableDescription<T, C>;
 }
 
+/**
+ * A `timestamp` column read as milliseconds since the epoch: the column on SQLite, its UTC moment on PostgreSQL (a
+ * finer precision truncated).
+ */
+export function millisecondsOf(dialect: SqlDialect, column: string): string {
+  return dialect === 'sqlite' ? column : `floor(extract(epoch FROM ${column}) * 1000)::bigint`;
+}
+
+/** The value bound for a `timestamp` column from milliseconds since the epoch: PostgreSQL takes the UTC moment as text. */
+export function timestampParameter(dialect: SqlDialect, milliseconds: number): number | string {
+  return dialect === 'sqlite' ? milliseconds : new Date(milliseconds).toISOString().replace('T', ' ').replace('Z', '');
+}
+
 /** A table as `copyTable` (`mds migrate-to-postgres`) needs it: every column, and the primary key's. */
 export function copiedTable(table: AnyTableDescription): CopiedTable {
-  return { name: table.name, columns: table.columnNames, key: table.primaryKey };
+  const timestamps = table.columnNames.filter((c) => table.columns[c]!.type === 'timestamp');
+  return { name: table.name, columns: table.columnNames, key: table.primaryKey, ...(timestamps.length ? { timestamps } : {}) };
 }

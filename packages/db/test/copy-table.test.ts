@@ -1,5 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { copyTable } from '../src/index';
+import { copiedTable, copyTable, defineTable } from '../src/index';
 import { postgresTestDatabases, sqliteTestDatabases } from '../src/testing';
 
 // An embedded installation copied into PostgreSQL (`mds migrate-to-postgres`): every row, in batches, unchanged.
@@ -49,4 +49,23 @@ it('copies nothing from an empty table, and a copy that fails leaves the target 
   await target.run("INSERT INTO rows_of (urn, version, body) VALUES ('b', 0, 'already')");
   await expect(target.transaction((tx) => copyTable(source, tx, table))).rejects.toThrow();
   expect(await target.all('SELECT urn, body FROM rows_of')).toEqual([{ urn: 'b', body: 'already' }]);
+});
+
+it('copies a timestamp column (milliseconds on SQLite, a timestamp on PostgreSQL) as the same moment, both ways', async () => {
+  const described = defineTable('moments', { columns: { id: { type: 'integer' }, at: { type: 'timestamp' } }, primaryKey: ['id'] });
+  const [embedded, server, back] = [await sqlite.open(), await postgres.open(), await sqlite.open()];
+  await embedded.run('CREATE TABLE moments (id INTEGER PRIMARY KEY NOT NULL, at INTEGER NOT NULL)');
+  await server.run('CREATE TABLE moments (id integer PRIMARY KEY, at timestamp NOT NULL)');
+  await back.run('CREATE TABLE moments (id INTEGER PRIMARY KEY NOT NULL, at INTEGER NOT NULL)');
+  const moments = [0, 1_700_000_000_123, 1_756_801_800_250, Date.UTC(1969, 11, 31, 23, 59, 59, 999)];
+  for (const [id, at] of moments.entries()) await embedded.run('INSERT INTO moments VALUES (?, ?)', [id, at]);
+  expect(await server.transaction((tx) => copyTable(embedded, tx, copiedTable(described)))).toBe(moments.length);
+  expect((await server.all<{ at: string }>('SELECT at::text AS at FROM moments ORDER BY id')).map((r) => r.at)).toEqual([
+    '1970-01-01 00:00:00',
+    '2023-11-14 22:13:20.123',
+    '2025-09-02 08:30:00.25',
+    '1969-12-31 23:59:59.999',
+  ]);
+  expect(await back.transaction((tx) => copyTable(server, tx, copiedTable(described)))).toBe(moments.length);
+  expect((await back.all<{ at: number }>('SELECT at FROM moments ORDER BY id')).map((r) => r.at)).toEqual(moments);
 });

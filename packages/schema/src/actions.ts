@@ -15,7 +15,16 @@ export type RestliReadResource = 'aspects' | 'entities' | 'entitiesV2' | 'relati
  */
 export interface RestliRead {
   resource: RestliReadResource;
+  /** The ways it is called, as `GET /restli/docs` lists them. */
+  forms?: readonly RestliReadForm[];
   handler(key: string | undefined, query: string, context: ApiContext): unknown;
+}
+
+/** One way of calling a Rest.li read: with a key (`/<resource>/{key}`) or without, and its query parameters. */
+export interface RestliReadForm {
+  /** What the path segment after the resource holds (`urn`); absent: the form has none. */
+  key?: string;
+  query: readonly { name: string; required?: boolean; /** A Rest.li array: `List(a,b)`, bare, or repeated. */ array?: boolean }[];
 }
 
 /**

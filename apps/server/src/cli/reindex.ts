@@ -5,7 +5,9 @@ import { command } from './run';
 export function registerReindexCommand(program: Command): void {
   program
     .command('reindex')
-    .description('rebuild the search index of DATA_DIR from its stored aspects (stop the server first)')
+    .description(
+      'rebuild the search index and the relationships from the stored aspects, in DATA_DIR or DATABASE_URL (stop the server first)',
+    )
     .action(
       command(async () => {
         const started = performance.now();

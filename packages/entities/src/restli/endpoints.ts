@@ -1,4 +1,4 @@
-import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, parseRestliList, type EntitySpec } from '@mds/core';
+import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, restliArrayParameter, type EntitySpec } from '@mds/core';
 import { badRequest, defineAction, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
 import { z } from 'zod';
 import { RELATIONSHIP_TYPES } from '../model/relationships';
@@ -19,22 +19,12 @@ function entityOf(urn: string): EntitySpec {
   return entity;
 }
 
-/** The raw (still percent-encoded) value of `name` in a query string: Rest.li lists are split before decoding. */
-function rawParameter(query: string, name: string): string | undefined {
-  for (const pair of query.split('&')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at) === name) return pair.slice(at + 1);
-  }
-  return undefined;
-}
-
+/** An array parameter in any of Rest.li's spellings (`List(a,b)`, bare `a`, repeated `n=a&n=b`); undefined: absent. */
 const listParameter = (query: string, name: string): string[] | undefined => {
-  const raw = rawParameter(query, name);
-  if (raw === undefined) return undefined;
   try {
-    return parseRestliList(raw);
+    return restliArrayParameter(query, name);
   } catch (error) {
-    throw badRequest((error as Error).message);
+    throw badRequest(`Parameter '${name}': ${(error as Error).message}`);
   }
 };
 
@@ -206,6 +196,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
   const reads: RestliRead[] = [
     {
       resource: 'aspects',
+      forms: [{ key: 'urn', query: [{ name: 'aspect', required: true }, { name: 'version' }] }],
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /aspects needs an URN: /aspects/{urn}?aspect=<name>&version=<n>');
         const urn = decodeUrnPathSegment(key);
@@ -224,6 +215,15 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'entitiesV2',
+      forms: [
+        { key: 'urn', query: [{ name: 'aspects', array: true }] },
+        {
+          query: [
+            { name: 'ids', required: true, array: true },
+            { name: 'aspects', array: true },
+          ],
+        },
+      ],
       async handler(key, query, { actor }) {
         if (key !== undefined) {
           const urn = decodeUrnPathSegment(key);
@@ -248,6 +248,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'entities',
+      forms: [{ key: 'urn', query: [{ name: 'aspects', array: true }] }],
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /entities needs an URN: /entities/{urn}');
         const urn = decodeUrnPathSegment(key);
@@ -259,6 +260,17 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     },
     {
       resource: 'relationships',
+      forms: [
+        {
+          query: [
+            { name: 'urn', required: true },
+            { name: 'direction' },
+            { name: 'types', array: true },
+            { name: 'start' },
+            { name: 'count' },
+          ],
+        },
+      ],
       async handler(key, query, { actor }) {
         if (key !== undefined)
           throw badRequest('GET /relationships takes its urn as a parameter: /relationships?urn=<urn>&direction=INCOMING');

@@ -26,11 +26,13 @@ const searchFlags = z
   .optional()
   .nullable();
 const sortCriterion = z.object({ field: z.string(), order: z.enum(['ASCENDING', 'DESCENDING']).optional() });
+/** DataHub's two sort parameters: `sort`, one criterion, and `sortCriteria`, a list of them (taking precedence). */
+const sorting = { sort: sortCriterion.optional().nullable(), sortCriteria: z.array(sortCriterion).optional().nullable() };
+type Sorting = { sort?: z.infer<typeof sortCriterion> | null; sortCriteria?: z.infer<typeof sortCriterion>[] | null };
 /** What the search actions share of their parameters. */
-interface SearchParams {
+interface SearchParams extends Sorting {
   input: string;
   filter?: z.infer<typeof filter>;
-  sortCriteria?: z.infer<typeof sortCriterion>;
   start: number;
   count: number;
   searchFlags?: z.infer<typeof searchFlags>;
@@ -49,8 +51,11 @@ function entityName(name: string): string {
   return entity.name;
 }
 
-const sortOf = (criteria: z.infer<typeof sortCriterion> | undefined): SearchQuery['sort'] =>
-  criteria && indexSort(criteria.field, criteria.order);
+/** The index's sort: the first of `sortCriteria`, else `sort` (the index sorts by one field: later criteria are not honoured). */
+const sortOf = ({ sort, sortCriteria }: Sorting): SearchQuery['sort'] => {
+  const criterion = sortCriteria?.[0] ?? sort ?? undefined;
+  return criterion && indexSort(criterion.field, criterion.order);
+};
 
 /** The index's SearchQueryError (unknown field, unsupported condition) is the caller's 400. */
 async function asked<T>(run: () => Promise<T>): Promise<T> {
@@ -101,7 +106,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
     filters: filterGroups(p.filter),
     start: p.start,
     count: p.count,
-    sort: sortOf(p.sortCriteria),
+    sort: sortOf(p),
     includeSoftDeleted: p.searchFlags?.includeSoftDeleted ?? false,
     facets: p.searchFlags?.skipAggregates ? [] : FACET_FIELDS,
     maxFacetValues: p.searchFlags?.maxAggValues,
@@ -115,10 +120,10 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           entity: z.string(),
           input: z.string(),
           filter,
-          sortCriteria: sortCriterion.optional(),
+          ...sorting,
           ...page,
+          fulltext: z.boolean().optional().nullable(),
           searchFlags,
-          fulltext: z.boolean().optional(),
         })
         .strict(),
       handler: (p) => run(queryOf(p, [entityName(p.entity)])),
@@ -131,7 +136,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           entities: z.array(z.string()).optional().nullable(),
           input: z.string(),
           filter,
-          sortCriteria: sortCriterion.optional(),
+          ...sorting,
           ...page,
           searchFlags,
         })
@@ -141,12 +146,11 @@ export function searchActions(index: SearchIndex): RestliAction[] {
     defineAction({
       resource: 'entities',
       name: 'list',
-      params: z
-        .object({ entity: z.string(), filter, sort: sortCriterion.optional(), ...page, includeSoftDelete: z.boolean().optional() })
-        .strict(),
+      params: z.object({ entity: z.string(), filter, ...sorting, ...page }).strict(),
       async handler(p) {
         const groups = filterGroups(p.filter);
-        if (groups.length === 0 && !p.sort) return index.list(entityName(p.entity), p.start, p.count, p.includeSoftDelete ?? false);
+        const sort = sortOf(p);
+        if (groups.length === 0 && !sort) return index.list(entityName(p.entity), p.start, p.count, false);
         const found = await asked(() =>
           index.search({
             entityTypes: [entityName(p.entity)],
@@ -154,9 +158,9 @@ export function searchActions(index: SearchIndex): RestliAction[] {
             filters: groups,
             start: p.start,
             count: p.count,
-            sort: sortOf(p.sort) ?? { field: 'urn', order: 'ASCENDING' },
+            sort: sort ?? { field: 'urn', order: 'ASCENDING' },
             facets: [],
-            includeSoftDeleted: p.includeSoftDelete ?? false,
+            includeSoftDeleted: false,
           }),
         );
         return { entities: found.hits.map((h) => h.urn), start: p.start, count: found.hits.length, total: found.total };
@@ -172,6 +176,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           field: z.string().optional().nullable(),
           filter,
           limit: z.number().int().min(1).max(1_000),
+          searchFlags,
         })
         .strict(),
       handler: (p) => index.autocomplete(entityName(p.entity), p.query, p.limit),
@@ -186,6 +191,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
           filter,
           start: z.number().int().min(0),
           limit: z.number().int().min(0).max(10_000),
+          searchFlags,
         })
         .strict(),
       handler: (p) => index.browse(entityName(p.entity), p.path, p.start, p.limit),

@@ -1,5 +1,16 @@
 import { findEntityOfUrn } from '@mds/core';
-import { copiedTable, createCommitCache, deleteRows, writeRows, type CopiedTable, type SqlDatabase, type SqlExecutor } from '@mds/db';
+import {
+  copiedTable,
+  createCommitCache,
+  deleteRows,
+  millisecondsOf,
+  timestampParameter,
+  writeRows,
+  type CopiedTable,
+  type SqlDatabase,
+  type SqlDialect,
+  type SqlExecutor,
+} from '@mds/db';
 import { searchDocument, type SearchDocument, type SearchIndex } from '@mds/search';
 import { fileURLToPath } from 'node:url';
 import { declaresEdges, edgesOf } from '../model/relationships';
@@ -16,7 +27,11 @@ const URNS_PER_STATEMENT = 500;
 /** Entities whose latest aspects are kept between commits (the cache is emptied at this size, as by any commit). */
 const MAX_CACHED_ENTITIES = 10_000;
 const ROW_COLUMNS = metadataAspectV2.columnNames;
-const COLUMNS = ROW_COLUMNS.join(', ');
+/** The columns of a row as read: `createdon` in milliseconds since the epoch on either dialect. */
+const COLUMNS: Record<SqlDialect, string> = {
+  sqlite: ROW_COLUMNS.join(', '),
+  postgres: ROW_COLUMNS.map((c) => (c === 'createdon' ? `${millisecondsOf('postgres', c)} AS createdon` : c)).join(', '),
+};
 
 /**
  * Version 0 of every stored aspect (or of `aspects`) of `urns`, in one statement per 500 urns; `withNewest`: with the
@@ -32,7 +47,7 @@ async function latestRows(on: SqlExecutor, urns: readonly string[], aspects?: re
     const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
     rows.push(
       ...(await on.all<Row>(
-        `SELECT ${COLUMNS}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
+        `SELECT ${COLUMNS[on.dialect]}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
         [...chunk, ...(aspects ?? [])],
       )),
     );
@@ -40,13 +55,13 @@ async function latestRows(on: SqlExecutor, urns: readonly string[], aspects?: re
   return rows;
 }
 
-const asValues = (row: Row) => [
+const asValues = (dialect: SqlDialect) => (row: Row) => [
   row.urn,
   row.aspect,
   row.version,
   row.metadata,
   row.systemmetadata,
-  row.createdon,
+  timestampParameter(dialect, row.createdon),
   row.createdby,
   row.createdfor,
 ];
@@ -78,11 +93,11 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     const touched = [...state.slots.values()].filter((slot) => slot.touched && slot.row);
     const table = 'metadata_aspect_v2';
     const inserted = [...state.archived, ...touched.filter((s) => !s.stored).map((s) => s.row!)];
-    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: inserted.map(asValues) });
+    await writeRows(tx, { table, columns: ROW_COLUMNS, rows: inserted.map(asValues(tx.dialect)) });
     await writeRows(tx, {
       table,
       columns: ROW_COLUMNS,
-      rows: touched.filter((s) => s.stored).map((s) => asValues(s.row!)),
+      rows: touched.filter((s) => s.stored).map((s) => asValues(tx.dialect)(s.row!)),
       onConflict: { replaceOn: ['urn', 'aspect', 'version'] },
     });
 
@@ -136,6 +151,27 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     for (const urn of others) if (!aspects.has(urn)) await search.remove(tx, urn);
   }
 
+  /**
+   * The edges of the entities' latest aspects again, as a write would have left them: a table filled by another
+   * system (a database restored from DataHub) has none until `mds reindex`.
+   */
+  async function rebuildEdges(tx: SqlExecutor, urns: readonly string[]) {
+    await deleteRows(
+      tx,
+      { table: 'entity_relationship', columns: ['source'] },
+      urns.map((urn) => [urn]),
+    );
+    const edges = (await latestRows(tx, urns))
+      .filter((row) => declaresEdges(row.aspect))
+      .flatMap((row) => edgesOf(row.aspect, JSON.parse(row.metadata)).map((edge) => [row.urn, row.aspect, edge.type, edge.destination]));
+    await writeRows(tx, {
+      table: 'entity_relationship',
+      columns: ['source', 'aspect', 'type', 'destination'],
+      rows: edges,
+      onConflict: 'ignore',
+    });
+  }
+
   const store: AspectStore = {
     migrate: () => db.migrate({ owner: 'entities', folder: MIGRATIONS[db.dialect] }),
 
@@ -165,7 +201,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
         wanted = Number(newest) + version + 1;
         if (wanted < 1) return undefined;
       }
-      const row = await db.get<Row>(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`, [
+      const row = await db.get<Row>(`SELECT ${COLUMNS[db.dialect]} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?`, [
         urn,
         aspect,
         wanted,
@@ -174,7 +210,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     },
 
     async versions(urn, aspect) {
-      const sql = `SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version`;
+      const sql = `SELECT ${COLUMNS[db.dialect]} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? ORDER BY version`;
       return (await db.all<Row>(sql, [urn, aspect])).map(decode);
     },
 
@@ -235,7 +271,13 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       const urns = (await db.all<{ urn: string }>(sql)).map((r) => r.urn);
       for (let i = 0; i < urns.length; i += batch) {
         const chunk = urns.slice(i, i + batch);
-        await db.transaction((tx) => reindexEntities(tx, chunk), { lockKeys: chunk });
+        await db.transaction(
+          async (tx) => {
+            await rebuildEdges(tx, chunk);
+            await reindexEntities(tx, chunk);
+          },
+          { lockKeys: chunk },
+        );
         progress(Math.min(i + batch, urns.length), urns.length);
       }
       return urns.length;
@@ -243,7 +285,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
 
     async recent(count) {
       const rows = await db.all<{ urn: string; written: number | string }>(
-        'SELECT urn, MAX(createdon) AS written FROM metadata_aspect_v2 WHERE version = 0 GROUP BY urn ORDER BY written DESC, urn LIMIT ?',
+        `SELECT urn, MAX(${millisecondsOf(db.dialect, 'createdon')}) AS written FROM metadata_aspect_v2 WHERE version = 0 GROUP BY urn ORDER BY written DESC, urn LIMIT ?`,
         [count],
       );
       // PostgreSQL answers a bigint as text.

@@ -1,29 +1,38 @@
 import { defineTable } from '@mds/db';
 
-// The aspect store's tables, described once for both dialects (@mds/db's schema factory), named and shaped as
-// DataHub's. The code speaks plain SQL through the storage port; drizzle-kit generates each dialect's migrations from
-// the tables exported at the end (drizzle.sqlite.config.ts, drizzle.postgres.config.ts), and test/schema.test.ts
-// checks both migrations folders create exactly these tables. Keys compare bytewise (`COLLATE "C"` on PostgreSQL), as
-// on SQLite, whatever the database's locale.
+// The aspect store's tables, described once for both dialects (@mds/db's schema factory). The code speaks plain SQL
+// through the storage port; drizzle-kit generates each dialect's migrations from the tables exported at the end
+// (drizzle.sqlite.config.ts, drizzle.postgres.config.ts), and test/store/schema.test.ts checks both migrations folders
+// create exactly these tables.
 
-/** Every version of every aspect: version 0 is the latest, 1..n the history (DataHub's `metadata_aspect_v2`). */
+/**
+ * Every version of every aspect: version 0 is the latest, 1..n the history. On PostgreSQL exactly DataHub's own
+ * `metadata_aspect_v2` (docker/postgres-setup/init.sql at DataHub's pinned commit): its column names and types,
+ * `createdon` a `timestamp`, the key `pk_metadata_aspect_v2`, the index `timeindex`, the database's own collation, so
+ * that a database restored from a DataHub deployment is opened as it is (migration 0002 moves an older mds database
+ * to this layout). mds keeps nothing of its own in it. SQLite keeps mds's layout: `createdon` in milliseconds.
+ */
 export const metadataAspectV2 = defineTable('metadata_aspect_v2', {
   columns: {
-    urn: { type: 'text', length: 500, bytewise: true },
-    aspect: { type: 'text', length: 200, bytewise: true },
+    urn: { type: 'text', length: 500 },
+    aspect: { type: 'text', length: 200 },
     version: { type: 'bigint' },
     /** The aspect's JSON. */
     metadata: { type: 'text' },
     systemmetadata: { type: 'text', nullable: true },
-    /** Milliseconds since the epoch. */
-    createdon: { type: 'bigint' },
+    createdon: { type: 'timestamp' },
     createdby: { type: 'text', length: 255 },
     createdfor: { type: 'text', length: 255, nullable: true },
   },
   primaryKey: ['urn', 'aspect', 'version'],
+  primaryKeyName: 'pk_metadata_aspect_v2',
+  indexes: [{ name: 'timeindex', on: ['createdon'], onlyOn: 'postgres' }],
 });
 
-/** The relationships the latest aspects declare, one row per edge, found from either end. */
+/**
+ * The relationships the latest aspects declare, one row per edge, found from either end: mds's own table, beside
+ * DataHub's. Its keys compare bytewise (`COLLATE "C"` on PostgreSQL), as on SQLite, whatever the database's locale.
+ */
 export const entityRelationship = defineTable('entity_relationship', {
   columns: {
     source: { type: 'text', length: 500, bytewise: true },

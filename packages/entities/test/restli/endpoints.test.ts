@@ -61,6 +61,35 @@ describe('the Rest.li face: what its actions and reads answer (the host adds the
     expect(await action('entities', 'exists', { urn: OTHER })).toBe(true);
   });
 
+  it.each([
+    ['protocol 2.0 List(...)', (name: string, values: string[]) => `${name}=List(${values.map(enc).join(',')})`],
+    ['repeated parameters (protocol 1.0)', (name: string, values: string[]) => values.map((v) => `${name}=${enc(v)}`).join('&')],
+  ])('reads every array parameter spelled as %s, and a bare single value', async (_, spell) => {
+    const { action, read } = await facesOn(databases);
+    await action('aspects', 'ingestProposal', { proposal: mcp(DATASET, 'ownership', { owners: [{ owner: OWNER, type: 'DATAOWNER' }] }) });
+    const edges = await read(
+      'relationships',
+      undefined,
+      `urn=${enc(DATASET)}&direction=OUTGOING&${spell('types', ['TaggedWith', 'OwnedBy'])}`,
+    );
+    expect(edges.relationships).toEqual([
+      { type: 'OwnedBy', entity: OWNER },
+      { type: 'TaggedWith', entity: 'urn:li:tag:pii' },
+    ]);
+    const one = await read('relationships', undefined, `urn=${enc(DATASET)}&direction=OUTGOING&types=OwnedBy`);
+    expect(one.relationships).toEqual([{ type: 'OwnedBy', entity: OWNER }]);
+
+    const batch = await read('entitiesV2', undefined, `${spell('ids', [DATASET, OTHER])}&${spell('aspects', ['globalTags', 'ownership'])}`);
+    expect(Object.keys(batch.results).sort()).toEqual([OTHER, DATASET]);
+    expect(Object.keys(batch.results[DATASET].aspects).sort()).toEqual(['datasetKey', 'globalTags', 'ownership']);
+    // A bare tuple URN, unencoded, is one id: its commas are its own.
+    const bare = await read('entitiesV2', undefined, `ids=${DATASET}&aspects=globalTags`);
+    expect(Object.keys(bare.results)).toEqual([DATASET]);
+    expect(Object.keys(bare.results[DATASET].aspects).sort()).toEqual(['datasetKey', 'globalTags']);
+    const single = await read('entitiesV2', enc(DATASET), spell('aspects', ['ownership']));
+    expect(Object.keys(single.aspects).sort()).toEqual(['datasetKey', 'ownership']);
+  });
+
   it('refuses with each operation’s DataHub text, as the policy decides: an owner reads and writes what it owns, deletes nothing', async () => {
     const { action, read } = await facesOn(databases);
     const { nobody, owner } = callers;
