@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // round's count of acknowledged batches is reached (a different count each round, so the kill lands at different
 // points of the batches in flight), then restarted on the same data directory. Every acknowledged batch must be whole,
 // and every batch sent without an answer whole or absent. Nothing here waits on a clock: the kill follows an answer.
-const KILLS = Number(process.env.BATCH_KILLS || 4);
+const KILLS = Number(process.env.BATCH_KILLS || 3);
 const CLIENTS = 4;
 const VERSIONED = 99;
 const T0 = Date.UTC(2026, 0, 1);
