@@ -5,6 +5,6 @@ import { defineConfig } from 'drizzle-kit';
 // create, so drizzle-kit generates only what changes from there.
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/store/tables.ts',
+  schema: ['./src/store/tables.ts', './src/store/outbox.ts'],
   out: './migrations/sqlite',
 });

@@ -9,6 +9,7 @@ export {
   findEntity,
   findEntityOfUrn,
   keyAspectValue,
+  parseEntityUrn,
   timeseriesAspectsOf,
   urnFromKeyAspect,
   type AspectKind,

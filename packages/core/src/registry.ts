@@ -1,6 +1,6 @@
 import { MODEL } from './model/data';
 import type { AspectData, RelationshipData, SearchableData, TypeData, UrnValidationData } from './model/types';
-import { UrnError, makeUrn, urnTypeOf, type Urn } from './urn';
+import { UrnError, makeUrn, parseUrn, urnTypeOf, type Urn } from './urn';
 
 /** How an aspect is stored: the key (built from the URN), versioned (metadata_aspect_v2 rows), or time-series. */
 export type AspectKind = 'key' | 'versioned' | 'timeseries';
@@ -112,6 +112,18 @@ export function keyAspectValue(entity: EntitySpec, urn: Urn): Record<string, str
     }
   }
   return Object.fromEntries(entity.keyFields.map((field, i) => [field, urn.parts[i]!]));
+}
+
+/**
+ * A URN as every part of mds takes it from a caller (ingestion, Rest.li, OpenAPI, GraphQL, tags): `parseUrn`'s rules,
+ * and for an entity type the registry has, a key that binds to the type's key aspect (the number of parts, the parts
+ * that are urns of given types), as ingestion's `keyAspectValue` demands. A UrnError says why not.
+ */
+export function parseEntityUrn(text: string): Urn {
+  const urn = parseUrn(text);
+  const entity = findEntity(urn.entityType);
+  if (entity) keyAspectValue(entity, urn);
+  return urn;
 }
 
 /** The URN a key aspect value names (MCPs may send `entityKeyAspect` instead of `entityUrn`). */

@@ -12,13 +12,15 @@ export interface Urn {
 
 const MAX_ENCODED_BYTES = 512;
 const DELIMITER = '\u241F';
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u001F\u007F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${text}\n Cause: ${cause}`);
 
 /**
  * Parses a URN as DataHub 1.x validates it (UrnValidationUtil): no padding whitespace, at most 512 bytes URL-encoded,
- * no U+241F, `urn:li:<type>:<key>`. A tuple key `(a,b,c)` splits on the commas at parenthesis depth 0, so nested URNs
+ * no U+241F, no control character (mds's rule: PostgreSQL cannot store NUL), `urn:li:<type>:<key>`. A tuple key `(a,b,c)` splits on the commas at parenthesis depth 0, so nested URNs
  * keep theirs; a part that still holds a bare comma or unbalanced parenthesis is refused (DataHub only logs it unless
  * strict validation is on; mds is strict).
  */
@@ -26,6 +28,8 @@ export function parseUrn(text: string): Urn {
   if (text.trim() !== text) throw new UrnError('Error: cannot provide an URN with leading or trailing whitespace');
   // A lone surrogate has no UTF-8 form: neither URL-encodable nor storable as text.
   if (LONE_SURROGATE.test(text)) throw invalid(text, 'the URN holds a lone surrogate (not valid Unicode)');
+  // NUL cannot be stored in PostgreSQL text, and a line break or other control character splits logs and headers.
+  if (CONTROL.test(text)) throw invalid(text, 'the URN holds a control character');
   if (Buffer.byteLength(encodeURIComponent(text)) > MAX_ENCODED_BYTES) {
     throw new UrnError(`Error: cannot provide an URN longer than ${MAX_ENCODED_BYTES} bytes (when URL encoded)`);
   }

@@ -51,6 +51,9 @@ export async function createEntities(options: {
     switches: options.authorization,
     now: options.now,
   });
+  // Points a crash left between a commit and their relay to the time-series store (a cluster that is down at start
+  // keeps them queued for the next start rather than holding the server's start).
+  await service.relayOutbox().catch(() => undefined);
   await seedEmptyStore(service, () => store.isEmpty());
   const { actions, reads } = restliEndpoints(service);
   return {

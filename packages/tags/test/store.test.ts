@@ -168,11 +168,14 @@ describe('validation', () => {
     ['pii', `'urn' must be a tag urn of the form urn:li:tag:<id>`],
     ['urn:li:dataset:pii', `'urn' must be a tag urn of the form urn:li:tag:<id>`],
     ['URN:LI:TAG:pii', `'urn' must be a tag urn of the form urn:li:tag:<id>`],
-    ['urn:li:tag:', `'urn' must be a tag urn urn:li:tag:<id> whose id must be 1 to 200 characters long`],
-    ['urn:li:tag:a b', `'urn' must be a tag urn urn:li:tag:<id> whose id must not contain whitespace, control characters, ',', '(' or ')'`],
+    [
+      'urn:li:tag:',
+      `'urn' must be a tag urn urn:li:tag:<id>: Invalid urn: urn:li:tag:\n Cause: URN must start with 'urn:li:<entityType>:' and have a key`,
+    ],
+    ['urn:li:tag:a\nb', `'urn' must be a tag urn urn:li:tag:<id>: Invalid urn: urn:li:tag:a\nb\n Cause: the URN holds a control character`],
     [
       'urn:li:tag:(a,b)',
-      `'urn' must be a tag urn urn:li:tag:<id> whose id must not contain whitespace, control characters, ',', '(' or ')'`,
+      `'urn' must be a tag urn urn:li:tag:<id>: Failed to convert urn to entity key: urns parts and key fields do not have same length`,
     ],
   ])('refuses the urn %j everywhere a urn is taken', async (urn, message) => {
     const s = await store();

@@ -1,5 +1,13 @@
-import { MAX_JSON_NESTING as MAX_NESTING, nestedDeeperThan, isJsonObject } from '@mds/core';
-import { badRequest } from '@mds/schema';
+import {
+  JsonNestingError,
+  MAX_JSON_NESTING as MAX_NESTING,
+  aspectSpec,
+  isJsonObject,
+  nestedDeeperThan,
+  parseJsonWithin,
+  validateAspect,
+} from '@mds/core';
+import { badRequest, unprocessable } from '@mds/schema';
 import { z } from 'zod';
 import { documentId } from './identity.ts';
 import type { PartitionSpecDocument, TimeseriesDocument } from './port.ts';
@@ -65,12 +73,13 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
   const valuePath = `${path}.aspect.value`;
   let value: unknown;
   try {
-    value = JSON.parse(proposal.aspect.value);
+    // The depth is read from the text before it is parsed: a megabyte of `[[[[…` is refused without building it.
+    value = parseJsonWithin(proposal.aspect.value, MAX_NESTING);
   } catch (error) {
+    if (error instanceof JsonNestingError) invalid(action, valuePath, error.message);
     invalid(action, valuePath, `must be the JSON text of an object (${(error as Error).message})`);
   }
   if (!isJsonObject(value)) invalid(action, valuePath, 'must be the JSON text of an object');
-  if (nestedDeeperThan(value, MAX_NESTING)) invalid(action, valuePath, `is nested more than ${MAX_NESTING} levels deep`);
   if (nestedDeeperThan(proposal.systemMetadata, MAX_NESTING)) {
     invalid(action, `${path}.systemMetadata`, `is nested more than ${MAX_NESTING} levels deep`);
   }
@@ -93,6 +102,8 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
   }
   const partitionSpec = partitionDocument(value.partitionSpec ?? null, (rule) => invalid(action, `${valuePath}.partitionSpec`, rule));
 
+  checkValue(ref.aspectName, value);
+
   const systemMetadata = proposal.systemMetadata ?? null;
   const runId = typeof systemMetadata?.runId === 'string' ? systemMetadata.runId : null;
   const identity = {
@@ -110,6 +121,25 @@ export function toDocument(proposal: Proposal, where: { action: string; path: st
     eventJson: proposal.aspect.value,
     systemMetadataJson: systemMetadata === null ? null : JSON.stringify(systemMetadata),
   };
+}
+
+/** JavaScript's dates reach 8.64e15 ms either side of the epoch; a point outside cannot be shown or compared as one. */
+const MAX_DATE_MILLIS = 8_640_000_000_000_000;
+
+/**
+ * The value checked as a versioned aspect's is (core's `validateAspect`: its schema, finite numbers, longs that are
+ * integers), and its timestampMillis a date: a 422 naming each path at fault, in DataHub's words.
+ */
+function checkValue(aspectName: string, value: Record<string, unknown>): void {
+  const problems = validateAspect(aspectName, value);
+  const timestamp = value.timestampMillis as number;
+  if (Math.abs(timestamp) > MAX_DATE_MILLIS) {
+    problems.push(
+      `ERROR :: /timestampMillis :: ${timestamp} is outside the range of a date (${MAX_DATE_MILLIS} ms either side of the epoch)`,
+    );
+  }
+  if (problems.length === 0) return;
+  throw unprocessable(`Failed to validate record with class ${aspectSpec(aspectName)!.pdlClass}: \n${problems.join('\n')}`);
 }
 
 /** DataHub indexes `{partition}` or `{timePartition: <JSON text>}`, and refuses both or neither. */

@@ -15,6 +15,21 @@ const proposal = (overrides: Record<string, unknown> = {}, value: unknown = { ti
   ...overrides,
 });
 
+/** What each time-series aspect requires besides timestampMillis (DataHub validates time-series values too). */
+const REQUIRED: Record<string, Record<string, unknown>> = {
+  assertionRunEvent: { runId: 'r', asserteeUrn: URN, assertionUrn: 'urn:li:assertion:a', status: 'COMPLETE' },
+  datahubIngestionCheckpoint: {
+    pipelineName: 'p',
+    platformInstanceId: 'i',
+    config: '',
+    state: { formatVersion: '1', serde: 'utf-8' },
+    runId: 'r',
+  },
+  datahubIngestionRunSummary: { pipelineName: 'p', platformInstanceId: 'i', runId: 'r', runStatus: 'COMPLETED' },
+  dataProcessInstanceRunEvent: { status: 'COMPLETE' },
+  operation: { operationType: 'INSERT', lastUpdatedTimestamp: 1 },
+};
+
 describe('ingestion actions', () => {
   const suite = embeddedPerTest();
   /** Prepares every proposal, then writes them, as the owner of the ingestion actions does (@mds/entities). */
@@ -36,11 +51,14 @@ describe('ingestion actions', () => {
   it('accepts every aspect of the registry, names matched case-insensitively, into lower-case indices', async () => {
     const proposals = Object.entries(REGISTRY).flatMap(([entityType, aspects]) =>
       aspects.map((aspectName) =>
-        proposal({
-          entityType: entityType.toUpperCase(),
-          entityUrn: `urn:li:${entityType}:x1`,
-          aspectName: aspectName.toLowerCase(),
-        }),
+        proposal(
+          {
+            entityType: entityType.toUpperCase(),
+            entityUrn: `urn:li:${entityType}:x1`,
+            aspectName: aspectName.toLowerCase(),
+          },
+          { timestampMillis: 1_700_000_000_000, ...REQUIRED[aspectName] },
+        ),
       ),
     );
     await ingest(proposals);
@@ -68,13 +86,53 @@ describe('ingestion actions', () => {
       proposal({}, { ...base, rowCount: 2 }), // same identity: overwrites
       proposal({}, { ...base, messageId: 'm1' }),
       proposal({}, { ...base, partitionSpec: { partition: 'p1' } }),
-      proposal({}, { ...base, partitionSpec: { timePartition: { startTimeMillis: 0, length: { unit: 'DAY', multiple: 1 } } } }),
+      proposal({}, { ...base, partitionSpec: { partition: 'p2' } }),
       proposal({}, { timestampMillis: 1000 }),
       proposal({ entityUrn: `${URN}x` }, base),
       proposal({}, { ...base, timestampMillis: 1001 }),
     ];
     await ingest(proposals);
     expect(await count()).toEqual({ matching: 7, total: 7 });
+  });
+
+  it('validates values as versioned aspects are: non-finite and out-of-range numbers are a 422 naming the path', async () => {
+    const refused = async (value: unknown) => {
+      const { status, message } = await apiError(() => ingestOne(proposal({}, value)));
+      return { status, message };
+    };
+    expect(await refused('{"timestampMillis": 1700000000000, "rowCount": 1e309}')).toEqual({
+      status: 422,
+      message:
+        'Failed to validate record with class com.linkedin.dataset.DatasetProfile: \nERROR :: /rowCount :: Infinity is not a finite number',
+    });
+    expect(await refused('{"timestampMillis": 1, "fieldProfiles": [{"fieldPath": "a", "nullProportion": -1e400}]}')).toMatchObject({
+      status: 422,
+      message: expect.stringContaining('ERROR :: /fieldProfiles/0/nullProportion :: -Infinity is not a finite number'),
+    });
+    expect(await refused({ timestampMillis: -8_640_000_000_000_001, rowCount: 1 })).toMatchObject({
+      status: 422,
+      message: expect.stringContaining('ERROR :: /timestampMillis :: -8640000000000001 is outside the range of a date'),
+    });
+    // DataHub's PartitionSpec requires `partition`.
+    expect(
+      await refused({ timestampMillis: 1, partitionSpec: { timePartition: { startTimeMillis: 0, length: { unit: 'DAY', multiple: 1 } } } }),
+    ).toMatchObject({
+      status: 422,
+      message: expect.stringContaining('ERROR :: /partitionSpec/partition :: field is required'),
+    });
+    expect(await refused({ timestampMillis: 1, rowCount: 'many' })).toMatchObject({ status: 422 });
+    expect(await count()).toEqual({ matching: 0, total: 0 });
+    await ingestOne(proposal({}, { timestampMillis: 8_640_000_000_000_000, rowCount: Number.MAX_SAFE_INTEGER }));
+    expect(await count()).toEqual({ matching: 1, total: 1 });
+  });
+
+  it('refuses a deeply nested value from its text, before parsing it', async () => {
+    const deep = `{"timestampMillis": 1, "x": ${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
+    const { status, message } = await apiError(() => ingestOne(proposal({}, deep)));
+    expect({ status, message }).toEqual({
+      status: 400,
+      message: "Parameter 'proposal.aspect.value' of action 'ingestProposal': is nested more than 100 levels deep",
+    });
   });
 
   it('computes the identity like DataHub: JSON texts of the identity fields, concatenated, SHA-256', () => {

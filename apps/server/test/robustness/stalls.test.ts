@@ -295,4 +295,22 @@ describe('an ingestion slot, and a body past MAX_BODY_BYTES, only for a user who
     );
     expect([admitted.status, admitted.body.message]).toEqual([400, expect.stringMatching(/unknown key\(s\) 'pad'/)]);
   });
+
+  it('admits the OpenAPI bulk writes as the Rest.li ones: a no-role body over MAX_BODY_BYTES is refused unread, an Admin’s is read', async () => {
+    const big = (k: number) => [{ urn: datasetUrn(k), datasetProperties: { value: { description: 'x'.repeat(1100 * 1024) } } }];
+    const refusal = `User ${NO_ROLE} is unauthorized to write here: a request body over 1048576 bytes (MAX_BODY_BYTES) is read only from a user who may write`;
+    for (const [path, body] of [
+      ['/openapi/v3/entity/dataset?async=false', big(7)],
+      [
+        '/openapi/entities/v1/',
+        [{ entityType: 'dataset', entityUrn: datasetUrn(7), aspect: { __type: 'Status', removed: false }, pad: 'x'.repeat(1100 * 1024) }],
+      ],
+    ] as const) {
+      const refused = await server.post(path, body, nobody);
+      expect([refused.status, refused.body.message ?? refused.body.error], path).toEqual([403, refusal]);
+    }
+    const admitted = await server.post('/openapi/v3/entity/dataset?async=false', big(8), admin);
+    expect(admitted.status).toBe(200);
+    expect(admitted.body[0].urn).toBe(datasetUrn(8));
+  });
 });

@@ -3,7 +3,9 @@ import type { GraphQLSchema } from 'graphql';
 import { deeplyNested, edgeJson, edgeNumber, edgeString, wellFormed } from './fuzz-values';
 import { graphqlBodies } from './graphql-arbitrary';
 import type { HttpRequestSpec } from './raw-http';
+import type { GeneratedRequest } from './fuzz-openapi';
 import { T0 } from './timeseries-data';
+import { URN_TABLE, encodeUrn } from './urn-table';
 
 /** One generated request: through node:http, or as raw bytes on a fresh connection. */
 export type FuzzRequest = ({ via: 'http' } & HttpRequestSpec) | { via: 'raw'; bytes: string };
@@ -546,4 +548,152 @@ export function proposalRequests(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     const path = `${pick(g, PREFIXES)}aspects?action=${batch ? 'ingestProposalBatch' : 'ingestProposal'}`;
     return post(path, JSON.stringify(body), chance(g, 90) ? `Bearer ${ctx.bearer}` : ctx.basic);
   });
+}
+
+/**
+ * Hostile inputs on the three faces (issue 30 items 4-6), as requests of `fuzz-openapi`'s shape: URNs of the URN
+ * table in every URN slot of Rest.li, GraphQL and OpenAPI, aspect values whose JSON text nests deeply or holds
+ * numbers past a double's range or timestamps past a date's, and request bodies that nest deeply themselves.
+ */
+export function hostileInputRequests(validUrns: readonly string[]): fc.Arbitrary<GeneratedRequest> {
+  const urns = [...validUrns, ...URN_TABLE.map((c) => c.urn)];
+  return fc.gen().map((g) => hostileRequest(g, urns));
+}
+
+/** `"@DEEP@"` in a JSON text replaced by arrays nested `depth` levels (text JSON.stringify could not write). */
+const withDeep = (json: string, depth: number) => json.replace('"@DEEP@"', `${'['.repeat(depth)}${']'.repeat(depth)}`);
+const DEPTHS = [99, 101, 3_000, 20_000];
+const NUMBERS = ['1e309', '-1e309', '-8640000000000001', '8640000000000001', '1.5', '9007199254740993', '0', '-0'];
+const ASPECTS = ['status', 'datasetProperties', 'datasetProfile', 'globalTags', 'operation', 'editableDatasetProperties'];
+
+/** An aspect value as JSON text: valid-ish, with a number from NUMBERS, or deeply nested. */
+function hostileValue(g: fc.GeneratorValue, aspect: string): string {
+  const number = pick(g, NUMBERS);
+  switch (g(fc.integer, { min: 0, max: 3 })) {
+    case 0:
+      return withDeep(
+        JSON.stringify({ timestampMillis: T0, removed: false, description: '@DEEP@' }).replace('"description":"@DEEP@"', '"x":"@DEEP@"'),
+        pick(g, DEPTHS),
+      );
+    case 1:
+      return `{"timestampMillis": ${number}, "rowCount": 1, "removed": false}`;
+    case 2:
+      return `{"timestampMillis": ${T0}, "rowCount": ${number}, "columnCount": ${number}, "removed": false, "lastUpdatedTimestamp": ${number}, "operationType": "INSERT"}`;
+    default:
+      return aspect === 'status' ? '{"removed": false}' : `{"timestampMillis": ${T0}, "description": "fuzz", "name": "fuzz", "tags": []}`;
+  }
+}
+
+function hostileProposal(g: fc.GeneratorValue, urns: readonly string[]): string {
+  const urn = pick(g, urns);
+  const aspectName = pick(g, ASPECTS);
+  const entityType = /^urn:li:([A-Za-z]+):/.exec(urn)?.[1] ?? 'dataset';
+  return JSON.stringify({
+    entityType,
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { contentType: 'application/json', value: hostileValue(g, aspectName) },
+  });
+}
+
+function hostileRequest(g: fc.GeneratorValue, urns: readonly string[]): GeneratedRequest {
+  const urn = pick(g, urns);
+  const e = encodeUrn(urn);
+  const gql = (query: string, variables: string) => ({
+    method: 'POST',
+    path: '/api/graphql',
+    body: `{"query": ${JSON.stringify(query)}, "variables": ${variables}}`,
+  });
+  const choices: (() => Omit<GeneratedRequest, 'operation'> & { operation: string })[] = [
+    () => ({
+      operation: 'Rest.li ingestProposal',
+      method: 'POST',
+      path: '/aspects?action=ingestProposal',
+      body: `{"proposal": ${hostileProposal(g, urns)}}`,
+    }),
+    () => {
+      const n = g(fc.integer, { min: 1, max: 3 });
+      const proposals = Array.from({ length: n }, () => hostileProposal(g, urns)).join(',');
+      return {
+        operation: 'Rest.li ingestProposalBatch',
+        method: 'POST',
+        path: '/aspects?action=ingestProposalBatch',
+        body: `{"proposals": [${proposals}]}`,
+      };
+    },
+    () => ({
+      operation: 'Rest.li ingest (snapshot)',
+      method: 'POST',
+      path: '/entities?action=ingest',
+      body: withDeep(
+        JSON.stringify({
+          entity: {
+            value: {
+              'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn, aspects: [{ 'com.linkedin.common.Status': { removed: '@DEEP@' } }] },
+            },
+          },
+        }),
+        pick(g, DEPTHS),
+      ),
+    }),
+    () => ({ operation: 'Rest.li GET /entitiesV2/{urn}', method: 'GET', path: `/entitiesV2/${e}` }),
+    () => ({ operation: 'Rest.li GET /entitiesV2?ids', method: 'GET', path: `/entitiesV2?ids=List(${e},${encodeUrn(pick(g, urns))})` }),
+    () => ({ operation: 'Rest.li GET /aspects/{urn}', method: 'GET', path: `/aspects/${e}?aspect=${pick(g, ASPECTS)}&version=0` }),
+    () => ({ operation: 'Rest.li exists', method: 'POST', path: '/entities?action=exists', body: JSON.stringify({ urn }) }),
+    () => ({
+      operation: 'Rest.li getTimeseriesAspectValues',
+      method: 'POST',
+      path: '/aspects?action=getTimeseriesAspectValues',
+      body: `{"urn": ${JSON.stringify(urn)}, "entity": "dataset", "aspect": "datasetProfile", "startTimeMillis": ${pick(g, NUMBERS)}}`,
+    }),
+    () => ({ operation: 'GraphQL entity', ...gql('query($u: String!) { entity(urn: $u) { urn type } }', JSON.stringify({ u: urn })) }),
+    () => ({
+      operation: 'GraphQL tag',
+      ...gql('query($u: String!) { tag(urn: $u) { urn properties { name } } }', JSON.stringify({ u: urn })),
+    }),
+    () => ({
+      operation: 'GraphQL dataset',
+      ...gql(
+        'query($u: String!) { dataset(urn: $u) { urn properties { name } datasetProfiles(limit: 2) { rowCount } } }',
+        JSON.stringify({ u: urn }),
+      ),
+    }),
+    () => ({
+      operation: 'GraphQL search',
+      ...gql('{ searchAcrossEntities(input: { query: "*", count: 20 }) { total searchResults { entity { urn } } } }', '{}'),
+    }),
+    () => ({
+      operation: 'GraphQL updateDescription',
+      ...gql(
+        'mutation($u: String!, $d: String!) { updateDescription(input: { resourceUrn: $u, description: $d }) }',
+        JSON.stringify({ u: urn, d: 'fuzz' }),
+      ),
+    }),
+    () => ({
+      operation: 'GraphQL deep variables',
+      ...gql('query($u: String!) { entity(urn: $u) { urn } }', withDeep('{"u": "@DEEP@"}', pick(g, DEPTHS))),
+    }),
+    () => ({
+      operation: 'GraphQL non-finite count',
+      ...gql(`{ searchAcrossEntities(input: { query: "*", count: ${pick(g, NUMBERS)} }) { total } }`, '{}'),
+    }),
+    () => ({ operation: 'OpenAPI GET entity', method: 'GET', path: `/openapi/v3/entity/dataset/${e}` }),
+    () => ({
+      operation: 'OpenAPI POST entity',
+      method: 'POST',
+      path: '/openapi/v3/entity/dataset?async=false',
+      body: `[{"urn": ${JSON.stringify(urn)}, "datasetProfile": {"value": ${hostileValue(g, 'datasetProfile')}}, "status": {"value": ${hostileValue(g, 'status')}}}]`,
+    }),
+    () => ({
+      operation: 'OpenAPI v1 POST',
+      method: 'POST',
+      path: '/openapi/entities/v1/',
+      body: withDeep(
+        JSON.stringify([{ entityType: 'dataset', entityUrn: urn, aspect: { __type: 'Status', removed: '@DEEP@' } }]),
+        pick(g, DEPTHS),
+      ),
+    }),
+  ];
+  return pick(g, choices)();
 }

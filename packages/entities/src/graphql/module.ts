@@ -1,4 +1,4 @@
-import { findEntity, parseUrn, UrnError, findEntityOfUrn } from '@mds/core';
+import { findEntity, parseEntityUrn, UrnError, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
@@ -146,7 +146,7 @@ export function createEntityGraphql(options: {
 /** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
 function parseArgument(urn: string) {
   try {
-    return parseUrn(urn);
+    return parseEntityUrn(urn);
   } catch (error) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
     throw error;

@@ -1,4 +1,4 @@
-import { UrnError, findEntity, isJsonObject, parseUrn, type EntitySpec } from '@mds/core';
+import { UrnError, findEntity, isJsonObject, parseEntityUrn, type EntitySpec } from '@mds/core';
 import { badRequest, notFound } from '@mds/schema';
 
 /** `{entityName}` of a path: a registry name, any case (404 when unknown, as DataHub's registry lookup). */
@@ -10,7 +10,7 @@ export function entityNamed(name: string): EntitySpec {
 
 function urnType(text: string): string {
   try {
-    return parseUrn(text).entityType;
+    return parseEntityUrn(text).entityType;
   } catch (error) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn! ${error.message}`);
     throw error;

@@ -12,7 +12,7 @@ export interface Answer {
 }
 
 /** A route of this package: it answers whole, and its failures are DataHub OpenAPI's `{"error": ...}`. */
-export interface OpenApiRoute extends Pick<JsonRoute, 'method' | 'path' | 'bulk'> {
+export interface OpenApiRoute extends Pick<JsonRoute, 'method' | 'path' | 'bulk' | 'admit'> {
   respond(context: ApiContext, request: OpenApiRequest): Answer | Promise<Answer>;
 }
 

@@ -48,6 +48,8 @@ export function v1Routes(service: EntityService): OpenApiRoute[] {
       method: 'POST',
       path: ENTITIES_V1_PATH,
       bulk: true,
+      // As Rest.li's bulk actions: a slot and the bulk body limit only for a caller who may write any entity by its role.
+      admit: (actor) => service.mayIngestInBulk(actor),
       async respond({ actor }, { query, body }) {
         const changeType = flag(query, 'createEntityIfNotExists', false)
           ? 'CREATE_ENTITY'

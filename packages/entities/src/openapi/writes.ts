@@ -114,6 +114,8 @@ export function writeRoutes(service: EntityService): OpenApiRoute[] {
     method,
     path: `${ENTITY_PATH}/{entityName}`,
     bulk: true,
+    // As Rest.li's bulk actions: a slot and the bulk body limit only for a caller who may write any entity by its role.
+    admit: (actor) => service.mayIngestInBulk(actor),
     async respond({ actor }, { params, query, body }) {
       const status = writeStatus(query, true);
       const writes = batchWrites(params.entityName!, body, changeType);

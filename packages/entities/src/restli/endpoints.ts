@@ -2,7 +2,7 @@ import { aspectSpec, decodeUrnPathSegment, findEntity, keyAspectValue, restliArr
 import { badRequest, defineAction, notFound, preconditionFailed, type Actor, type RestliAction, type RestliRead } from '@mds/schema';
 import { z } from 'zod';
 import { RELATIONSHIP_TYPES } from '../model/relationships';
-import { urnParameter, type EntityService, type PlacedProposal, type StoredAspect } from '../service';
+import { readUrnParameter, type EntityService, type PlacedProposal, type StoredAspect } from '../service';
 import { snapshotProposals, toSnapshot } from './snapshots';
 
 export const MAX_PROPOSALS_PER_BATCH = 10_000;
@@ -13,7 +13,7 @@ export const BATCH_ANSWER = 'success';
 const rest = (service: EntityService, actor: Actor, text: (urn: string) => string) => service.reader(actor, { api: 'rest', denied: text });
 
 function entityOf(urn: string): EntitySpec {
-  const parsed = urnParameter(urn);
+  const parsed = readUrnParameter(urn);
   const entity = findEntity(parsed.entityType);
   if (!entity || entity.name !== parsed.entityType) throw badRequest(`Unknown entity: ${parsed.entityType}`);
   return entity;
@@ -50,7 +50,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
         name: entity.keyAspect,
         type: 'VERSIONED',
         version: 0,
-        value: keyAspectValue(entity, urnParameter(urn)),
+        value: keyAspectValue(entity, readUrnParameter(urn)),
       };
     }
     for (const a of stored?.values() ?? []) {
@@ -200,7 +200,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
       async handler(key, query, { actor }) {
         if (key === undefined) throw badRequest('GET /aspects needs an URN: /aspects/{urn}?aspect=<name>&version=<n>');
         const urn = decodeUrnPathSegment(key);
-        urnParameter(urn);
+        readUrnParameter(urn);
         const params = new URLSearchParams(query);
         const aspect = params.get('aspect');
         if (!aspect) throw badRequest("Parameter 'aspect' is required");
@@ -277,7 +277,7 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
         const params = new URLSearchParams(query);
         const urn = params.get('urn');
         if (!urn) throw badRequest("Parameter 'urn' is required");
-        urnParameter(urn);
+        readUrnParameter(urn);
         const direction = params.get('direction') ?? 'OUTGOING';
         if (direction !== 'INCOMING' && direction !== 'OUTGOING')
           throw badRequest(`Parameter 'direction' must be INCOMING or OUTGOING, got: ${direction}`);

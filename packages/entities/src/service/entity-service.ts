@@ -88,9 +88,12 @@ export function createEntityService(options: {
     forbidden(typeof denied === 'function' ? denied(refused) : denied);
   const auditOf = (given: Grant, audit: Partial<Audit> = {}): Audit => ({ actor: given.actor.urn, time: now(), ...audit });
 
+  const ingestion = createIngest({ store, policy, timeseries, now });
   const service = {
     policy,
-    ingest: createIngest({ store, policy, timeseries, now }),
+    ingest: ingestion.ingest,
+    /** Relays the time-series points a crash left in the outbox (ingest.ts); run at start, before serving. */
+    relayOutbox: ingestion.relayOutbox,
 
     /** The reads of `actor` under the rule of `via` (none: anonymous, which a restricted view hides from). */
     reader: (actor: Actor | undefined, via: ReadVia) =>

@@ -3,7 +3,7 @@
 export { createEntityService, SYSTEM_ACTOR, type Denied, type EntityService, type Grant } from './entity-service';
 export { EntityReader, type ReadVia } from './reader';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
-export { urnParameter, type Edit } from './proposals';
+export { readUrnParameter, urnParameter, type Edit } from './proposals';
 export type {
   IngestSummary,
   LatestPoint,

@@ -1,4 +1,6 @@
 import { ApiError, forbidden, type Actor } from '@mds/schema';
+import { randomUUID } from 'node:crypto';
+import type { OutboxEntry } from '../store/outbox';
 import { ItemWriteError, type AspectStore, type AspectWrite } from '../store/port';
 import type { Policy } from './policy';
 import type { IngestSummary, PlacedProposal, ProposalPlace, TimeseriesIngestPort } from './ports';
@@ -26,6 +28,10 @@ function naming(error: unknown, place: ProposalPlace, batch: boolean): unknown {
  * AuthUtil.isAPIAuthorized asks, which an owner holds on what it owns), then versioned aspects written in one
  * transaction and time-series ones handed to the time-series store. A batch with one bad item answers that item's
  * error, naming its place, and writes nothing.
+ *
+ * A batch of both kinds is one commit: its time-series points are queued in the outbox (store/outbox.ts) in the
+ * transaction of its versioned rows, relayed to the time-series store before the answer, then dequeued. A crash
+ * between the commit and the relay leaves them queued, and `relayOutbox` (run at start) writes them then.
  */
 export function createIngest(options: { store: AspectStore; policy: Policy; timeseries?: TimeseriesIngestPort; now: () => number }) {
   const { store, policy, timeseries, now } = options;
@@ -49,7 +55,7 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
     throw forbidden(denied(urns.filter((urn) => refusedSet.has(urn))));
   }
 
-  return async function ingest(actor: Actor, proposals: readonly PlacedProposal[], options: IngestOptions): Promise<IngestSummary> {
+  async function ingest(actor: Actor, proposals: readonly PlacedProposal[], options: IngestOptions): Promise<IngestSummary> {
     const { batch } = options;
     const placeOf = (index: number) => proposals[index]!.place;
     const parsed: ParsedProposal[] = proposals.map(({ proposal, place }) => {
@@ -76,6 +82,12 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
     }
 
     const summary: IngestSummary = { written: documents.length, unchanged: 0, skipped: 0 };
+    // Points of a batch that also writes versioned rows go through the outbox; alone, they are one write already.
+    // Ids sort in the batch's order, so a relay writes two points of one identity in the order they were sent.
+    const batchId = randomUUID();
+    const queued: OutboxEntry[] = writes.length
+      ? documents.map((document, i) => ({ id: `${batchId}.${String(i).padStart(6, '0')}`, document: JSON.stringify(document) }))
+      : [];
     if (writes.length) {
       try {
         const audit = { actor: actor.urn, time: now() };
@@ -83,6 +95,7 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
           writes.map((w) => w.write),
           audit,
           assertValid,
+          { outbox: queued },
         );
         for (const { outcome } of results) summary[outcome]++;
       } catch (error) {
@@ -91,6 +104,24 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
       }
     }
     if (documents.length) await timeseries!.write(documents);
+    await store.outbox.remove(queued.map((entry) => entry.id));
     return summary;
-  };
+  }
+
+  /**
+   * Writes the points left in the outbox by a process that stopped between a commit and its relay, and dequeues them;
+   * answers how many. Writing a point again overwrites it (its id is its identity), so relaying twice is harmless.
+   */
+  async function relayOutbox(batch = 500): Promise<number> {
+    let relayed = 0;
+    for (;;) {
+      const entries = await store.outbox.pending(batch);
+      if (entries.length === 0 || !timeseries) return relayed;
+      await timeseries.write(entries.map((entry) => JSON.parse(entry.document) as unknown));
+      await store.outbox.remove(entries.map((entry) => entry.id));
+      relayed += entries.length;
+    }
+  }
+
+  return { ingest, relayOutbox };
 }

@@ -1,5 +1,7 @@
 import {
   MAX_JSON_NESTING,
+  JsonNestingError,
+  parseJsonWithin,
   UrnError,
   aspectSpec,
   entityAspect,
@@ -7,6 +9,7 @@ import {
   keyAspectValue,
   nestedDeeperThan,
   parseUrn,
+  parseEntityUrn,
   urnFromKeyAspect,
   validateAspect,
   type EntitySpec,
@@ -175,20 +178,33 @@ export function urnParameter(text: string) {
   }
 }
 
+/**
+ * A URN a read or a delete names (Rest.li, OpenAPI, GraphQL, tags): ingestion's rule whole, `parseUrn`'s and the key's
+ * (`parseEntityUrn`), so that nothing ingestion refuses is found, and nothing it accepts is refused. The 400 says
+ * `Invalid urn: <urn>` and why.
+ */
+export function readUrnParameter(text: string) {
+  try {
+    return parseEntityUrn(text);
+  } catch (error) {
+    if (!(error instanceof UrnError)) throw error;
+    throw badRequest(/^(Invalid urn|Error:)/.test(error.message) ? error.message : `Invalid urn: ${text}\n Cause: ${error.message}`);
+  }
+}
+
 /** The parsed JSON of a GenericAspect (`{value: "<JSON text>", contentType}`); `{json: ...}` is a file format only. */
 function aspectValue(aspect: unknown, parameter: ParameterError): unknown {
   if (aspect === undefined || aspect === null) throw parameter('aspect', 'is required');
   if (!isJsonObject(aspect)) throw parameter('aspect', 'must be an object');
   if (aspect.value === undefined) throw badRequest('Field "value" is required but it is not present');
   if (typeof aspect.value !== 'string') throw parameter('aspect.value', 'must be a string');
-  let value: unknown;
+  // The depth is read from the text before it is parsed: a megabyte of `[[[[…` is refused without building it.
   try {
-    value = JSON.parse(aspect.value);
-  } catch {
+    return parseJsonWithin(aspect.value);
+  } catch (error) {
+    if (error instanceof JsonNestingError) throw parameter('aspect.value', error.message);
     throw badRequest('Failed to parse aspect value');
   }
-  if (nestedDeeperThan(value)) throw parameter('aspect.value', `is nested more than ${MAX_JSON_NESTING} levels deep`);
-  return value;
 }
 
 function headersOf(headers: unknown, parameter: ParameterError): Record<string, string> {

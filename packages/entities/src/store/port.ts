@@ -1,4 +1,5 @@
 import { ApiError } from '@mds/schema';
+import type { OutboxEntry } from './outbox';
 
 /** One row of `metadata_aspect_v2`, decoded. Version 0 is the latest value; 1..n the history, 1 the oldest. */
 export interface StoredAspect {
@@ -81,7 +82,7 @@ export interface RelationshipQuery {
  *   aspect (`item.key`) is written with its first aspect; a key aspect sent as an item is skipped. CREATE,
  *   CREATE_ENTITY, `If-None-Match: *` and `If-Version-Match` decide against what the transaction sees; a PATCH is
  *   applied to the latest value inside it and its result handed to `check`. The edges each new value declares and the
- *   entity's search document are replaced in the same commit.
+ *   entity's search document are replaced in the same commit, and `also.outbox`'s points are queued in it (outbox.ts).
  * - `latest(urns, aspects?)`: version 0 of every stored aspect (or of `aspects`) of each urn; an urn with none is
  *   absent from the map. The maps may be shared between callers (a cache no commit outlives): never change them.
  * - `get(urn, aspect, version = 0)`: one version; 0 the latest, 1..n history, a negative N the (max+N+1)th.
@@ -98,7 +99,9 @@ export interface RelationshipQuery {
  */
 export interface AspectStore {
   migrate(): Promise<void>;
-  write(items: readonly AspectWrite[], audit: Audit, check: ValueCheck): Promise<WriteResult[]>;
+  write(items: readonly AspectWrite[], audit: Audit, check: ValueCheck, also?: { outbox?: readonly OutboxEntry[] }): Promise<WriteResult[]>;
+  /** The time-series outbox (outbox.ts): queued points, oldest first, and their removal once relayed. */
+  outbox: { pending(limit: number): Promise<OutboxEntry[]>; remove(ids: readonly string[]): Promise<void> };
   latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>>;
   get(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
   versions(urn: string, aspect: string): Promise<StoredAspect[]>;
@@ -113,4 +116,4 @@ export interface AspectStore {
 }
 
 /** What may read the store without writing it (the host's tests, the CLI's counts). */
-export type AspectReader = Omit<AspectStore, 'write' | 'deleteEntity' | 'deleteAspects' | 'migrate' | 'reindex'>;
+export type AspectReader = Omit<AspectStore, 'write' | 'deleteEntity' | 'deleteAspects' | 'migrate' | 'reindex' | 'outbox'>;

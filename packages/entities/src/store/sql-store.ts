@@ -15,6 +15,7 @@ import { searchDocument, type SearchDocument, type SearchIndex } from '@mds/sear
 import { fileURLToPath } from 'node:url';
 import { declaresEdges, edgesOf } from '../model/relationships';
 import { aspectsToRead, decideWrite, decode, slotsOf, type Row, type WriteState } from './decide';
+import { addToOutbox, outboxPending, removeFromOutbox } from './outbox';
 import type { AspectStore, StoredAspect } from './port';
 import { entityRelationship, metadataAspectV2 } from './tables';
 
@@ -175,7 +176,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
   const store: AspectStore = {
     migrate: () => db.migrate({ owner: 'entities', folder: MIGRATIONS[db.dialect] }),
 
-    write(items, audit, check) {
+    write(items, audit, check, also = {}) {
       // A write touches the rows of its items' entities only (and search values shared by all, inserted skipping a
       // conflict): writes of other entities need not wait for it, nor it for them.
       return db.transaction(
@@ -184,10 +185,16 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
           const { results, state } = decideWrite(items, audit, slotsOf(await latestRows(tx, urns, aspects, true)), check);
           // Search sees every entity this write changed, in the same commit.
           await flush(tx, state);
+          if (also.outbox?.length) await addToOutbox(tx, also.outbox, audit.time);
           return results;
         },
         { lockKeys: items.map((item) => item.urn) },
       );
+    },
+
+    outbox: {
+      pending: (limit) => outboxPending(db, limit),
+      remove: (ids) => (ids.length ? db.transaction((tx) => removeFromOutbox(tx, ids)) : Promise.resolve()),
     },
 
     async get(urn, aspect, version = 0) {

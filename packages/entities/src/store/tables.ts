@@ -1,4 +1,5 @@
 import { defineTable } from '@mds/db';
+import { timeseriesOutbox } from './outbox';
 
 // The aspect store's tables, described once for both dialects (@mds/db's schema factory). The code speaks plain SQL
 // through the storage port; drizzle-kit generates each dialect's migrations from the tables exported at the end
@@ -45,7 +46,7 @@ export const entityRelationship = defineTable('entity_relationship', {
   indexes: [{ name: 'entity_relationship_destination', on: ['destination', 'type'] }],
 });
 
-export const ENTITIES_SCHEMA = [metadataAspectV2, entityRelationship] as const;
+export const ENTITIES_SCHEMA = [metadataAspectV2, entityRelationship, timeseriesOutbox] as const;
 
 // What drizzle-kit reads: it takes the tables among a schema file's exports, each config those of its dialect.
 export const { sqlite: metadataAspectV2Sqlite, postgres: metadataAspectV2Postgres } = metadataAspectV2;

@@ -102,6 +102,33 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
         expect((await store.get(DATASET, 'datasetKey'))!.createdBy).toBe(editor.urn);
         expect(timeseries.points.map((p) => [p.urn, p.aspect])).toEqual([[DATASET, 'datasetProfile']]);
+        expect(await store.outbox.pending(10)).toEqual([]);
+      });
+
+      it('a batch of both kinds is one commit: points its process could not relay after the commit are relayed at the next start', async () => {
+        const { service, store, timeseries } = await freshService();
+        // The process "dies" between the commit and the relay: the time-series store's write never happens.
+        const relay = timeseries.port.write;
+        timeseries.port.write = () => Promise.reject(new Error('the process died here'));
+        const profile = (t: number) => mcp(DATASET, 'datasetProfile', { timestampMillis: t, rowCount: t });
+        await expect(
+          service.ingest(editor, placed([mcp(DATASET, 'globalTags', tags('pii')), profile(5), profile(6)]), { batch: true }),
+        ).rejects.toThrow('the process died here');
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+        expect(await store.outbox.pending(10)).toHaveLength(2);
+        // A batch refused by validation queues nothing.
+        await expect(
+          service.ingest(editor, placed([mcp(OTHER, 'globalTags', { tags: 'x' }), profile(7)]), { batch: true }),
+        ).rejects.toThrow(ApiError);
+        expect(await store.outbox.pending(10)).toHaveLength(2);
+
+        // The next start: a service over the same database relays what is queued, once.
+        timeseries.port.write = relay;
+        const restarted = createEntityService({ store, timeseries: timeseries.port, points: timeseries.read });
+        expect(await restarted.relayOutbox(1)).toBe(2);
+        expect(timeseries.points.map((p) => p.timestampMillis)).toEqual([5, 6]);
+        expect(await store.outbox.pending(10)).toEqual([]);
+        expect(await restarted.relayOutbox()).toBe(0);
       });
 
       it('refuses a malformed urn (400), an unknown entity (422), a urn its key cannot be built from (400): the batch names the item, writes nothing', async () => {
