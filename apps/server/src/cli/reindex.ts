@@ -5,7 +5,7 @@ import { command } from './run';
 export function registerReindexCommand(program: Command): void {
   program
     .command('reindex')
-    .description('rebuild the search index of DATA_DIR from its stored aspects (stop the server first)')
+    .description('rebuild the relationships and the search index of DATA_DIR from its stored aspects (stop the server first)')
     .action(
       command(async () => {
         const started = performance.now();

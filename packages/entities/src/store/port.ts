@@ -92,7 +92,7 @@ export interface RelationshipQuery {
  * - `deleteAspects(urn, aspects)`: those aspects with every version and their edges, the entity reindexed; the rows removed.
  * - `relationships(urn, query)`: a page of the edges from or to `urn`, ordered by type then urn, and their total.
  * - `referencesTo(urn, type)`: the entities with an edge of `type` to `urn`, with the aspect of each declaring it.
- * - `reindex(progress?, batch?)`: the search index rebuilt from the stored aspects; answers how many entities.
+ * - `reindex(progress?, batch?)`: the edges and the search index rebuilt from the stored aspects; answers how many entities.
  * - `recent(count)`: the entities whose latest aspect was written most recently, newest first (a scan of version 0).
  */
 export interface AspectStore {
