@@ -1,4 +1,4 @@
-import { isJsonObject, parseUrn, searchableFieldsOf, type EntitySpec } from '@mds/core';
+import { isJsonObject, parseUrn, searchableFieldsOf, type EntitySpec, type SearchableField } from '@mds/core';
 
 /** What the index keeps of one entity, derived from its latest aspects. */
 export interface SearchDocument {
@@ -98,17 +98,36 @@ function indexedValues(value: unknown): string[] {
 /** Field types whose values are words to find, not only values to filter on. */
 const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD']);
 
+/** An entity type's `@Searchable` fields by aspect, each with its path split once. */
+const fieldsByAspect = new Map<string, ReadonlyMap<string, readonly (readonly [SearchableField, readonly string[]])[]>>();
+function searchableByAspect(entity: EntitySpec) {
+  let byAspect = fieldsByAspect.get(entity.name);
+  if (!byAspect) {
+    const grouped = new Map<string, (readonly [SearchableField, readonly string[]])[]>();
+    for (const field of searchableFieldsOf(entity.name)) {
+      const list = grouped.get(field.aspect) ?? [];
+      list.push([field, field.path.split('/').filter(Boolean)]);
+      grouped.set(field.aspect, list);
+    }
+    fieldsByAspect.set(entity.name, (byAspect = grouped));
+  }
+  return byAspect;
+}
+
 /** The entity's `@Searchable` fields with their values, and the words of those queried by default. */
 function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) {
   const fields: (readonly [string, string])[] = [];
   const words: string[] = [];
-  for (const spec of searchableFieldsOf(entity.name)) {
-    if (!aspects.has(spec.aspect)) continue;
-    const values = [...new Set(valuesAt(aspects.get(spec.aspect), spec.path.split('/').filter(Boolean)).flatMap(indexedValues))];
-    for (const value of values) fields.push([spec.fieldName, value]);
-    if (spec.hasValuesFieldName) fields.push([spec.hasValuesFieldName, String(values.length > 0)]);
-    if (spec.numValuesFieldName) fields.push([spec.numValuesFieldName, String(values.length)]);
-    if (spec.queryByDefault && TEXT_TYPES.has(spec.fieldType)) words.push(...values.filter((v) => !v.startsWith('urn:')));
+  for (const [aspect, specs] of searchableByAspect(entity)) {
+    if (!aspects.has(aspect)) continue;
+    const value = aspects.get(aspect);
+    for (const [spec, segments] of specs) {
+      const values = [...new Set(valuesAt(value, segments).flatMap(indexedValues))];
+      for (const found of values) fields.push([spec.fieldName, found]);
+      if (spec.hasValuesFieldName) fields.push([spec.hasValuesFieldName, String(values.length > 0)]);
+      if (spec.numValuesFieldName) fields.push([spec.numValuesFieldName, String(values.length)]);
+      if (spec.queryByDefault && TEXT_TYPES.has(spec.fieldType)) words.push(...values.filter((v) => !v.startsWith('urn:')));
+    }
   }
   return { fields, words };
 }

@@ -98,6 +98,11 @@ const MODEL_FIELDS: ReadonlyMap<string, { facetName?: string }> = (() => {
     }
   return fields;
 })();
+/**
+ * Model fields answered by a column or one of the term fields above (filters and facets read those first): their
+ * values are not stored twice.
+ */
+const answeredElsewhere = (name: string) => name === 'removed' || Object.hasOwn(COLUMNS, name) || Object.hasOwn(TERMS, name);
 /** The term field (`search_value.field`) a filter or facet name reads, if it is one. */
 const termField = (name: string): string | undefined =>
   Object.hasOwn(TERMS, name) ? TERMS[name] : MODEL_FIELDS.has(name) ? `${MODEL_TERM}${name}` : undefined;
@@ -288,7 +293,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
       const termsOfDocs = docs.map((doc) => [
         ...TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)),
-        ...doc.fields.map(([field, value]) => [`${MODEL_TERM}${field}`, value] as const),
+        ...doc.fields.flatMap(([field, value]) => (answeredElsewhere(field) ? [] : [[`${MODEL_TERM}${field}`, value] as const])),
       ]);
       const values = [...new Map(termsOfDocs.flat().map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort(byFieldThenValue);
       await writeRows(tx, { table: 'search_value', columns: ['field', 'value'], rows: values, onConflict: 'ignore' });
