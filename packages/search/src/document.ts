@@ -1,4 +1,4 @@
-import { parseUrn, type EntitySpec, isJsonObject } from '@mds/core';
+import { isJsonObject, parseUrn, searchableFieldsOf, type EntitySpec, type SearchableField } from '@mds/core';
 
 /** What the index keeps of one entity, derived from its latest aspects. */
 export interface SearchDocument {
@@ -24,8 +24,13 @@ export interface SearchDocument {
   containers: string[];
   /** `subTypes.typeNames` (`Table`, `View`, ...). */
   typeNames: string[];
-  /** Other searchable text: qualified names, schema field paths and descriptions, key parts. */
+  /** Other searchable text: qualified names, schema field paths and descriptions, key parts, the model's text fields. */
   text: string;
+  /**
+   * Every `@Searchable` field of DataHub's model the entity's aspects hold, as (field name, value) pairs: filters and
+   * facets on any of them, `hasValuesFieldName` (`true`/`false`) and `numValuesFieldName` (a count) included.
+   */
+  fields: (readonly [field: string, value: string])[];
 }
 
 type Obj = Record<string, unknown>;
@@ -70,6 +75,63 @@ function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
   ].filter(isJsonObject);
 }
 
+/** The values at a path of DataHub's model (`/fields/*\/globalTags/tags/*\/tag`: `*` for array items and map values). */
+function valuesAt(value: unknown, segments: readonly string[], from = 0): unknown[] {
+  if (from === segments.length) return [value];
+  const segment = segments[from]!;
+  if (segment === '*') {
+    const items = Array.isArray(value) ? value : isJsonObject(value) ? Object.values(value) : [];
+    return items.flatMap((item) => valuesAt(item, segments, from + 1));
+  }
+  return isJsonObject(value) && Object.hasOwn(value, segment) ? valuesAt(value[segment], segments, from + 1) : [];
+}
+
+/** A field value as the index keeps it: text as is, numbers and booleans spelt out, a map as `key=value` entries. */
+function indexedValues(value: unknown): string[] {
+  if (typeof value === 'string') return value === '' ? [] : [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (isJsonObject(value))
+    return Object.entries(value).flatMap(([key, item]) => (typeof item === 'object' && item !== null ? [] : [`${key}=${String(item)}`]));
+  return [];
+}
+
+/** Field types whose values are words to find, not only values to filter on. */
+const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD']);
+
+/** An entity type's `@Searchable` fields by aspect, each with its path split once. */
+const fieldsByAspect = new Map<string, ReadonlyMap<string, readonly (readonly [SearchableField, readonly string[]])[]>>();
+function searchableByAspect(entity: EntitySpec) {
+  let byAspect = fieldsByAspect.get(entity.name);
+  if (!byAspect) {
+    const grouped = new Map<string, (readonly [SearchableField, readonly string[]])[]>();
+    for (const field of searchableFieldsOf(entity.name)) {
+      const list = grouped.get(field.aspect) ?? [];
+      list.push([field, field.path.split('/').filter(Boolean)]);
+      grouped.set(field.aspect, list);
+    }
+    fieldsByAspect.set(entity.name, (byAspect = grouped));
+  }
+  return byAspect;
+}
+
+/** The entity's `@Searchable` fields with their values, and the words of those queried by default. */
+function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) {
+  const fields: (readonly [string, string])[] = [];
+  const words: string[] = [];
+  for (const [aspect, specs] of searchableByAspect(entity)) {
+    if (!aspects.has(aspect)) continue;
+    const value = aspects.get(aspect);
+    for (const [spec, segments] of specs) {
+      const values = [...new Set(valuesAt(value, segments).flatMap(indexedValues))];
+      for (const found of values) fields.push([spec.fieldName, found]);
+      if (spec.hasValuesFieldName) fields.push([spec.hasValuesFieldName, String(values.length > 0)]);
+      if (spec.numValuesFieldName) fields.push([spec.numValuesFieldName, String(values.length)]);
+      if (spec.queryByDefault && TEXT_TYPES.has(spec.fieldType)) words.push(...values.filter((v) => !v.startsWith('urn:')));
+    }
+  }
+  return { fields, words };
+}
+
 /**
  * The search document of an entity from its latest aspect values (`aspects`: name → value, the key included).
  * Pure: the index calls it inside the write that changed the aspects.
@@ -82,6 +144,7 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     return isJsonObject(value) ? value[name] : undefined;
   };
   const fields = schemaFields(aspects);
+  const model = modelFields(entity, aspects);
 
   const nameKey = NAME_KEY[entity.name] ?? (entity.keyFields.includes('name') ? 'name' : entity.keyFields.at(-1)!);
   const name = NAME_FIELDS.map(([aspect, f]) => text(field(aspect, f))).find(Boolean) ?? text(key[nameKey]) ?? urn;
@@ -132,6 +195,8 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
       ...[...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))].map((t) =>
         typeof t === 'string' ? t.slice(t.lastIndexOf(':') + 1) : undefined,
       ),
+      ...model.words.filter((word) => word !== name && word !== description),
     ]).join(' '),
+    fields: model.fields,
   };
 }

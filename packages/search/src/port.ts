@@ -26,8 +26,11 @@ export interface SearchQuery {
   start: number;
   count: number;
   includeSoftDeleted?: boolean;
-  /** Which facets to count (default all of FACET_FIELDS; [] for none), and how many values each. */
-  facets?: readonly FacetField[];
+  /**
+   * Which facets to count, and how many values each: by default FACET_FIELDS and the facets (`addToFilters`) DataHub's
+   * model declares for the entity types searched; [] for none; any `@Searchable` field name of the model may be asked.
+   */
+  facets?: readonly string[];
   maxFacetValues?: number;
   /** Default: relevance for words, otherwise urn. `name` sorts case aside; urn breaks every tie. */
   sort?: { field: 'name' | 'urn'; order: 'ASCENDING' | 'DESCENDING' };
@@ -36,7 +39,7 @@ export interface SearchQuery {
 export interface SearchResult {
   total: number;
   hits: { urn: string; entityType: string; matchedFields: { name: string; value: string }[] }[];
-  facets: { field: FacetField; displayName: string; values: { value: string; count: number }[] }[];
+  facets: { field: string; displayName: string; values: { value: string; count: number }[] }[];
 }
 
 export interface BrowseResult {

@@ -1,4 +1,4 @@
-import { ENTITY_SPECS, findEntity } from '@mds/core';
+import { DATAHUB_MODEL, ENTITY_SPECS, findEntity, searchableFieldsOf } from '@mds/core';
 import { deleteRows, writeRows, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { queryWords, SEARCH_DIALECTS, type SearchDialect } from './dialects';
@@ -68,15 +68,58 @@ const FACET_NAMES: Readonly<Record<FacetField, string>> = {
   glossaryTerms: 'Glossary Term',
 };
 
-/** `DATASET` or `dataset` → `dataset`; unknown names stay as given (they match nothing). */
-const registryName = (value: string) => findEntity(value)?.name ?? ENTITY_SPECS.find((e) => e.graphqlType === value)?.name ?? value;
-const graphqlType = (name: string) => findEntity(name)?.graphqlType ?? name;
+/**
+ * The entity types a name means: `DATASET` or `dataset` → `dataset`; GraphQL's `OTHER`, which DataHub gives to several
+ * internal types, → each of them; unknown names stay as given (they match nothing).
+ */
+const registryNames = (value: string): string[] => {
+  const entity = findEntity(value);
+  if (entity) return [entity.name];
+  const typed = ENTITY_SPECS.filter((e) => e.graphqlType === value).map((e) => e.name);
+  return typed.length ? typed : [value];
+};
+/** How search answers an entity type: its GraphQL type, or its registry name where that type is the shared `OTHER`. */
+const graphqlType = (name: string) => {
+  const type = findEntity(name)?.graphqlType;
+  return type === undefined || type === 'OTHER' ? name : type;
+};
+
+/** The term rows of a `@Searchable` field of DataHub's model are kept apart from the fields above by a prefix. */
+const MODEL_TERM = '@';
+/** Every `@Searchable` field name of the model (any entity type), with the filter name of the first facet declaring it. */
+const MODEL_FIELDS: ReadonlyMap<string, { facetName?: string }> = (() => {
+  const fields = new Map<string, { facetName?: string }>();
+  for (const aspect of Object.values(DATAHUB_MODEL.aspects))
+    for (const field of aspect.searchable ?? []) {
+      const known = fields.get(field.fieldName) ?? {};
+      if (field.addToFilters && known.facetName === undefined) known.facetName = field.filterNameOverride ?? field.fieldName;
+      fields.set(field.fieldName, known);
+      for (const extra of [field.hasValuesFieldName, field.numValuesFieldName]) if (extra && !fields.has(extra)) fields.set(extra, {});
+    }
+  return fields;
+})();
+/**
+ * Model fields answered by a column or one of the term fields above (filters and facets read those first): their
+ * values are not stored twice.
+ */
+const answeredElsewhere = (name: string) => name === 'removed' || Object.hasOwn(COLUMNS, name) || Object.hasOwn(TERMS, name);
+/** The term field (`search_value.field`) a filter or facet name reads, if it is one. */
+const termField = (name: string): string | undefined =>
+  Object.hasOwn(TERMS, name) ? TERMS[name] : MODEL_FIELDS.has(name) ? `${MODEL_TERM}${name}` : undefined;
+/** The facets DataHub aggregates for the entity types (their fields with `addToFilters`), beyond mds's own. */
+const modelFacets = (entityTypes: readonly string[]): string[] => {
+  const names = new Set<string>();
+  for (const type of entityTypes)
+    for (const field of searchableFieldsOf(type))
+      if (field.isFacet && !(FACET_FIELDS as readonly string[]).includes(field.fieldName)) names.add(field.fieldName);
+  return [...names].sort();
+};
 
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
 function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
-  const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.map(registryName) : [...raw];
+  const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.flatMap(registryNames) : [...raw];
   const anyOf = (one: string, params: (v: string) => unknown[]) => ({
     sql: `(${values.map(() => one).join(' OR ')})`,
     params: values.flatMap(params),
@@ -116,15 +159,15 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
     found = { sql: 'd.removed IN (' + values.map(() => '?').join(', ') + ')', params: values.map((v) => (v === 'true' ? 1 : 0)) };
   } else if (Object.hasOwn(COLUMNS, criterion.field)) {
     found = test(COLUMNS[criterion.field]!);
-  } else if (Object.hasOwn(TERMS, criterion.field)) {
+  } else if (termField(criterion.field) !== undefined) {
     const inner = test('v.value');
     found = {
       sql: `EXISTS (SELECT 1 FROM search_term t JOIN search_value v ON v.vid = t.vid WHERE t.id = d.id AND v.field = ? AND ${inner.sql})`,
-      params: [TERMS[criterion.field], ...inner.params],
+      params: [termField(criterion.field), ...inner.params],
     };
   } else {
     throw new SearchQueryError(
-      `Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')}`,
+      `Unknown filter field ${criterion.field}; known: ${[...Object.keys(COLUMNS), ...Object.keys(TERMS), 'removed'].join(', ')} and the searchable fields of DataHub's model`,
     );
   }
   return criterion.negated ? { sql: `NOT (${found.sql})`, params: found.params } : found;
@@ -158,8 +201,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const filtersRemoved = (query.filters ?? []).some((group) => group.some((c) => c.field === 'removed'));
     if (!query.includeSoftDeleted && !filtersRemoved) where.push('d.removed = 0');
     if (query.entityTypes?.length) {
-      where.push(`d.entity_type IN (${query.entityTypes.map(() => '?').join(', ')})`);
-      params.push(...query.entityTypes.map(registryName));
+      const names = query.entityTypes.flatMap(registryNames);
+      where.push(`d.entity_type IN (${names.map(() => '?').join(', ')})`);
+      params.push(...names);
     }
     const groups = (query.filters ?? []).filter((group) => group.length > 0);
     if (groups.length) {
@@ -178,9 +222,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
    * Every facet of a match set in two grouped scans, whatever the number of facets: one over the document columns
    * (which also gives the total), one over the term rows. Counts are over the whole match set, not the page.
    */
-  async function countFacets(match: ReturnType<typeof matchSet>, fields: readonly FacetField[]) {
-    const counts = new Map<FacetField, Map<string, number>>(fields.map((f) => [f, new Map()]));
-    const add = (field: FacetField, value: string | null, count: number) => {
+  async function countFacets(match: ReturnType<typeof matchSet>, fields: readonly string[]) {
+    const counts = new Map<string, Map<string, number>>(fields.map((f) => [f, new Map()]));
+    const add = (field: string, value: string | null, count: number) => {
       const values = counts.get(field);
       if (values && value !== null) values.set(value, (values.get(value) ?? 0) + count);
     };
@@ -202,15 +246,15 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       add('platform', combo.platform, count);
       add('origin', combo.origin, count);
     }
-    const termFields = fields.filter((f) => Object.hasOwn(TERMS, f));
+    const termFields = fields.filter((f) => termField(f) !== undefined);
     if (termFields.length && total > 0) {
-      const byTerm = new Map(termFields.map((f) => [TERMS[f]!, f]));
+      const byTerm = new Map(termFields.map((f) => [termField(f)!, f]));
       // From each matching document to its terms (in that order), grouped by the values' numbers.
       const rows = await db.all<{ field: string; value: string; count: number }>(
         `SELECT v.field, v.value, c.count FROM (
            SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m ${dialect.joinInOrder} search_term t ON t.id = m.id GROUP BY t.vid
          ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${termFields.map(() => '?').join(', ')})`,
-        [...match.params, ...termFields.map((f) => TERMS[f])],
+        [...match.params, ...termFields.map((f) => termField(f))],
       );
       for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
     }
@@ -247,9 +291,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         );
       const ids = await dialect.insertDocuments(tx, docs);
       // In one order everywhere, so that two transactions inserting the same new values never wait for each other in a circle.
-      const termsOfDocs = docs.map((doc) =>
-        TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)),
-      );
+      const termsOfDocs = docs.map((doc) => [
+        ...TERM_FIELDS.flatMap((field) => [...new Set(doc[field])].map((value) => [field, value] as const)),
+        ...doc.fields.flatMap(([field, value]) => (answeredElsewhere(field) ? [] : [[`${MODEL_TERM}${field}`, value] as const])),
+      ]);
       const values = [...new Map(termsOfDocs.flat().map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort(byFieldThenValue);
       await writeRows(tx, { table: 'search_value', columns: ['field', 'value'], rows: values, onConflict: 'ignore' });
       // Statements of their own, so that they see values a concurrent transaction committed while the first waited on
@@ -292,7 +337,11 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         `SELECT d.urn, d.entity_type, d.name, d.description${hitColumns} FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, ...(rank?.params ?? []), query.count, query.start],
       );
-      const fields = query.facets ?? FACET_FIELDS;
+      // By default mds's facets, then those DataHub's model declares for the entity types searched.
+      const fields = query.facets ?? [
+        ...FACET_FIELDS,
+        ...modelFacets(query.entityTypes?.flatMap(registryNames) ?? ENTITY_SPECS.map((e) => e.name)),
+      ];
       const { total, counts } = await countFacets(match, fields);
       const hits = rows.map((row) => ({
         urn: row.urn,
@@ -307,10 +356,16 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
           .map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count }));
         if (field === '_entityType' && query.entityTypes?.length) {
           // The types asked for keep their bucket at zero, so a client can show them (entities-api §12.42).
-          const missing = query.entityTypes.map((t) => graphqlType(registryName(t))).filter((t) => !values.some((v) => v.value === t));
+          const missing = [...new Set(query.entityTypes.flatMap(registryNames).map(graphqlType))].filter(
+            (t) => !values.some((v) => v.value === t),
+          );
           values = [...values, ...missing.map((value) => ({ value, count: 0 }))];
         }
-        return { field, displayName: FACET_NAMES[field], values };
+        return {
+          field,
+          displayName: (FACET_NAMES as Record<string, string>)[field] ?? MODEL_FIELDS.get(field)?.facetName ?? field,
+          values,
+        };
       });
       return { total, hits, facets };
     },
@@ -319,10 +374,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const removed = includeSoftDeleted ? '' : ' AND removed = 0';
       const rows = await db.all<{ urn: string }>(
         `SELECT urn FROM search_document WHERE entity_type = ?${removed} ORDER BY urn LIMIT ? OFFSET ?`,
-        [registryName(entityType), count, start],
+        [registryNames(entityType)[0]!, count, start],
       );
       const { total } = (await db.get<{ total: number }>(`SELECT count(*) AS total FROM search_document WHERE entity_type = ?${removed}`, [
-        registryName(entityType),
+        registryNames(entityType)[0]!,
       ]))!;
       return { entities: rows.map((r) => r.urn), start, count: rows.length, total: Number(total) };
     },
@@ -333,7 +388,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const [matches, rank] = [dialect.matches(words, true), dialect.rank(words)];
       const rows = await db.all<{ urn: string; name: string }>(
         `SELECT d.urn, d.name FROM ${dialect.textFrom} WHERE ${matches.sql} AND d.entity_type = ? AND d.removed = 0 ORDER BY ${rank.sql}, d.name LIMIT ?`,
-        [...matches.params, registryName(entityType), ...rank.params, limit],
+        [...matches.params, registryNames(entityType)[0]!, ...rank.params, limit],
       );
       return { query, suggestions: [...new Set(rows.map((r) => r.name))], entities: rows.map((r) => ({ urn: r.urn })) };
     },
@@ -343,7 +398,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const rows = await db.all<{ urn: string; name: string; value: string }>(
         `SELECT d.urn, d.name, v.value FROM search_value v JOIN search_term t ON t.vid = v.vid JOIN search_document d ON d.id = t.id
          WHERE v.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (v.value = ? OR substr(v.value, 1, length(?)) = ?)`,
-        [registryName(entityType), base || '/', `${base}/`, `${base}/`],
+        [registryNames(entityType)[0]!, base || '/', `${base}/`, `${base}/`],
       );
       // An entity counts once in a group, however many of its paths lead into it.
       const groups = new Map<string, Set<string>>();

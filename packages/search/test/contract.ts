@@ -24,6 +24,7 @@ const dataset = (name: string, more: Partial<SearchDocument> = {}): SearchDocume
   containers: [],
   typeNames: [],
   text: '',
+  fields: [],
   ...more,
 });
 const dashboard = (id: string, more: Partial<SearchDocument> = {}): SearchDocument => ({
@@ -231,6 +232,66 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(
         (await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values,
       ).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
+    });
+
+    it("filters and facets on any @Searchable field of DataHub's model, its facets (addToFilters) counted by default", async () => {
+      const index = await seeded(
+        dataset('old', {
+          fields: [
+            ['deprecated', 'true'],
+            ['hasOwners', 'false'],
+            ['numActiveIncidents', '2'],
+          ],
+        }),
+        dataset('new', {
+          fields: [
+            ['deprecated', 'false'],
+            ['hasOwners', 'true'],
+            ['numActiveIncidents', '0'],
+          ],
+        }),
+        dataset('bare'),
+      );
+      const where = async (field: string, values: string[]) => urnsOf(await index.search({ ...all, filters: [[{ field, values }]] }));
+      expect(await where('deprecated', ['true'])).toEqual([dataset('old').urn]);
+      expect(await where('hasOwners', ['true'])).toEqual([dataset('new').urn]);
+      expect(await where('numActiveIncidents', ['2'])).toEqual([dataset('old').urn]);
+      // A name the model does not declare is still the caller's mistake.
+      await expect(index.search({ ...all, filters: [[{ field: 'deprecatedd', values: ['true'] }]] })).rejects.toThrow(
+        'Unknown filter field deprecatedd',
+      );
+      const { facets } = await index.search({ input: '*', start: 0, count: 0, entityTypes: ['dataset'] });
+      const deprecated = facets.find((f) => f.field === 'deprecated');
+      expect(deprecated).toEqual({
+        field: 'deprecated',
+        displayName: 'Deprecated',
+        values: [
+          { value: 'false', count: 1 },
+          { value: 'true', count: 1 },
+        ],
+      });
+      // Asked by name, any field is a facet.
+      const asked = await index.search({ ...all, facets: ['numActiveIncidents'] });
+      expect(asked.facets.map((f) => [f.field, f.values.length])).toEqual([['numActiveIncidents', 2]]);
+    });
+
+    it('keeps apart the entity types GraphQL calls OTHER (data processes, secrets, …): each answers by its registry name', async () => {
+      const process = { ...dataset('p'), urn: 'urn:li:dataProcess:(etl,airflow,PROD)', entityType: 'dataProcess', name: 'etl' };
+      const secret = { ...dataset('s'), urn: 'urn:li:dataHubSecret:token', entityType: 'dataHubSecret', name: 'token' };
+      const index = await seeded(process, secret, dataset('orders'));
+      const { facets, total } = await index.search({ input: '*', start: 0, count: 10, entityTypes: ['OTHER'] });
+      expect(total).toBe(2);
+      // Every type OTHER stands for keeps its bucket, the empty ones at zero; no bucket is called OTHER.
+      const buckets = facets.find((f) => f.field === '_entityType')!.values;
+      expect(buckets.slice(0, 2)).toEqual([
+        { value: 'dataHubSecret', count: 1 },
+        { value: 'dataProcess', count: 1 },
+      ]);
+      expect(buckets.slice(2).every((bucket) => bucket.count === 0 && bucket.value !== 'OTHER')).toBe(true);
+      expect(buckets.map((bucket) => bucket.value)).toContain('mlModelDeployment');
+      const only = await index.search({ ...all, filters: [[{ field: '_entityType', values: ['dataHubSecret'] }]] });
+      expect(urnsOf(only)).toEqual([secret.urn]);
+      expect(urnsOf(await index.search({ ...all, entityTypes: ['dataProcess'] }))).toEqual([process.urn]);
     });
 
     it('pages with start and count, the total unchanged, sorted by urn unless asked otherwise, by name case aside', async () => {

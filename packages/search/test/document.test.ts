@@ -53,8 +53,57 @@ describe('searchDocument', () => {
       customProperties: ['team=core'],
       containers: [],
       typeNames: [],
-      text: `${DATASET} warehouse.db.orders order_id the id email db.orders PROD gold pii key`,
+      text: `${DATASET} warehouse.db.orders order_id the id email db.orders PROD gold pii key team=core ingested`,
+      // DataHub's @Searchable fields of the aspects given, by DataHub's field names, with their has-values flags.
+      fields: [
+        ['platform', 'urn:li:dataPlatform:hive'],
+        ['id', 'db.orders'],
+        ['origin', 'PROD'],
+        ['domains', 'urn:li:domain:sales'],
+        ['hasDomain', 'true'],
+        ['fieldPaths', 'order_id'],
+        ['fieldDescriptions', 'the id'],
+        ['fieldTags', 'urn:li:tag:key'],
+        ['fieldGlossaryTerms', 'urn:li:glossaryTerm:Id'],
+        ['removed', 'true'],
+        ['customProperties', 'team=core'],
+        ['name', 'orders'],
+        ['qualifiedName', 'warehouse.db.orders'],
+        ['description', 'ingested'],
+        ['hasDescription', 'true'],
+        ['editedDescription', 'edited'],
+        ['owners', 'urn:li:corpuser:jdoe'],
+        ['hasOwners', 'true'],
+        ['editedFieldTags', 'urn:li:tag:pii'],
+        ['tags', 'urn:li:tag:gold'],
+        ['tags', 'urn:li:tag:pii'],
+        ['hasTags', 'true'],
+        ['glossaryTerms', 'urn:li:glossaryTerm:Orders'],
+        ['hasGlossaryTerms', 'true'],
+        ['browsePaths', '/prod/hive/db'],
+      ],
     });
+  });
+
+  it('counts values for numValuesFieldName and says false for hasValuesFieldName of an empty field', () => {
+    const found = doc('dataset', DATASET, {
+      incidentsSummary: {
+        activeIncidentDetails: [{ urn: 'urn:li:incident:1', type: 'OPERATIONAL', createdAt: 5 }],
+        resolvedIncidentDetails: [],
+      },
+      ownership: { owners: [] },
+    });
+    expect(found.fields).toEqual(
+      expect.arrayContaining([
+        ['activeIncidents', 'urn:li:incident:1'],
+        ['hasActiveIncidents', 'true'],
+        ['numActiveIncidents', '1'],
+        ['activeIncidentCreatedTimes', '5'],
+        ['hasResolvedIncidents', 'false'],
+        ['numResolvedIncidents', '0'],
+        ['hasOwners', 'false'],
+      ]),
+    );
   });
 
   it('falls back to the key for the name, and the key for the platform', () => {

@@ -125,7 +125,12 @@ export class TagService {
     parseTagUrn(urn);
     if (!(await this.#reader.exists(urn))) throw tagNotFound(urn);
     const writes: Edit[] = [];
-    for (const ref of await this.#reader.referencesTo(urn, 'TaggedWith')) {
+    // An entity's own tags are `TaggedWith`, a field's tags edited in the UI `EditableSchemaFieldTaggedWith`.
+    const refs = [
+      ...(await this.#reader.referencesTo(urn, 'TaggedWith')),
+      ...(await this.#reader.referencesTo(urn, 'EditableSchemaFieldTaggedWith')),
+    ];
+    for (const ref of refs) {
       const patch = await this.#untagging(ref.urn, ref.aspect, urn);
       if (patch.length) writes.push({ urn: ref.urn, aspect: ref.aspect, changeType: 'PATCH', value: patch });
     }

@@ -1,22 +1,18 @@
 import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { LINEAGE_RELATIONSHIPS } from '../model/relationships';
 import { entityObject, platformObject } from './dataset';
 import type { EntitySearcher } from './search';
 
 type Direction = 'INCOMING' | 'OUTGOING';
-/** The edges one hop of lineage follows in each direction (DataHub's lineage registry, for the edges mds derives). */
+/**
+ * The edges one hop of lineage follows in each direction: DataHub's lineage relationships, outgoing where the source
+ * is the downstream end (`DownstreamOf`, `Consumes`), incoming where it is the upstream end (`Produces`).
+ */
 const LINEAGE_EDGES: Readonly<Record<'UPSTREAM' | 'DOWNSTREAM', readonly [type: string, direction: Direction][]>> = {
-  UPSTREAM: [
-    ['DownstreamOf', 'OUTGOING'],
-    ['Consumes', 'OUTGOING'],
-    ['Produces', 'INCOMING'],
-  ],
-  DOWNSTREAM: [
-    ['DownstreamOf', 'INCOMING'],
-    ['Consumes', 'INCOMING'],
-    ['Produces', 'OUTGOING'],
-  ],
+  UPSTREAM: LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream ? 'OUTGOING' : 'INCOMING']),
+  DOWNSTREAM: LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream ? 'INCOMING' : 'OUTGOING']),
 };
 /** Every edge of one entity fits in one read; paging is applied to what it answers. */
 const ALL_EDGES = 10_000;

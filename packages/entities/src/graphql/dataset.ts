@@ -144,6 +144,9 @@ export function datasetResolvers(loaders: Loaders): Resolvers {
 
   return {
     Dataset: {
+      // The display name DataHub gives a dataset: its properties' name when set, else the key's.
+      name: async (parent: Parent, _args: unknown, context: ApiContext) =>
+        text((await value(urnOf(parent), 'datasetProperties', context))?.name) ?? parseUrn(urnOf(parent)).parts[1]!,
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'datasetProperties', context);
         if (!v) return null;
@@ -154,7 +157,7 @@ export function datasetResolvers(loaders: Loaders): Resolvers {
             ? { time: v.lastModified.time, actor: text(v.lastModified.actor) }
             : { time: 0, actor: null };
         return {
-          name: text(v.name) ?? text(parent.name) ?? '',
+          name: text(v.name) ?? parseUrn(urnOf(parent)).parts[1]!,
           qualifiedName: text(v.qualifiedName),
           origin,
           description: text(v.description),

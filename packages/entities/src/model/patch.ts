@@ -17,9 +17,10 @@ interface ObjectShape {
   /** The value created when a patch adds below this object while it is absent (DataHub's template default). */
   readonly init?: () => Obj;
 }
-/** A plain string map (`customProperties`): patched as is, only created on demand. */
+/** A plain map (`customProperties`): patched as is, only created on demand; `below`: what its values are. */
 interface MapShape {
   readonly kind: 'map';
+  readonly below?: Shape;
 }
 /** An array patched as a map keyed by `keys[0]`, then (nested maps) by `keys[1]`, ... Each key is a field path. */
 interface KeyedShape {
@@ -45,6 +46,12 @@ const keyed = (keys: readonly string[], item: Shape = object({})): KeyedShape =>
   item,
 });
 const MAP: MapShape = { kind: 'map' };
+const mapOf = (below: Shape): MapShape => ({ kind: 'map', below });
+/**
+ * `upstreamLineage.fineGrainedLineages` as DataHub's fine-grained lineage template patches it: maps of transform
+ * operation → downstream field → query → upstream field → `{confidenceScore, upstreamType, downstreamType}`.
+ */
+const FINE_GRAINED = mapOf(mapOf(mapOf(MAP)));
 
 // Required fields get placeholders, as DataHub's templates do, so a patch on an absent aspect can validate.
 // Stamps use time 0 (not "now") so a patch's result depends on its input only.
@@ -62,7 +69,10 @@ const TEMPLATES: Readonly<Record<string, ObjectShape>> = {
   // `add /removed` patches (kafka golden): entities-api §6.6 predates it.
   status: object({}, () => ({ removed: false })),
   ownership: object({ owners: keyed(['owner', 'type']) }, () => ({ owners: [] })),
-  upstreamLineage: object({ upstreams: keyed(['dataset']) }, () => ({ upstreams: [] })),
+  upstreamLineage: object({ upstreams: keyed(['dataset']), fineGrainedLineages: FINE_GRAINED }, () => ({
+    upstreams: [],
+    fineGrainedLineages: [],
+  })),
   editableSchemaMetadata: object(
     { editableSchemaFieldInfo: keyed(['fieldPath'], object({ globalTags: TAGS, glossaryTerms: TERMS })) },
     () => ({ editableSchemaFieldInfo: [] }),
@@ -107,9 +117,81 @@ export function applyPatch(aspectName: string, current: Record<string, unknown> 
   }
   const { ops, arrayPrimaryKeys } = parsePatch(patch);
   const shape = withPrimaryKeys(template, arrayPrimaryKeys);
-  const doc = new Document(shape, inflate(current ?? template.init?.() ?? {}, shape) as Obj);
+  const fineGrained = aspectName === 'upstreamLineage';
+  let start = current ?? template.init?.() ?? {};
+  if (fineGrained) start = { ...start, fineGrainedLineages: fineGrainedMaps(start.fineGrainedLineages) };
+  const doc = new Document(shape, inflate(start, shape) as Obj);
   ops.forEach((op, index) => doc.apply(op, index));
-  return deflate(doc.root, shape) as Obj;
+  const patched = deflate(doc.root, shape) as Obj;
+  if (fineGrained) define(patched, 'fineGrainedLineages', fineGrainedArray(patched.fineGrainedLineages));
+  return patched;
+}
+
+// ---------------------------------------------------------------------------------------------- fine-grained lineage
+
+/** The fine-grained lineages as maps (FINE_GRAINED), each upstream with the score and types of its lineage. */
+function fineGrainedMaps(lineages: unknown): Obj {
+  const maps: Obj = {};
+  const at = (parent: Obj, key: string): Obj => {
+    if (!isPlainObject(own(parent, key))) define(parent, key, {});
+    return own(parent, key) as Obj;
+  };
+  for (const lineage of Array.isArray(lineages) ? lineages : []) {
+    if (!isPlainObject(lineage)) continue;
+    const downstreams = lineage.downstreams;
+    if (!Array.isArray(downstreams) || downstreams.length !== 1)
+      throw unprocessable(
+        'Patching not supported on fine grained lineages with not exactly one downstream: the patch template keys them by their downstream.',
+      );
+    const upstreams = Array.isArray(lineage.upstreams) ? lineage.upstreams.map(String) : [];
+    const upstreamType =
+      typeof lineage.upstreamType === 'string'
+        ? lineage.upstreamType
+        : upstreams[0]?.startsWith('urn:li:dataset:')
+          ? 'DATASET'
+          : 'FIELD_SET';
+    const downstreamType = typeof lineage.downstreamType === 'string' ? lineage.downstreamType : 'FIELD';
+    const confidenceScore = typeof lineage.confidenceScore === 'number' ? lineage.confidenceScore : 1;
+    const operation = typeof lineage.transformOperation === 'string' ? lineage.transformOperation : 'NONE';
+    const query = at(at(at(maps, operation), String(downstreams[0])), typeof lineage.query === 'string' ? lineage.query : 'NONE');
+    for (const upstream of new Set(upstreams)) define(query, upstream, { confidenceScore, upstreamType, downstreamType });
+  }
+  return maps;
+}
+
+/**
+ * The maps as fine-grained lineages again: one per (operation, downstream, query) with upstreams left, its score the
+ * lowest of its upstreams', its types the last given; a value set whole (`add /fineGrainedLineages [...]`) stays.
+ */
+function fineGrainedArray(maps: unknown): unknown[] {
+  if (Array.isArray(maps)) return maps;
+  const lineages: unknown[] = [];
+  const entries = (value: unknown) => (isPlainObject(value) ? Object.entries(value) : []);
+  for (const [transformOperation, downstreams] of entries(maps))
+    for (const [downstream, queries] of entries(downstreams))
+      for (const [query, upstreams] of entries(queries)) {
+        if (entries(upstreams).length === 0) continue;
+        let confidenceScore = 1;
+        let upstreamType = 'FIELD_SET';
+        let downstreamType = 'FIELD';
+        for (const [, value] of entries(upstreams)) {
+          if (!isPlainObject(value)) continue;
+          if (typeof value.confidenceScore === 'number' && value.confidenceScore <= confidenceScore)
+            confidenceScore = value.confidenceScore;
+          if (typeof value.upstreamType === 'string') upstreamType = value.upstreamType;
+          if (typeof value.downstreamType === 'string') downstreamType = value.downstreamType;
+        }
+        lineages.push({
+          downstreams: [downstream],
+          upstreams: entries(upstreams).map(([upstream]) => upstream),
+          ...(query !== 'NONE' && query.trim() !== '' ? { query } : {}),
+          upstreamType,
+          downstreamType,
+          confidenceScore,
+          transformOperation,
+        });
+      }
+  return lineages;
 }
 
 // ---------------------------------------------------------------------------------------------- patch parsing
@@ -178,6 +260,8 @@ function childShape(shape: Shape | undefined, token: string): Shape | undefined 
       return levelOrItem(shape, 1);
     case 'level':
       return levelOrItem(shape.of, shape.level + 1);
+    case 'map':
+      return shape.below;
     default:
       return undefined;
   }

@@ -1,5 +1,5 @@
 import { findEntity } from '@mds/core';
-import { FACET_FIELDS, SearchQueryError, type Criterion, type SearchIndex, type SearchQuery, type SearchResult } from '@mds/search';
+import { SearchQueryError, type Criterion, type SearchIndex, type SearchQuery, type SearchResult } from '@mds/search';
 import { badRequest, defineAction, type RestliAction } from '@mds/schema';
 import { z } from 'zod';
 import { indexSort } from '../model/search-sort';
@@ -108,7 +108,7 @@ export function searchActions(index: SearchIndex): RestliAction[] {
     count: p.count,
     sort: sortOf(p),
     includeSoftDeleted: p.searchFlags?.includeSoftDeleted ?? false,
-    facets: p.searchFlags?.skipAggregates ? [] : FACET_FIELDS,
+    facets: p.searchFlags?.skipAggregates ? [] : undefined,
     maxFacetValues: p.searchFlags?.maxAggValues,
   });
   return [

@@ -68,10 +68,11 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
     await authorize(actor, parsed, options.denied ?? modifyDenied(actor));
 
     const documents: unknown[] = [];
-    const writes: { index: number; write: AspectWrite }[] = [];
+    // `counted`: false for the key aspect written for a time-series point, which the summary does not report.
+    const writes: { index: number; write: AspectWrite; counted: boolean }[] = [];
     for (const [index, item] of parsed.entries()) {
       if (item.kind === 'versioned') {
-        writes.push({ index, write: item.write });
+        writes.push({ index, write: item.write, counted: true });
         continue;
       }
       try {
@@ -79,6 +80,9 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
       } catch (error) {
         throw naming(error, placeOf(index), batch);
       }
+      // A point of an entity that does not exist yet creates it: its key aspect is written (a no-op when it exists).
+      const { urn, key } = item;
+      writes.push({ index, write: { urn, key, aspect: key.aspect, changeType: 'UPSERT', value: key.value }, counted: false });
     }
 
     const summary: IngestSummary = { written: documents.length, unchanged: 0, skipped: 0 };
@@ -97,7 +101,7 @@ export function createIngest(options: { store: AspectStore; policy: Policy; time
           assertValid,
           { outbox: queued },
         );
-        for (const { outcome } of results) summary[outcome]++;
+        for (const [i, { outcome }] of results.entries()) if (writes[i]!.counted) summary[outcome]++;
       } catch (error) {
         if (!(error instanceof ItemWriteError)) throw error;
         throw naming(error.error, placeOf(writes[error.index]!.index), batch);

@@ -32,10 +32,14 @@ export interface VersionedProposal {
   write: AspectWrite;
 }
 
-/** A proposal of a time-series aspect: handed as sent to the time-series store, which checks the rest. */
+/**
+ * A proposal of a time-series aspect: handed as sent to the time-series store, which checks the rest; the entity's
+ * key aspect is stored first when the entity has none (DataHub's EntityServiceImpl does so), so the entity exists.
+ */
 export interface TimeseriesProposal {
   kind: 'timeseries';
   urn: string;
+  key: AspectWrite['key'];
   proposal: Record<string, unknown>;
 }
 
@@ -74,7 +78,7 @@ export function parseProposal(
   if (spec?.kind !== 'versioned' && spec?.kind !== 'key' && isTimeseries(entity.name, aspectName)) {
     if (changeType !== 'UPSERT')
       throw unprocessable(`ChangeType ${changeType} is not supported for time-series aspect ${aspectName}: only UPSERT is`);
-    return { kind: 'timeseries', urn: urn.text, proposal: raw };
+    return { kind: 'timeseries', urn: urn.text, key: keyOf(entity, urn), proposal: raw };
   }
   if (!spec || spec.kind === 'timeseries') throw unprocessable(`Unknown aspect ${aspectName} for entity ${entity.name}`);
   const key = keyOf(entity, urn);

@@ -160,6 +160,8 @@ function apply(item: AspectWrite, audit: Audit, state: WriteState, check: ValueC
     // The key aspect, built from the URN, is written with the first aspect of a new entity (entities-api §3.4).
     keySlot.row = newRow(item.urn, item.key.aspect, item.key.value, firstSystemMetadata(item.systemMetadata, audit), audit);
     keySlot.touched = true;
+    // Its edges (a data job's flow) are kept like any written value's.
+    keySlot.written = item.key.value;
     state.created.set(item.urn, new Map([[item.key.aspect, item.key.value]]));
     state.changed.add(item.urn);
   }

@@ -185,7 +185,89 @@ describe('upstreamLineage (Python add_upstream_lineage)', () => {
         add(`/upstreams/${USERS}`, upstream(USERS)),
         add(`/upstreams/${JOB}`, upstream(JOB, 'VIEW')),
       ]),
-    ).toEqual({ upstreams: [upstream(USERS), upstream(ORDERS), upstream(JOB, 'VIEW')] });
+    ).toEqual({ upstreams: [upstream(USERS), upstream(ORDERS), upstream(JOB, 'VIEW')], fineGrainedLineages: [] });
+  });
+
+  const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+  const QUERY = 'urn:li:query:3f2c70007dcf';
+
+  it("fine-grained lineages as DataHub's template patches them: operation/downstream/query/upstream, on an absent aspect", () => {
+    const patch = [
+      add(`/fineGrainedLineages/NONE/${field(JOB, 'id')}/NONE/${field(USERS, 'id')}`, { confidenceScore: 1 }),
+      add(`/fineGrainedLineages/COPY: "U"."ID"/${field(JOB, 'name')}/${QUERY}/${field(USERS, 'name')}`, { confidenceScore: 0.9 }),
+      add(`/fineGrainedLineages/COPY: "U"."ID"/${field(JOB, 'name')}/${QUERY}/${field(ORDERS, 'name')}`, { confidenceScore: 0.5 }),
+    ];
+    expect(applyPatch('upstreamLineage', undefined, patch)).toEqual({
+      upstreams: [],
+      fineGrainedLineages: [
+        {
+          downstreams: [field(JOB, 'id')],
+          upstreams: [field(USERS, 'id')],
+          upstreamType: 'FIELD_SET',
+          downstreamType: 'FIELD',
+          confidenceScore: 1,
+          transformOperation: 'NONE',
+        },
+        {
+          downstreams: [field(JOB, 'name')],
+          upstreams: [field(USERS, 'name'), field(ORDERS, 'name')],
+          query: QUERY,
+          upstreamType: 'FIELD_SET',
+          downstreamType: 'FIELD',
+          confidenceScore: 0.5,
+          transformOperation: 'COPY: "U"."ID"',
+        },
+      ],
+    });
+  });
+
+  it('fine-grained lineages: stored ones keyed the same way, an upstream removed, a lineage left without upstreams dropped', () => {
+    const current = {
+      upstreams: [upstream(USERS)],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(USERS, 'id'), field(USERS, 'key')],
+          downstreamType: 'FIELD',
+          downstreams: [field(JOB, 'id')],
+        },
+        {
+          upstreamType: 'DATASET',
+          upstreams: [USERS],
+          downstreamType: 'FIELD',
+          downstreams: [field(JOB, 'all')],
+          transformOperation: 'COPY',
+          query: QUERY,
+        },
+      ],
+    };
+    const patch = [
+      remove(`/fineGrainedLineages/NONE/${field(JOB, 'id')}/NONE/${field(USERS, 'key')}`),
+      remove(`/fineGrainedLineages/COPY/${field(JOB, 'all')}/${QUERY}/${USERS}`),
+    ];
+    expect(applyPatch('upstreamLineage', current, patch)).toEqual({
+      upstreams: [upstream(USERS)],
+      fineGrainedLineages: [
+        {
+          downstreams: [field(JOB, 'id')],
+          upstreams: [field(USERS, 'id')],
+          upstreamType: 'FIELD_SET',
+          downstreamType: 'FIELD',
+          confidenceScore: 1,
+          transformOperation: 'NONE',
+        },
+      ],
+    });
+  });
+
+  it('fine-grained lineages with other than one downstream cannot be patched (a 422, as DataHub refuses them)', () => {
+    const current = {
+      upstreams: [],
+      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', downstreamType: 'FIELD_SET', downstreams: ['a', 'b'] }],
+    };
+    expect(() => applyPatch('upstreamLineage', current, [add(`/upstreams/${USERS}`, upstream(USERS))])).toThrow(
+      'Patching not supported on fine grained lineages with not exactly one downstream',
+    );
   });
 
   it('replaces the whole array with /upstreams, which stays keyed for later ops', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
+import { LINEAGE_RELATIONSHIPS, RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
 
 const JDOE = 'urn:li:corpuser:jdoe';
 const ADMINS = 'urn:li:corpGroup:admins';
@@ -20,18 +20,21 @@ const tags = (...urns: string[]) => ({ tags: urns.map((tag) => ({ tag })) });
 const edge = (destinationUrn: string) => ({ destinationUrn, created: STAMP, lastModified: STAMP });
 
 describe('RELATIONSHIP_TYPES', () => {
-  it('lists exactly the types of the §7.6 table', () => {
-    expect([...RELATIONSHIP_TYPES].sort()).toEqual([
-      'AssociatedWith',
-      'Consumes',
-      'Contains',
-      'DownstreamOf',
-      'IsPartOf',
-      'OwnedBy',
-      'Produces',
-      'TaggedWith',
-    ]);
-    expect(RELATIONSHIP_TYPES).not.toContain('TermedWith');
+  it("lists every relationship name of DataHub's model, sorted, each once", () => {
+    expect(RELATIONSHIP_TYPES).toEqual([...new Set(RELATIONSHIP_TYPES)].sort());
+    for (const name of ['AssociatedWith', 'Consumes', 'Contains', 'DownstreamOf', 'IsPartOf', 'OwnedBy', 'Produces', 'TaggedWith'])
+      expect(RELATIONSHIP_TYPES).toContain(name);
+    for (const name of ['TermedWith', 'SchemaFieldTaggedWith', 'MemberOf', 'DerivedFrom', 'IncidentOn', 'ownershipType', 'IsMemberOfGroup'])
+      expect(RELATIONSHIP_TYPES).toContain(name);
+    expect(RELATIONSHIP_TYPES).toHaveLength(68);
+  });
+});
+
+describe('LINEAGE_RELATIONSHIPS', () => {
+  it("are the model's lineage relationships, Produces and MemberOf pointing downstream", () => {
+    const lineage = Object.fromEntries(LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream]));
+    expect(lineage).toMatchObject({ DownstreamOf: true, Consumes: true, Produces: false, TrainedBy: true, MemberOf: false });
+    expect(lineage).not.toHaveProperty('OwnedBy');
   });
 });
 
@@ -48,6 +51,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
     expect(edgesOf('ownership', ownership)).toEqual([
       { type: 'OwnedBy', destination: JDOE },
       { type: 'OwnedBy', destination: ADMINS },
+      { type: 'ownershipType', destination: 'urn:li:ownershipType:__system__business_owner' },
     ]);
   });
 
@@ -58,7 +62,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
     ]);
   });
 
-  it('TaggedWith: field tags of schemaMetadata', () => {
+  it("SchemaFieldTaggedWith: field tags of schemaMetadata (the field overrides the tag record's name)", () => {
     const schemaMetadata = {
       schemaName: 'db.orders',
       platform: 'urn:li:dataPlatform:hive',
@@ -79,12 +83,12 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       ],
     };
     expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([
-      { type: 'TaggedWith', destination: PII },
-      { type: 'TaggedWith', destination: GOLD },
+      { type: 'SchemaFieldTaggedWith', destination: PII },
+      { type: 'SchemaFieldTaggedWith', destination: GOLD },
     ]);
   });
 
-  it('TaggedWith: field tags of editableSchemaMetadata', () => {
+  it('EditableSchemaFieldTaggedWith and EditableSchemaFieldWithGlossaryTerm: editableSchemaMetadata', () => {
     const editableSchemaMetadata = {
       created: STAMP,
       lastModified: STAMP,
@@ -93,10 +97,13 @@ describe('edgesOf, one row of the §7.6 table each', () => {
         { fieldPath: 'id', glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP } },
       ],
     };
-    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([{ type: 'TaggedWith', destination: LEGACY }]);
+    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([
+      { type: 'EditableSchemaFieldTaggedWith', destination: LEGACY },
+      { type: 'EditableSchemaFieldWithGlossaryTerm', destination: 'urn:li:glossaryTerm:Id' },
+    ]);
   });
 
-  it('DownstreamOf: upstreamLineage.upstreams[].dataset', () => {
+  it('DownstreamOf: upstreamLineage.upstreams[].dataset and fine-grained upstream fields', () => {
     const upstreamLineage = {
       upstreams: [
         { auditStamp: STAMP, dataset: ORDERS, type: 'TRANSFORMED' },
@@ -107,6 +114,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
     expect(edgesOf('upstreamLineage', upstreamLineage)).toEqual([
       { type: 'DownstreamOf', destination: ORDERS },
       { type: 'DownstreamOf', destination: USERS },
+      { type: 'DownstreamOf', destination: `urn:li:schemaField:(${ORDERS},id)` },
     ]);
   });
 
@@ -118,8 +126,10 @@ describe('edgesOf, one row of the §7.6 table each', () => {
     expect(edgesOf('container', { container: CONTAINER })).toEqual([{ type: 'IsPartOf', destination: CONTAINER }]);
   });
 
-  it('dataJobKey declares no edge (the flow is a key part)', () => {
-    expect(edgesOf('dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' })).toEqual([]);
+  it("IsPartOf: a data job's key names its flow", () => {
+    expect(edgesOf('dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' })).toEqual([
+      { type: 'IsPartOf', destination: 'urn:li:dataFlow:(airflow,etl,PROD)' },
+    ]);
   });
 
   it('Contains and Consumes: dashboardInfo charts/chartEdges and datasets/datasetEdges', () => {
@@ -141,7 +151,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
     ]);
   });
 
-  it('Consumes: chartInfo.inputs[] (urn or {"string": urn}) and inputEdges[]', () => {
+  it('Consumes: chartInfo.inputs[] as union members {"string": urn}, and inputEdges[]', () => {
     const chartInfo = {
       title: 'Orders by day',
       description: '',
@@ -151,7 +161,6 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       type: 'BAR',
     };
     expect(edgesOf('chartInfo', chartInfo)).toEqual([
-      { type: 'Consumes', destination: ORDERS },
       { type: 'Consumes', destination: USERS },
       { type: 'Consumes', destination: REVENUE },
     ]);
@@ -175,12 +184,18 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       { type: 'Produces', destination: 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/revenue,PROD)' },
       { type: 'DownstreamOf', destination: EXTRACT },
       { type: 'DownstreamOf', destination: CLEAN },
+      { type: 'Consumes', destination: `urn:li:schemaField:(${ORDERS},id)` },
+    ]);
+  });
+
+  it('TermedWith: glossaryTerms.terms[].urn', () => {
+    expect(edgesOf('glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP })).toEqual([
+      { type: 'TermedWith', destination: 'urn:li:glossaryTerm:Id' },
     ]);
   });
 
   it('aspects without relationship fields declare no edges', () => {
     expect(edgesOf('datasetProperties', { name: 'orders', customProperties: {}, tags: [] })).toEqual([]);
-    expect(edgesOf('glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP })).toEqual([]);
     expect(edgesOf('status', { removed: true })).toEqual([]);
     expect(edgesOf('toString', {})).toEqual([]);
     expect(edgesOf('__proto__', {})).toEqual([]);
@@ -219,7 +234,7 @@ describe('edgesOf deduplication', () => {
         { fieldPath: 'b', globalTags: tags(PII) },
       ],
     };
-    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'TaggedWith', destination: PII }]);
+    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
   });
 
   it('keeps one urn under different types', () => {
@@ -261,10 +276,10 @@ describe('edgesOf on malformed values', () => {
     const schemaMetadata = {
       fields: [null, { fieldPath: 'a', globalTags: null }, { fieldPath: 'b', globalTags: { tags: null } }, { globalTags: tags(PII) }],
     };
-    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'TaggedWith', destination: PII }]);
+    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
 
     const chartInfo = { inputs: [null, { string: 3 }, { urn: ORDERS }, 5, USERS], inputEdges: [null, {}, { destinationUrn: null }] };
-    expect(edgesOf('chartInfo', chartInfo)).toEqual([{ type: 'Consumes', destination: USERS }]);
+    expect(edgesOf('chartInfo', chartInfo)).toEqual([]);
 
     const dataJobInputOutput = { inputDatasets: [null, 1, ORDERS], inputDatajobEdges: [{ sourceUrn: EXTRACT }, edge(CLEAN)] };
     expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([

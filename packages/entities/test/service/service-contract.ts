@@ -131,6 +131,30 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect(await restarted.relayOutbox()).toBe(0);
       });
 
+      it("a time-series point of an entity with no aspect yet creates it: its key is stored first, as DataHub's EntityServiceImpl does", async () => {
+        const { service, store, timeseries } = await freshService();
+        expect(await store.exists(OTHER)).toBe(false);
+        const point = mcp(OTHER, 'datasetProfile', { timestampMillis: 5, rowCount: 3 });
+        expect(await service.ingest(editor, placed([point]), { batch: false })).toEqual({ written: 1, unchanged: 0, skipped: 0 });
+        expect(await store.exists(OTHER)).toBe(true);
+        expect([...(await store.latest([OTHER])).get(OTHER)!.keys()]).toEqual(['datasetKey']);
+        expect((await store.get(OTHER, 'datasetKey'))!.value).toEqual({
+          platform: 'urn:li:dataPlatform:hive',
+          name: 'db.customers',
+          origin: 'PROD',
+        });
+        // Another point leaves the entity as it is: no new row, the same key.
+        await service.ingest(editor, placed([mcp(OTHER, 'datasetProfile', { timestampMillis: 6, rowCount: 4 })]), { batch: false });
+        expect(await store.versions(OTHER, 'datasetKey')).toHaveLength(1);
+        expect(timeseries.points).toHaveLength(2);
+        // A point refused by the time-series store creates nothing.
+        const THIRD = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.third,PROD)';
+        await expect(service.ingest(editor, placed([mcp(THIRD, 'datasetProfile', { rowCount: 1 })]), { batch: false })).rejects.toThrow(
+          'timestampMillis is required',
+        );
+        expect(await store.exists(THIRD)).toBe(false);
+      });
+
       it('refuses a malformed urn (400), an unknown entity (422), a urn its key cannot be built from (400): the batch names the item, writes nothing', async () => {
         const { service, store } = await freshService();
         const batch = (bad: unknown) => service.ingest(editor, placed([mcp(OTHER, 'globalTags', tags('a')), bad]), { batch: true });

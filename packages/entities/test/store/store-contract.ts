@@ -422,6 +422,56 @@ export function describeStoreContract(name: string, databases: Pick<TestSqlDatab
         expect(await store.referencesTo('urn:li:tag:pii', 'TaggedWith')).toEqual([]);
         expect(await store.isEmpty()).toBe(false);
       });
+
+      it("answers every @Relationship of DataHub's model, incl. a schema field's tags and a data job's flow in its key", async () => {
+        const store = await freshStore();
+        const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),load)';
+        const field = { fieldPath: 'id', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' };
+        await store.write(
+          [
+            upsert(
+              { ...field, fields: [{ ...field, globalTags: tags('pii'), glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }] } }] },
+              {
+                aspect: 'schemaMetadata',
+              },
+            ),
+            upsert({ flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' }, { urn: job, aspect: 'dataJobKey' }),
+          ],
+          at(1000),
+        );
+        const all = { direction: 'OUTGOING' as const, types: [], start: 0, count: 10 };
+        expect(await store.relationships(DATASET, all)).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'SchemaFieldTaggedWith', entity: 'urn:li:tag:pii' },
+            { type: 'SchemaFieldWithGlossaryTerm', entity: 'urn:li:glossaryTerm:Id' },
+          ],
+        });
+        expect((await store.relationships(job, all)).relationships).toEqual([
+          { type: 'IsPartOf', entity: 'urn:li:dataFlow:(airflow,etl,PROD)' },
+        ]);
+      });
+
+      it('reindex rebuilds the edges of rows written without them (a database restored from DataHub)', async () => {
+        const db = await databases.open();
+        const store = testStore(db);
+        await store.migrate();
+        const value = JSON.stringify({ domains: ['urn:li:domain:finance'] });
+        await db.run(
+          'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, NULL, 1000, ?)',
+          [DATASET, 'domains', value, JDOE],
+        );
+        const incoming = { direction: 'INCOMING' as const, types: ['AssociatedWith'], start: 0, count: 10 };
+        expect((await store.relationships('urn:li:domain:finance', incoming)).total).toBe(0);
+        expect(await store.reindex()).toBe(1);
+        expect(await store.relationships('urn:li:domain:finance', incoming)).toEqual({
+          total: 1,
+          relationships: [{ type: 'AssociatedWith', entity: DATASET }],
+        });
+        // Once more: the same edges, none twice.
+        await store.reindex();
+        expect((await store.relationships('urn:li:domain:finance', incoming)).total).toBe(1);
+      });
     });
   });
 }
