@@ -122,24 +122,6 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     await reindexEntities(tx, [...state.changed], state.created);
   }
 
-  /** The edges of the entities again, from their latest aspects (rows written before the model declared them too). */
-  async function rebuildEdges(tx: SqlExecutor, urns: readonly string[]) {
-    await deleteRows(
-      tx,
-      { table: 'entity_relationship', columns: ['source'] },
-      urns.map((urn) => [urn]),
-    );
-    const edges = (await latestRows(tx, urns))
-      .filter((row) => declaresEdges(row.aspect))
-      .flatMap((row) => edgesOf(row.aspect, JSON.parse(row.metadata)).map((edge) => [row.urn, row.aspect, edge.type, edge.destination]));
-    await writeRows(tx, {
-      table: 'entity_relationship',
-      columns: ['source', 'aspect', 'type', 'destination'],
-      rows: edges,
-      onConflict: 'ignore',
-    });
-  }
-
   /** The entities' search documents again, from their latest aspects as this transaction sees them. */
   async function reindexEntities(
     tx: SqlExecutor,
