@@ -25,10 +25,10 @@ const schema = z.object({
   // DataHub's names and defaults for the first three.
   GRAPHQL_QUERY_INTROSPECTION_ENABLED: bool.default(true),
   GRAPHQL_QUERY_DEPTH_LIMIT: limit.default(50),
-  GRAPHQL_QUERY_COMPLEXITY_LIMIT: limit.default(2000),
-  GRAPHQL_QUERY_MAX_ALIASES: limit.default(30),
+  GRAPHQL_QUERY_COMPLEXITY_LIMIT: limit.default(5000),
+  GRAPHQL_QUERY_MAX_ALIASES: limit.default(1500),
   GRAPHQL_QUERY_MAX_DIRECTIVES: limit.default(30),
-  GRAPHQL_QUERY_MAX_TOKENS: limit.default(2000),
+  GRAPHQL_QUERY_MAX_TOKENS: limit.default(5000),
   // DataHub's authorization switches, with its defaults (metadata-service/configuration application.yaml).
   REST_API_AUTHORIZATION_ENABLED: bool.default(true),
   VIEW_AUTHORIZATION_ENABLED: bool.default(false),

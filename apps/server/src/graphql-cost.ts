@@ -9,7 +9,11 @@ import {
   getNamedType,
   getOperationAST,
   getVariableValues,
+  defaultFieldResolver,
   isAbstractType,
+  isInterfaceType,
+  isListType,
+  getNullableType,
   isInputObjectType,
   isLeafType,
   isObjectType,
@@ -30,22 +34,40 @@ import {
 import type { Plugin } from 'graphql-yoga';
 
 /**
- * The cost model behind GRAPHQL_QUERY_COMPLEXITY_LIMIT (README, Configuration), computed before any resolver runs:
+ * The cost model behind GRAPHQL_QUERY_COMPLEXITY_LIMIT (README, Configuration): a query costs the entities and page
+ * items it reads. Two checks share the budget.
  *
- * - a leaf field (scalar, enum) costs 1, a field with a selection 2 plus what its selection costs: the weights
- *   graphql-armor's cost limit gave, so that a selection without lists costs about what it cost before, but with no
- *   surcharge per level of depth (depth alone does no work; lists do);
- * - a field whose arguments ask for a number of items (`count`, `first`, `last`, `limit`, as arguments or as fields of
- *   an input object argument such as `searchAcrossEntities(input: {count})`, variables and defaults resolved) costs
- *   2 plus that number times its selection; asked for nothing, it counts as DEFAULT_PAGE_SIZE items;
+ * Priced before any resolver runs (`operationCost`):
+ * - a page — a field whose arguments ask for a number of items (`count`, `first`, `last`, `limit`, as arguments or as
+ *   fields of an input object argument such as `searchAcrossEntities(input: {count})`; or a list of `urns`), variables
+ *   and defaults resolved — costs the items it asks for (DEFAULT_PAGE_SIZE when it asks none);
+ * - what one item of a page selects is not multiplied: it is read for all the items at once, a level at a time (the
+ *   request's loaders), and its size is bounded by the document's (GRAPHQL_QUERY_MAX_TOKENS, GRAPHQL_QUERY_DEPTH_LIMIT);
+ * - a page inside a page counts one item: how many items it gives depends on the data (a glossary of 1,000 root nodes
+ *   asking 500 children of each holds a few dozen nodes), so the meter (below) charges what it really gives;
+ * - outside pages, each field whose value is an entity counts 1 (an entity read); leaves and other objects count 0;
  * - fields are merged by response key as execution merges them: a fragment counts once per place it is spread, two
  *   aliases count twice; of an interface or union, the costliest of its object types counts.
  *
- * A list whose size no argument sets (a dataset's schema fields) counts as one item.
+ * Metered while it runs (`costLimitPlugin`): each page, when its resolver answers, is charged the items it gave; once
+ * the charges pass the budget, every page still to resolve is refused before it reads, and the answer is the budget
+ * error alone. A page nested in a page is so paid for as often as the data makes it run.
+ *
+ * DataHub's own web UI, every query with the variables its pages send, costs at most 4,000 so (test/webui); the
+ * default budget is 5,000.
  */
-const LEAF_COST = 1;
-const OBJECT_COST = 2;
 const SIZE_ARGUMENTS = new Set(['count', 'first', 'last', 'limit']);
+/** List arguments whose length is the number of items asked (`entities(urns: [...])`). */
+const LIST_ARGUMENTS = new Set(['urns']);
+
+/** A selection's price: the entities it reads outside pages, and the items of its pages. */
+interface Priced {
+  item: number;
+  pages: number;
+}
+const FREE: Priced = { item: 0, pages: 0 };
+const ENTITY_COST = 1;
+const total = (priced: Priced) => priced.item + priced.pages;
 
 /**
  * Items a page of DataHub's asks for when the caller gives no size: its search resolvers default to 10
@@ -110,7 +132,7 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, operation: Operat
   const root = rootType(schema, operation);
   if (!root) return { cost: 0 };
   try {
-    return { cost: new CostCounter(schema, document, variables).selection(root, [operation.selectionSet]) };
+    return { cost: total(new CostCounter(schema, document, variables).selection(root, [operation.selectionSet])) };
   } catch (error) {
     if (error instanceof WindowError) return { cost: 0, refusal: error.refusal };
     throw error;
@@ -133,7 +155,7 @@ class WindowError extends Error {
 class CostCounter {
   readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly ids = new Map<SelectionSetNode, number>();
-  private readonly memo = new Map<string, number>();
+  private readonly memo = new Map<string, Priced>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -145,25 +167,32 @@ class CostCounter {
     }
   }
 
-  /** What `sets`, merged, cost on a value of `type`: of an abstract type, the costliest of its object types. */
-  selection(type: GraphQLNamedType, sets: readonly SelectionSetNode[]): number {
-    if (isObjectType(type)) return this.objectSelection(type, sets);
-    if (!isAbstractType(type)) return 0;
-    let most = 0;
-    for (const object of this.schema.getPossibleTypes(type)) most = Math.max(most, this.objectSelection(object, sets));
+  /** What `sets`, merged, cost on a value of `type` (one item and the pages in it): of an abstract type, the costliest object type. */
+  selection(type: GraphQLNamedType, sets: readonly SelectionSetNode[], inPage = false): Priced {
+    if (isObjectType(type)) return this.objectSelection(type, sets, inPage);
+    if (!isAbstractType(type)) return FREE;
+    let most = FREE;
+    for (const object of this.schema.getPossibleTypes(type)) {
+      const priced = this.objectSelection(object, sets, inPage);
+      if (total(priced) > total(most)) most = priced;
+    }
     return most;
   }
 
-  private objectSelection(type: GraphQLObjectType, sets: readonly SelectionSetNode[]): number {
-    const key = `${type.name}:${sets.map((set) => this.idOf(set)).join(',')}`;
+  private objectSelection(type: GraphQLObjectType, sets: readonly SelectionSetNode[], inPage: boolean): Priced {
+    const key = `${type.name}:${inPage ? 'p' : ''}${sets.map((set) => this.idOf(set)).join(',')}`;
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     const fields = new Map<string, FieldNode[]>();
     this.collect(type, sets, fields, new Set());
-    let cost = 0;
-    for (const nodes of fields.values()) cost += this.field(type, nodes);
-    this.memo.set(key, cost);
-    return cost;
+    const priced = { item: 0, pages: 0 };
+    for (const nodes of fields.values()) {
+      const field = this.field(type, nodes, inPage);
+      priced.item += field.item;
+      priced.pages += field.pages;
+    }
+    this.memo.set(key, priced);
+    return priced;
   }
 
   /** The fields `sets` select on `type`, by response key, as execution collects them (graphql-js collectFields). */
@@ -189,19 +218,37 @@ class CostCounter {
     }
   }
 
-  private field(parent: GraphQLObjectType, nodes: readonly FieldNode[]): number {
+  private field(parent: GraphQLObjectType, nodes: readonly FieldNode[], inPage: boolean): Priced {
     const first = nodes[0]!;
     const name = first.name.value;
     // Introspection answers from the schema, not the store; it was never counted.
-    if (name === '__schema' || name === '__type') return 0;
-    if (name === '__typename') return LEAF_COST;
+    if (name === '__schema' || name === '__type') return FREE;
+    if (name === '__typename') return FREE;
     const definition = parent.getFields()[name];
-    if (!definition) return 0; // validation has refused the document already
+    if (!definition) return FREE; // validation has refused the document already
     const type = getNamedType(definition.type);
-    if (isLeafType(type)) return LEAF_COST;
+    if (isLeafType(type)) return FREE;
     const sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+    const own = this.isEntity(type) ? ENTITY_COST : 0;
+    if (!sizeArguments(definition)) {
+      const inner = this.selection(type, sets, inPage);
+      return { item: own + inner.item, pages: inner.pages };
+    }
+    // A page: the items it asks for. What each item selects is read for all of them at once, a level at a time (the
+    // request's loaders), and is bounded by the document's size (GRAPHQL_QUERY_TOKEN_LIMIT), so it is not multiplied.
+    // Inside another page, how many items a page gives depends on the data (a glossary of 1,000 root nodes asking 500
+    // children of each has a few dozen nodes): it is priced as one item here, and the meter charges what it gives.
     const size = this.pageSize(definition, first);
-    return OBJECT_COST + (size === 0 ? 0 : size * this.selection(type, sets));
+    return { item: 0, pages: (inPage ? 1 : size) + this.selection(type, sets, true).pages };
+  }
+
+  /** Whether values of `type` are entities (it implements DataHub's `Entity`, or is an interface or union of such). */
+  private isEntity(type: GraphQLNamedType): boolean {
+    const entity = this.schema.getType('Entity');
+    if (!entity || !isInterfaceType(entity)) return false;
+    if (type === entity) return true;
+    if (isObjectType(type)) return this.schema.isSubType(entity, type);
+    return isAbstractType(type) && this.schema.getPossibleTypes(type).every((object) => this.schema.isSubType(entity, object));
   }
 
   /**
@@ -253,9 +300,11 @@ function pageAsked(field: GraphQLField<unknown, unknown>, sizes: { inputs: strin
     return { size: DEFAULT_PAGE_SIZE, start: 0 };
   }
   let asked: number | undefined;
+  let listed = 0;
   let start = 0;
   const read = (object: Record<string, unknown>) => {
     for (const [name, value] of Object.entries(object)) {
+      if (Array.isArray(value) && LIST_ARGUMENTS.has(name)) listed = Math.max(listed, value.length);
       if (typeof value !== 'number') continue;
       if (SIZE_ARGUMENTS.has(name)) asked = asked === undefined ? value : Math.max(asked, value);
       else if (name === 'start') start = value;
@@ -266,7 +315,8 @@ function pageAsked(field: GraphQLField<unknown, unknown>, sizes: { inputs: strin
     const input = values[name];
     if (input && typeof input === 'object' && !Array.isArray(input)) read(input as Record<string, unknown>);
   }
-  return { size: asked === undefined ? DEFAULT_PAGE_SIZE : cappedSize(asked), start };
+  if (asked === undefined && listed) return { size: listed, start };
+  return { size: Math.max(listed, asked === undefined ? DEFAULT_PAGE_SIZE : cappedSize(asked)), start };
 }
 
 /** `@skip` and `@include`, as execution reads them. */
@@ -288,7 +338,8 @@ function sizeArguments(field: GraphQLField<unknown, unknown>): { inputs: string[
   let direct = false;
   const inputs: string[] = [];
   for (const argument of field.args) {
-    if (SIZE_ARGUMENTS.has(argument.name)) direct = true;
+    if (SIZE_ARGUMENTS.has(argument.name) || (LIST_ARGUMENTS.has(argument.name) && isListType(getNullableType(argument.type))))
+      direct = true;
     const type = getNamedType(argument.type);
     if (isInputObjectType(type) && Object.keys(type.getFields()).some((name) => SIZE_ARGUMENTS.has(name))) inputs.push(argument.name);
   }
@@ -310,7 +361,11 @@ const refusal = (message: string, node?: FieldNode) =>
 
 /** The message of a query over the budget, naming both numbers and the variable that sets the budget. */
 export const overBudgetMessage = (budget: number, cost: number) =>
-  `Query cost limit of ${budget} exceeded: this query costs ${cost} (GRAPHQL_QUERY_COMPLEXITY_LIMIT; a field asking for n items costs n times what it selects)`;
+  `Query cost limit of ${budget} exceeded: this query costs ${cost} (GRAPHQL_QUERY_COMPLEXITY_LIMIT; a page asking for n items costs n)`;
+
+/** The message of a query whose pages, as they ran, came to cost more than the budget. */
+export const meteredOverBudgetMessage = (budget: number, spent: number) =>
+  `Query cost limit of ${budget} exceeded: the pages of this query gave ${spent} items so far (GRAPHQL_QUERY_COMPLEXITY_LIMIT; every item of every page counts, a page inside a page as often as it runs)`;
 
 /**
  * What a document's cost can depend on: the fields that declare a size (whose pages the variables may size) and the
@@ -388,11 +443,76 @@ export function costLimitPlugin(budget: number): Plugin {
     }
     return { cost };
   };
+  const meters = new WeakMap<object, Meter>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const outcome: CostOutcome = outcomeOf(args.schema, args.document, args.operationName, args.variableValues);
       const refused = outcome.refusal ?? (outcome.cost > budget ? refusal(overBudgetMessage(budget, outcome.cost)) : undefined);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+      if (refused) return setResultAndStopExecution({ errors: [refused] });
+      // Only an operation with pages is metered (a tag read has none).
+      const context = args.contextValue as object | undefined;
+      if (!context || !byDocument.get(args.document)?.pages.length) return;
+      meterPagesOf(args.schema, meters);
+      const meter = new Meter(budget);
+      meters.set(context, meter);
+      return {
+        onExecuteDone({ setResult }) {
+          meters.delete(context);
+          if (meter.over) setResult({ errors: [meter.over] });
+        },
+      };
     },
   };
 }
+
+/** What the pages of one execution have given so far, and the refusal once that is more than the budget. */
+class Meter {
+  spent = 0;
+  over: GraphQLError | undefined;
+
+  constructor(private readonly budget: number) {}
+
+  /** Charges a page the items it answered with (`value`). */
+  charge<T>(value: T): T {
+    this.spent += itemsIn(value);
+    if (this.spent > this.budget) throw (this.over ??= refusal(meteredOverBudgetMessage(this.budget, this.spent)));
+    return value;
+  }
+}
+
+/** How many items a page's answer holds: a list's length, or the longest list of an object's own fields (`searchResults`). */
+function itemsIn(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  if (value === null || typeof value !== 'object') return value === null || value === undefined ? 0 : 1;
+  let most = 0;
+  for (const field of Object.values(value)) if (Array.isArray(field)) most = Math.max(most, field.length);
+  return most;
+}
+
+/** Schemas whose page resolvers are metered already. */
+const metered = new WeakSet<GraphQLSchema>();
+
+/**
+ * Wraps, once per schema, the resolver of every page (a field with a size argument) so that each answer is charged to
+ * its execution's meter, and a page asked for once the budget is spent is refused before it reads anything.
+ */
+function meterPagesOf(schema: GraphQLSchema, meters: WeakMap<object, Meter>): void {
+  if (metered.has(schema)) return;
+  metered.add(schema);
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!sizeArguments(field)) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (source, args, context, info) => {
+        const meter = meters.get(context as object);
+        if (!meter) return resolve(source, args, context, info);
+        if (meter.over) throw meter.over;
+        const answer = resolve(source, args, context, info);
+        return isPromise(answer) ? answer.then((value) => meter.charge(value)) : meter.charge(answer);
+      };
+    }
+  }
+}
+
+const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';

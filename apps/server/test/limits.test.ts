@@ -21,16 +21,16 @@ const refusal = async (run: Promise<{ status: number; body: any }>) => {
 };
 
 describe('GraphQL limits at their defaults', () => {
-  it('refuses more than 2,000 tokens', async () => {
-    expect(await refusal(mds.graphql(`{ ${repeat(2100, () => '__typename')} }`))).toMatch(/Token limit of 2000/);
+  it('refuses more than 5,000 tokens', async () => {
+    expect(await refusal(mds.graphql(`{ ${repeat(5100, () => '__typename')} }`))).toMatch(/Token limit of 5000/);
   });
 
-  it('refuses more than 30 aliases, the same way when the document is sent again (its prepared outcome is kept)', async () => {
-    const tooMany = `{ ${repeat(31, (i) => `a${i}: appConfig { appVersion }`)} }`;
+  it('refuses more than 1,500 aliases, the same way when the document is sent again (its prepared outcome is kept)', async () => {
+    const tooMany = `{ appConfig { ${repeat(1501, (i) => `a${i}: appVersion`)} } }`;
     const first = await refusal(mds.graphql(tooMany));
-    expect(first).toMatch(/Aliases limit of 30/);
+    expect(first).toMatch(/Aliases limit of 1500/);
     expect(await refusal(mds.graphql(tooMany))).toBe(first);
-    expect((await mds.graphql(`{ ${repeat(30, (i) => `a${i}: appConfig { appVersion }`)} }`)).status).toBe(200);
+    expect((await mds.graphql(`{ appConfig { ${repeat(1500, (i) => `a${i}: appVersion`)} } }`)).status).toBe(200);
   });
 
   it('refuses more than 30 directives', async () => {
@@ -81,10 +81,10 @@ describe('configured limits', () => {
     expect(await refusal(tight.graphql(DEEP))).toMatch(/Query depth limit of 3 exceeded/);
   });
   it('complexity', async () => {
-    expect(await refusal(tight.graphql('{ appConfig { appVersion } me { corpUser { urn username } } }'))).toMatch(
+    expect(await refusal(tight.graphql('{ searchAcrossEntities(input: { query: "*", count: 9 }) { total } }'))).toMatch(
       /^Query cost limit of 8 exceeded: this query costs 9 /,
     );
-    expect((await tight.graphql('{ appConfig { appVersion } me { corpUser { urn } } }')).status).toBe(200);
+    expect((await tight.graphql('{ searchAcrossEntities(input: { query: "*", count: 8 }) { total } }')).status).toBe(200);
   });
   it('aliases, directives, tokens', async () => {
     expect(await refusal(tight.graphql('{ a: appConfig { appVersion } b: appConfig { appVersion } c: appConfig { appVersion } }'))).toMatch(

@@ -167,3 +167,42 @@ export function compareCoordinates(reference: readonly string[], mine: readonly 
   result.extra = mine.filter((c) => !referenceKeys.has(c.key)).map((c) => c.line);
   return result;
 }
+
+/**
+ * A schema rebuilt from coordinate lines alone (types, fields with their arguments, interfaces, unions, enum values,
+ * input fields, roots): DataHub's schema as a client sees it, without DataHub's SDL files — for tests that need to
+ * execute or price the UI's documents against DataHub's own types.
+ */
+export function schemaFromCoordinates(lines: readonly string[]): GraphQLSchema {
+  const kinds = new Map<string, string>();
+  const members = new Map<string, string[]>();
+  const interfaces = new Map<string, string[]>();
+  const roots: string[] = [];
+  const directives: string[] = [];
+  for (const line of lines) {
+    const named = /^(type|interface|input|enum|scalar) (\w+)$/.exec(line);
+    const union = /^union (\w+) = (.+)$/.exec(line);
+    const implementing = /^(\w+) implements (\w+)$/.exec(line);
+    const root = /^schema\.(\w+): (\w+)$/.exec(line);
+    const member = /^(\w+)\.(.+)$/.exec(line);
+    if (named) kinds.set(named[2]!, named[1]!);
+    else if (union) kinds.set(union[1]!, `union ${union[1]} = ${union[2]}`);
+    else if (implementing) interfaces.set(implementing[1]!, [...(interfaces.get(implementing[1]!) ?? []), implementing[2]!]);
+    else if (root) roots.push(`${root[1]}: ${root[2]}`);
+    else if (line.startsWith('directive ')) directives.push(line);
+    else if (member) members.set(member[1]!, [...(members.get(member[1]!) ?? []), member[2]!]);
+  }
+  const builtIn = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
+  const sdl: string[] = [`schema { ${roots.join(' ')} }`, ...directives];
+  for (const [name, kind] of kinds) {
+    if (kind.startsWith('union ')) sdl.push(kind);
+    else if (kind === 'scalar') {
+      if (!builtIn.has(name)) sdl.push(`scalar ${name}`);
+    } else {
+      const implemented = interfaces.get(name);
+      const head = `${kind} ${name}${implemented ? ` implements ${implemented.join(' & ')}` : ''}`;
+      sdl.push(`${head} {\n${(members.get(name) ?? []).map((m) => `  ${m}`).join('\n')}\n}`);
+    }
+  }
+  return buildASTSchema(parse(sdl.join('\n')));
+}

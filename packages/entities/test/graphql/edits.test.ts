@@ -39,8 +39,7 @@ describe('GraphQL edits go through the entity service', () => {
       institutionalMemory: { elements: [{ url: "https://wiki/orders", author: "jdoe", description: "the runbook" }] } }) { urn } }`);
     expect(memory.errors?.map((e) => ({ message: e.message, extensions: e.extensions }))).toEqual([
       {
-        message:
-          'Failed to validate record with class com.linkedin.common.InstitutionalMemory: \nERROR :: /elements/0/createStamp/actor :: "jdoe" is not backed by a urn',
+        message: `Failed to validate record with class com.linkedin.common.InstitutionalMemory: \nERROR :: /elements/0/createStamp/actor :: "Provided urn jdoe" is invalid: Urn doesn't start with 'urn:'. Urn: jdoe`,
         extensions: { code: 422, type: 'UNPROCESSABLE_ENTITY' },
       },
     ]);
@@ -48,7 +47,7 @@ describe('GraphQL edits go through the entity service', () => {
       `mutation { updateDataset(urn: "${DATASET}", input: { tags: { tags: [{ tag: { urn: "pii", name: "PII" } }] } }) { urn } }`,
     );
     expect(tags.errors?.[0]?.message).toBe(
-      'Failed to validate record with class com.linkedin.common.GlobalTags: \nERROR :: /tags/0/tag :: "pii" is not backed by a urn',
+      `Failed to validate record with class com.linkedin.common.GlobalTags: \nERROR :: /tags/0/tag :: "Provided urn pii" is invalid: Urn doesn't start with 'urn:'. Urn: pii`,
     );
     expect(await stored()).toEqual(before);
   });
