@@ -69,7 +69,8 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefin
     DATA_DIR: dataDir,
     ...(logLevel === undefined ? {} : { LOG_LEVEL: logLevel }),
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    NODE_ENV: 'production',
+    // No NODE_ENV: `pnpm start` sets none and `pnpm dev` sets development, so the server users run is in development
+    // mode (which, among others, puts graphql-js on its slower development path unless the bundle pins it).
     DATAHUB_TOKEN_SERVICE_SIGNING_KEY: secrets.signingKey,
     DATAHUB_TOKEN_SERVICE_SALT: secrets.salt,
   };

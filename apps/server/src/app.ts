@@ -1,4 +1,4 @@
-import type { Auth } from '@mds/auth';
+import type { AuthService } from '@mds/auth';
 import {
   ApiError,
   UNAUTHENTICATED_MESSAGE,
@@ -41,7 +41,7 @@ export interface AppOptions {
   corsOrigins: readonly string[];
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
-  authenticate: Auth['authenticate'];
+  authenticate: AuthService['authenticate'];
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];

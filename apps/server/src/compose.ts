@@ -1,7 +1,7 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { masked } from '@mds/db';
 import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
-import { createTagsModule, type TagService } from '@mds/tags';
+import { createTags, type Tags } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +11,10 @@ import type { Logger } from './logger';
 import type { Composition } from './server';
 import { openStorage } from './storage';
 
+/** Each domain package as its factory answered it: `{ module, service, ... }`. */
 export interface Domains {
   auth: Auth;
-  tags: TagService;
+  tags: Tags;
   timeseries: Timeseries;
   entities: Entities;
 }
@@ -47,12 +48,12 @@ export async function compose(
     const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig, database: storage.entities });
     const entities = await createEntities({
       db: storage.entities,
-      timeseries: timeseries.ingest,
-      points: timeseries.read,
+      timeseries: timeseries.service.ingest,
+      points: timeseries.service.read,
       authorization: config.authorization,
     });
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
-    const tags = await createTagsModule({ entities, legacy: storage.legacy });
+    const tags = await createTags({ entities, legacy: storage.legacy });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     const entityGraphql = createEntityGraphql({
       service: entities.service,
@@ -63,18 +64,16 @@ export async function compose(
     return {
       // Closed last to first: the shared database after every module that uses it.
       modules: [
-        { name: 'database', close: () => storage.close() },
+        { name: 'database', ready: storage.readinessCheck, close: () => storage.close() },
         auth.module,
         timeseries.module,
         entities.module,
         tags.module,
         entityGraphql,
       ],
-      authenticate: auth.authenticate,
-      readinessChecks: [() => timeseries.store.checkReady(), ...(storage.readinessCheck ? [storage.readinessCheck] : [])],
-      metricSources: timeseries.store,
+      authenticate: auth.service.authenticate,
       auth,
-      tags: tags.service,
+      tags,
       timeseries,
       entities,
     };

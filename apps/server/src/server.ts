@@ -9,18 +9,18 @@ import { createGraphQLExecutor } from './graphql';
 import { graphqlLimitPlugins } from './graphql-limits';
 import { answeringWhileParsing, sendJson } from './http/respond';
 import type { Logger } from './logger';
-import { createMetrics, type MetricSources } from './metrics';
+import { createMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { createRestliDispatcher } from './restli';
 import { version } from './version';
 
-/** What the composition root hands the server: the packages' modules and how to authenticate. */
+/**
+ * What the composition root hands the server: the packages' modules (their APIs, gauges and readiness checks) and
+ * how to authenticate.
+ */
 export interface Composition {
   modules: ApiModule[];
   authenticate: AppOptions['authenticate'];
-  /** Backend checks for /health: each resolves when its backend can serve, or throws saying why not. */
-  readinessChecks?: (() => Promise<void>)[];
-  metricSources?: MetricSources;
 }
 
 export interface RunningServer<C extends Composition = Composition> {
@@ -90,8 +90,8 @@ export async function startServer<C extends Composition>(
   const schema = buildApiSchema(modules);
   handle = createApp({
     logger,
-    metrics: createMetrics(composed.metricSources),
-    readiness: createReadiness(composed.readinessChecks ?? []),
+    metrics: createMetrics(modules.flatMap((m) => m.metrics ?? [])),
+    readiness: createReadiness(modules.flatMap((m) => (m.ready ? [m.ready.bind(m)] : []))),
     maxBodyBytes: config.maxBodyBytes,
     maxBulkBodyBytes: config.maxBulkBodyBytes,
     maxConcurrentIngests: config.maxConcurrentIngests,

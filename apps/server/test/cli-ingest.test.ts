@@ -138,7 +138,7 @@ describe('mds ingest --url', () => {
     DATA_DIR = freshDataDir('cli-ingest-remote');
     const domains = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
     try {
-      token = (await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_DAY', name: 'cli-ingest' })).accessToken;
+      token = (await domains.auth.service.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_DAY', name: 'cli-ingest' })).accessToken;
     } finally {
       for (const module of [...domains.modules].reverse()) await module.close?.();
     }

@@ -22,10 +22,10 @@ async function seededDataDir() {
   const DATA_DIR = freshDataDir('cli-ops');
   const domains = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
   try {
-    await domains.timeseries.seed({ days: 3, docsPerDay: 100 });
-    await domains.auth.roles.assign('urn:li:dataHubRole:Reader', ['urn:li:corpuser:reader']);
+    await domains.timeseries.service.seed({ days: 3, docsPerDay: 100 });
+    await domains.auth.service.roles.assign('urn:li:dataHubRole:Reader', ['urn:li:corpuser:reader']);
     const token = async (actorUrn: string) =>
-      (await domains.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'cli-ops' })).accessToken;
+      (await domains.auth.service.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'cli-ops' })).accessToken;
     return { DATA_DIR, rootToken: await token(ROOT_ACTOR_URN), readerToken: await token('urn:li:corpuser:reader') };
   } finally {
     for (const module of [...domains.modules].reverse()) await module.close?.();

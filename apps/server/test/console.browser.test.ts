@@ -21,7 +21,7 @@ beforeAll(async () => {
   const { gzipBytes } = await buildConsole();
   console.log(`console: first load ${(gzipBytes / 1024).toFixed(1)} KB gzipped`);
   mds = await startMds();
-  await mds.domains.timeseries.seed({ days: 30, docsPerDay: 40 });
+  await mds.domains.timeseries.service.seed({ days: 30, docsPerDay: 40 });
   await ingestSnapshots(mds);
   // Ingested after the sample, so the most recently ingested of all.
   const proposal = {
@@ -265,7 +265,7 @@ it('shows an Editor their role, and no truncation either', async () => {
 
 it('sends a user whose token is revoked back to sign-in with the server’s message', async () => {
   const { page, problems } = await openConsole();
-  const { accessToken, id } = await mds.domains.auth.tokens.create({
+  const { accessToken, id } = await mds.domains.auth.service.tokens.create({
     actorUrn: 'urn:li:corpuser:datahub',
     duration: 'ONE_DAY',
     name: 'console',
@@ -273,7 +273,7 @@ it('sends a user whose token is revoked back to sign-in with the server’s mess
   await signIn(page, accessToken);
   // Signed in, and done asking (row counts included): the next request is the one that meets the revoked token.
   await page.getByRole('button', { name: 'Refresh', exact: true }).waitFor();
-  await mds.domains.auth.tokens.revoke(id);
+  await mds.domains.auth.service.tokens.revoke(id);
   const refused = await mds.post('/gms/operations?action=getIndexSizes', {}, accessToken);
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
   await expect.poll(() => page.getByRole('alert').innerText()).toBe(refused.body.message);

@@ -149,10 +149,11 @@ beforeAll(async () => {
   const domains = await compose(loadConfig(env));
   try {
     const root = { urn: ROOT_ACTOR_URN, privileges: ALL_PRIVILEGES };
-    await domains.tags.create({ id: 'migrated', name: 'Migrated', description: 'made before the move' }, root);
-    await domains.auth.roles.assign('urn:li:dataHubRole:Editor', ['urn:li:corpuser:eddie']);
-    editorToken = (await domains.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eddie', duration: 'ONE_DAY', name: 'before the move' }))
-      .accessToken;
+    await domains.tags.service.create({ id: 'migrated', name: 'Migrated', description: 'made before the move' }, root);
+    await domains.auth.service.roles.assign('urn:li:dataHubRole:Editor', ['urn:li:corpuser:eddie']);
+    editorToken = (
+      await domains.auth.service.tokens.create({ actorUrn: 'urn:li:corpuser:eddie', duration: 'ONE_DAY', name: 'before the move' })
+    ).accessToken;
   } finally {
     for (const module of [...domains.modules].reverse()) await module.close?.();
   }
@@ -283,8 +284,8 @@ describe('mds migrate-to-postgres: time series', () => {
         config: { backend: 'postgres', indexPrefix: '' },
         database: db,
       });
-      await timeseries.seed({ days: 1, docsPerDay: 1 });
-      await timeseries.close();
+      await timeseries.service.seed({ days: 1, docsPerDay: 1 });
+      await timeseries.module.close?.();
     } finally {
       await db.close();
     }

@@ -1,4 +1,4 @@
-import { sdlFiles, type ApiModule } from '@mds/schema';
+import { sdlFiles, type Domain } from '@mds/schema';
 import type { SqlDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
@@ -22,9 +22,8 @@ export interface AuthOptions {
   now?: () => number;
 }
 
-export interface Auth {
-  /** Name 'auth': src/graphql/auth.graphql and its resolvers. */
-  module: ApiModule;
+/** What the host, the CLI and the tests call: authentication, tokens and roles. */
+export interface AuthService {
   /** The caller behind an `Authorization` header, or null: the host answers 401. Synchronous when known and cached. */
   authenticate: Authenticator['authenticate'];
   /** Operator access for the CLI: validates input but bypasses privilege checks. */
@@ -36,13 +35,14 @@ export interface Auth {
     /** The role of a user: a role urn, null for none, undefined for an unknown user. */
     of(actorUrn: string): Promise<string | null | undefined>;
   };
-  /**
-   * True for exactly one createAuth per database, ever: the first on a fresh database, even among replicas starting
-   * together (an atomic claim); false for a database already in use before this version. The host prints a dev root
-   * token then.
-   */
-  isFirstStart: boolean;
 }
+
+/**
+ * The module is named 'auth': src/graphql/auth.graphql and its resolvers. `isFirstStart` is true for exactly one
+ * createAuth per database, ever: the first on a fresh database, even among replicas starting together (an atomic
+ * claim); false for a database already in use before this version. The host prints a dev root token then.
+ */
+export type Auth = Domain<AuthService, { isFirstStart: boolean }>;
 
 const MIGRATIONS = {
   sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)),
@@ -70,21 +70,23 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
       resolvers: createResolvers({ tokens, store, now }),
       close: () => authenticator.clearCache(),
     },
-    authenticate: (authorization) => authenticator.authenticate(authorization),
-    tokens,
-    roles: {
-      async assign(roleUrn, actors) {
-        const role = requireRoleUrn(roleUrn, 'roleUrn');
-        for (const actor of actors) {
-          requireCorpUserUrn(actor, 'actors');
-          requireNotSystemActor(actor, 'actors');
-        }
-        await store.assignRole(role, [...new Set(actors)], now());
-      },
-      list: () => ROLES.map(({ urn, name, description }) => ({ urn, name, description })),
-      async of(actorUrn) {
-        const user = await store.findUser(actorUrn);
-        return user ? user.roleUrn : undefined;
+    service: {
+      authenticate: (authorization) => authenticator.authenticate(authorization),
+      tokens,
+      roles: {
+        async assign(roleUrn, actors) {
+          const role = requireRoleUrn(roleUrn, 'roleUrn');
+          for (const actor of actors) {
+            requireCorpUserUrn(actor, 'actors');
+            requireNotSystemActor(actor, 'actors');
+          }
+          await store.assignRole(role, [...new Set(actors)], now());
+        },
+        list: () => ROLES.map(({ urn, name, description }) => ({ urn, name, description })),
+        async of(actorUrn) {
+          const user = await store.findUser(actorUrn);
+          return user ? user.roleUrn : undefined;
+        },
       },
     },
     isFirstStart,

@@ -1,4 +1,4 @@
-export { createAuth, type Auth, type AuthOptions } from './create-auth';
+export { createAuth, type Auth, type AuthOptions, type AuthService } from './create-auth';
 export { resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type SystemClient, type TokenSecrets } from './secrets';
 export { ALL_PRIVILEGES, Privilege, RESOURCE_OWNER_PRIVILEGES, hasAnyPrivilege, requirePrivilege } from './privileges';
 export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './roles';

@@ -48,14 +48,14 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
     return { auths, handles, clock };
   }
 
-  const privilegesOf = async (auth: Auth, token: string) => (await auth.authenticate(bearer(token)))?.privileges;
+  const privilegesOf = async (auth: Auth, token: string) => (await auth.service.authenticate(bearer(token)))?.privileges;
 
   describe(`auth: ${name}`, () => {
     describe('first start', () => {
       it('seeds the root user as Admin; only the first createAuth on a database is its first start', async () => {
         const { auths } = await replicas(2);
         expect(auths.map((auth) => auth.isFirstStart)).toEqual([true, false]);
-        expect(await auths[1]!.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
+        expect(await auths[1]!.service.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
       });
 
       it('is the first start of exactly one of six replicas starting together on an empty database', async () => {
@@ -75,8 +75,8 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
         await db.run('INSERT INTO users (actor_urn, role_urn, created_at) VALUES (?, ?, ?)', [BOB, ROLE_URNS.Reader, 1]);
         const auth = await authOn(db, testClock());
         expect(auth.isFirstStart).toBe(false);
-        expect(await auth.roles.of(BOB)).toBe(ROLE_URNS.Reader);
-        expect(await auth.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
+        expect(await auth.service.roles.of(BOB)).toBe(ROLE_URNS.Reader);
+        expect(await auth.service.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
       });
 
       it('is the first start of a database the previous release left with no token and no user but root', async () => {
@@ -93,8 +93,8 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
         const {
           auths: [auth],
         } = await replicas(1);
-        await auth!.roles.assign(ROLE_URNS.Reader, [BOB]);
-        const { accessToken, id, metadata } = await auth!.tokens.create({
+        await auth!.service.roles.assign(ROLE_URNS.Reader, [BOB]);
+        const { accessToken, id, metadata } = await auth!.service.tokens.create({
           actorUrn: BOB,
           duration: 'ONE_DAY',
           name: 'ci',
@@ -103,14 +103,14 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
         });
         expect(metadata).toMatchObject({ id, name: 'ci', description: 'nightly', actorUrn: BOB, ownerUrn: ROOT_ACTOR_URN });
         expect(metadata.expiresAt! - metadata.createdAt).toBe(24 * HOUR);
-        expect(await auth!.tokens.find(id)).toEqual(metadata);
-        expect(await auth!.tokens.list()).toEqual({ start: 0, count: 1, total: 1, tokens: [metadata] });
-        expect((await auth!.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
+        expect(await auth!.service.tokens.find(id)).toEqual(metadata);
+        expect(await auth!.service.tokens.list()).toEqual({ start: 0, count: 1, total: 1, tokens: [metadata] });
+        expect((await auth!.service.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
 
-        await auth!.tokens.revoke(id);
-        expect(await auth!.tokens.find(id)).toBeUndefined();
-        expect((await auth!.tokens.list()).total).toBe(0);
-        await expect(auth!.tokens.revoke(id)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
+        await auth!.service.tokens.revoke(id);
+        expect(await auth!.service.tokens.find(id)).toBeUndefined();
+        expect((await auth!.service.tokens.list()).total).toBe(0);
+        await expect(auth!.service.tokens.revoke(id)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
       });
 
       it('lists newest expiry first and never-expiring last, filters by owner and actor (negated too), and pages', async () => {
@@ -118,19 +118,21 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
           auths: [auth],
           clock,
         } = await replicas(1, { allowNoExpiry: true });
-        await auth!.roles.assign(ROLE_URNS.Reader, [BOB, EVE]);
+        await auth!.service.roles.assign(ROLE_URNS.Reader, [BOB, EVE]);
         const mint = async (actorUrn: string, duration: 'ONE_HOUR' | 'ONE_WEEK' | 'NO_EXPIRY', name: string) => {
           clock.advance(1000);
-          return (await auth!.tokens.create({ actorUrn, duration, name })).metadata;
+          return (await auth!.service.tokens.create({ actorUrn, duration, name })).metadata;
         };
         const hour = await mint(BOB, 'ONE_HOUR', 'hour');
         const forever = await mint(BOB, 'NO_EXPIRY', 'forever');
         const week = await mint(EVE, 'ONE_WEEK', 'week');
         const laterForever = await mint(EVE, 'NO_EXPIRY', 'later forever');
 
-        expect((await auth!.tokens.list()).tokens.map((t) => t.name)).toEqual([week, hour, laterForever, forever].map((t) => t.name));
+        expect((await auth!.service.tokens.list()).tokens.map((t) => t.name)).toEqual(
+          [week, hour, laterForever, forever].map((t) => t.name),
+        );
         const names = async (filters: { field: 'ownerUrn' | 'actorUrn'; values: string[]; negated: boolean }[]) =>
-          (await auth!.tokens.list({ filters })).tokens.map((t) => t.name);
+          (await auth!.service.tokens.list({ filters })).tokens.map((t) => t.name);
         expect(await names([{ field: 'actorUrn', values: [BOB], negated: false }])).toEqual(['hour', 'forever']);
         expect(await names([{ field: 'ownerUrn', values: [BOB], negated: true }])).toEqual(['week', 'later forever']);
         expect(
@@ -139,7 +141,7 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
             { field: 'actorUrn', values: [EVE], negated: true },
           ]),
         ).toEqual(['hour', 'forever']);
-        expect(await auth!.tokens.list({ start: 1, count: 2 })).toMatchObject({
+        expect(await auth!.service.tokens.list({ start: 1, count: 2 })).toMatchObject({
           start: 1,
           count: 2,
           total: 4,
@@ -153,19 +155,19 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
         const {
           auths: [auth],
         } = await replicas(1);
-        expect(await auth!.roles.of(BOB)).toBeUndefined();
-        await auth!.roles.assign(ROLE_URNS.Editor, [BOB, EVE, BOB]);
-        expect([await auth!.roles.of(BOB), await auth!.roles.of(EVE)]).toEqual([ROLE_URNS.Editor, ROLE_URNS.Editor]);
-        await auth!.roles.assign(null, [EVE]);
-        expect([await auth!.roles.of(BOB), await auth!.roles.of(EVE)]).toEqual([ROLE_URNS.Editor, null]);
+        expect(await auth!.service.roles.of(BOB)).toBeUndefined();
+        await auth!.service.roles.assign(ROLE_URNS.Editor, [BOB, EVE, BOB]);
+        expect([await auth!.service.roles.of(BOB), await auth!.service.roles.of(EVE)]).toEqual([ROLE_URNS.Editor, ROLE_URNS.Editor]);
+        await auth!.service.roles.assign(null, [EVE]);
+        expect([await auth!.service.roles.of(BOB), await auth!.service.roles.of(EVE)]).toEqual([ROLE_URNS.Editor, null]);
       });
 
       it('writes nothing of an assignment naming one invalid user', async () => {
         const {
           auths: [auth],
         } = await replicas(1);
-        await expect(auth!.roles.assign(ROLE_URNS.Admin, [BOB, 'eve'])).rejects.toMatchObject({ status: 400 });
-        expect(await auth!.roles.of(BOB)).toBeUndefined();
+        await expect(auth!.service.roles.assign(ROLE_URNS.Admin, [BOB, 'eve'])).rejects.toMatchObject({ status: 400 });
+        expect(await auth!.service.roles.of(BOB)).toBeUndefined();
       });
     });
 
@@ -175,38 +177,38 @@ export function describeAuthContract(name: string, databases: Pick<TestSqlDataba
           auths: [a, b],
           handles,
         } = await replicas(2);
-        await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
-        const { accessToken } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'shared' });
-        expect((await b!.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
+        await a!.service.roles.assign(ROLE_URNS.Reader, [BOB]);
+        const { accessToken } = await a!.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'shared' });
+        expect((await b!.service.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
 
         const restarted = await authOn(await databases.openAgain(handles[0]!), testClock());
-        expect((await restarted.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
+        expect((await restarted.service.authenticate(bearer(accessToken)))?.urn).toBe(BOB);
       });
 
       it('refuses a token revoked on another replica on the very next request', async () => {
         const {
           auths: [a, b],
         } = await replicas(2);
-        await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
-        const { accessToken, id } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'revoked' });
-        for (let i = 0; i < 3; i++) expect((await b!.authenticate(bearer(accessToken)))?.urn).toBe(BOB); // known and warm on b
-        await a!.tokens.revoke(id);
-        expect(await b!.authenticate(bearer(accessToken))).toBeNull();
-        expect(await a!.authenticate(bearer(accessToken))).toBeNull();
+        await a!.service.roles.assign(ROLE_URNS.Reader, [BOB]);
+        const { accessToken, id } = await a!.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'revoked' });
+        for (let i = 0; i < 3; i++) expect((await b!.service.authenticate(bearer(accessToken)))?.urn).toBe(BOB); // known and warm on b
+        await a!.service.tokens.revoke(id);
+        expect(await b!.service.authenticate(bearer(accessToken))).toBeNull();
+        expect(await a!.service.authenticate(bearer(accessToken))).toBeNull();
       });
 
       it('applies a role change made on another replica to the very next request', async () => {
         const {
           auths: [a, b],
         } = await replicas(2);
-        await a!.roles.assign(ROLE_URNS.Reader, [BOB]);
-        const { accessToken } = await a!.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'role' });
+        await a!.service.roles.assign(ROLE_URNS.Reader, [BOB]);
+        const { accessToken } = await a!.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'role' });
         expect((await privilegesOf(b!, accessToken))?.has(Privilege.MANAGE_TAGS)).toBe(false);
         expect((await privilegesOf(b!, accessToken))?.has(Privilege.MANAGE_TAGS)).toBe(false);
 
-        await a!.roles.assign(ROLE_URNS.Editor, [BOB]);
+        await a!.service.roles.assign(ROLE_URNS.Editor, [BOB]);
         expect((await privilegesOf(b!, accessToken))?.has(Privilege.MANAGE_TAGS)).toBe(true);
-        await b!.roles.assign(null, [BOB]);
+        await b!.service.roles.assign(null, [BOB]);
         expect([...((await privilegesOf(a!, accessToken)) ?? [])]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS]);
       });
     });

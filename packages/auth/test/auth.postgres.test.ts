@@ -34,20 +34,20 @@ describe('auth: PostgreSQL requests', () => {
     const { db, statements } = counting(first);
     const clock = testClock();
     const auth = await createAuth({ db, secrets: SECRETS, now: clock.now });
-    await auth.roles.assign(ROLE_URNS.Reader, ['urn:li:corpuser:bob']);
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_DAY', name: 'counted' });
+    await auth.service.roles.assign(ROLE_URNS.Reader, ['urn:li:corpuser:bob']);
+    const { accessToken, id } = await auth.service.tokens.create({ actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_DAY', name: 'counted' });
 
     statements.length = 0;
-    for (let i = 0; i < 3; i++) expect((await auth.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:bob');
+    for (let i = 0; i < 3; i++) expect((await auth.service.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:bob');
     expect(statements).toHaveLength(3);
     expect(new Set(statements).size).toBe(1);
     expect(statements[0]).toMatch(/FROM access_tokens .*JOIN users/);
 
     // Revoked through another handle (another replica): refused on the next request, which still costs one statement.
     const other = await createAuth({ db: await databases.openAgain(first), secrets: SECRETS, now: clock.now });
-    await other.tokens.revoke(id);
+    await other.service.tokens.revoke(id);
     statements.length = 0;
-    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
+    expect(await auth.service.authenticate(bearer(accessToken))).toBeNull();
     expect(statements).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ describe('system client (Basic)', () => {
     ['with a lower-case scheme', `basic ${plain}`],
   ])('accepts the pair %s, as the system actor with every privilege', async (_case, header) => {
     const { auth } = await setup();
-    const actor = await auth.authenticate(header);
+    const actor = await auth.service.authenticate(header);
     expect(actor?.urn).toBe(SYSTEM_ACTOR_URN);
     expect(actor?.privileges).toEqual(ALL_PRIVILEGES);
   });
@@ -27,13 +27,13 @@ describe('system client (Basic)', () => {
     ['nothing', 'Basic '],
   ])('refuses %s', async (_case, header) => {
     const { auth } = await setup();
-    expect(await auth.authenticate(header)).toBeNull();
+    expect(await auth.service.authenticate(header)).toBeNull();
   });
 
   it('refuses Basic altogether when no system client is configured', async () => {
     const { auth } = await setup({ systemClient: undefined });
-    expect(await auth.authenticate(`Basic ${plain}`)).toBeNull();
-    expect(await auth.authenticate(`Basic ${base64(plain)}`)).toBeNull();
+    expect(await auth.service.authenticate(`Basic ${plain}`)).toBeNull();
+    expect(await auth.service.authenticate(`Basic ${base64(plain)}`)).toBeNull();
   });
 });
 
@@ -42,28 +42,28 @@ describe('users and roles', () => {
     const db = openTempDatabase();
     const first = await setup({ db });
     expect(first.auth.isFirstStart).toBe(true);
-    expect(await first.auth.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
+    expect(await first.auth.service.roles.of(ROOT_ACTOR_URN)).toBe(ROLE_URNS.Admin);
     expect((await setup({ db })).auth.isFirstStart).toBe(false);
   });
 
   it('keeps tokens and roles across restarts on the same file', async () => {
     const dir = tempDir();
     const first = await setup({ db: openTempDatabase(dir) });
-    await first.auth.roles.assign(ROLE_URNS.Editor, ['urn:li:corpuser:eve']);
-    const { accessToken } = await first.auth.tokens.create({ actorUrn: 'urn:li:corpuser:eve', duration: 'ONE_DAY', name: 'x' });
+    await first.auth.service.roles.assign(ROLE_URNS.Editor, ['urn:li:corpuser:eve']);
+    const { accessToken } = await first.auth.service.tokens.create({ actorUrn: 'urn:li:corpuser:eve', duration: 'ONE_DAY', name: 'x' });
     await first.db.close();
 
     const second = await setup({ db: openTempDatabase(dir) });
     expect(second.auth.isFirstStart).toBe(false);
-    expect((await second.auth.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:eve');
+    expect((await second.auth.service.authenticate(bearer(accessToken)))?.urn).toBe('urn:li:corpuser:eve');
   });
 
   it('grants each role its privileges (spec 3, entities-api §11), and every user GENERATE_PERSONAL_ACCESS_TOKENS', async () => {
     const { auth } = await setup();
     const privilegesOf = async (role: string | null, user: string) => {
-      await auth.roles.assign(role, [user]);
-      const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: user });
-      return new Set((await auth.authenticate(bearer(accessToken)))!.privileges);
+      await auth.service.roles.assign(role, [user]);
+      const { accessToken } = await auth.service.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: user });
+      return new Set((await auth.service.authenticate(bearer(accessToken)))!.privileges);
     };
     expect(await privilegesOf(ROLE_URNS.Admin, 'urn:li:corpuser:ada')).toEqual(
       new Set([
@@ -126,33 +126,33 @@ describe('users and roles', () => {
   it('applies a role change to the very next call with the same token', async () => {
     const { auth } = await setup();
     const user = 'urn:li:corpuser:rita';
-    await auth.roles.assign(ROLE_URNS.Reader, [user]);
-    const { accessToken } = await auth.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: 'r' });
-    expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(false);
+    await auth.service.roles.assign(ROLE_URNS.Reader, [user]);
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: user, duration: 'ONE_DAY', name: 'r' });
+    expect((await auth.service.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(false);
 
-    await auth.roles.assign(ROLE_URNS.Editor, [user]);
-    expect((await auth.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(true);
+    await auth.service.roles.assign(ROLE_URNS.Editor, [user]);
+    expect((await auth.service.authenticate(bearer(accessToken)))!.privileges.has(Privilege.MANAGE_TAGS)).toBe(true);
 
-    await auth.roles.assign(null, [user]);
-    expect([...(await auth.authenticate(bearer(accessToken)))!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS]);
+    await auth.service.roles.assign(null, [user]);
+    expect([...(await auth.service.authenticate(bearer(accessToken)))!.privileges]).toEqual([Privilege.GENERATE_PERSONAL_ACCESS_TOKENS]);
   });
 
   it('refuses unknown roles and malformed or reserved users', async () => {
     const { auth } = await setup();
-    await expect(auth.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).rejects.toMatchObject({
+    await expect(auth.service.roles.assign('urn:li:dataHubRole:Owner', ['urn:li:corpuser:x'])).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("unknown role 'urn:li:dataHubRole:Owner'"),
     });
-    await expect(auth.roles.assign(ROLE_URNS.Admin, ['x'])).rejects.toMatchObject({
+    await expect(auth.service.roles.assign(ROLE_URNS.Admin, ['x'])).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("Field 'actors'"),
     });
-    await expect(auth.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).rejects.toMatchObject({ status: 400 });
-    expect(await auth.roles.of('urn:li:corpuser:x')).toBeUndefined();
+    await expect(auth.service.roles.assign(ROLE_URNS.Admin, [SYSTEM_ACTOR_URN])).rejects.toMatchObject({ status: 400 });
+    expect(await auth.service.roles.of('urn:li:corpuser:x')).toBeUndefined();
   });
 
   it('lists the three fixed roles', async () => {
     const { auth } = await setup();
-    expect(auth.roles.list().map((r) => r.urn)).toEqual([ROLE_URNS.Admin, ROLE_URNS.Editor, ROLE_URNS.Reader]);
+    expect(auth.service.roles.list().map((r) => r.urn)).toEqual([ROLE_URNS.Admin, ROLE_URNS.Editor, ROLE_URNS.Reader]);
   });
 });

@@ -17,7 +17,7 @@ const tokens = {} as Record<Exclude<Who, 'system'>, { accessToken: string; id: s
 /** Authenticates as the host would on each request, so contexts carry the caller's current privileges. */
 async function contextOf(who: Who): Promise<ApiContext> {
   const header = who === 'system' ? `Basic ${SYSTEM_CLIENT.id}:${SYSTEM_CLIENT.secret}` : bearer(tokens[who].accessToken);
-  const actor = await fixture.auth.authenticate(header);
+  const actor = await fixture.auth.service.authenticate(header);
   if (!actor) throw new Error(`${who} did not authenticate`);
   return { actor, requestId: 'test' };
 }
@@ -49,9 +49,9 @@ const createFor = (actorUrn: string, extra: Record<string, unknown> = {}) => ({
 beforeEach(async () => {
   fixture = await setup();
   schema = buildApiSchema([fixture.auth.module]);
-  await fixture.auth.roles.assign(ROLE_URNS.Editor, [EDITOR]);
-  await fixture.auth.roles.assign(ROLE_URNS.Reader, [READER, OTHER_READER]);
-  const mint = (actorUrn: string, name: string) => fixture.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name });
+  await fixture.auth.service.roles.assign(ROLE_URNS.Editor, [EDITOR]);
+  await fixture.auth.service.roles.assign(ROLE_URNS.Reader, [READER, OTHER_READER]);
+  const mint = (actorUrn: string, name: string) => fixture.auth.service.tokens.create({ actorUrn, duration: 'ONE_DAY', name });
   tokens.admin = await mint(ROOT_ACTOR_URN, 'admin');
   tokens.editor = await mint(EDITOR, 'editor');
   tokens.reader = await mint(READER, 'reader');
@@ -67,7 +67,7 @@ describe('createAccessToken', () => {
     expect(created.metadata).toMatchObject({ type: 'ACCESS_TOKEN', name: 'mine', description: 'd', actorUrn: self, ownerUrn: self });
     expect(created.metadata.urn).toBe(`urn:li:dataHubAccessToken:${created.metadata.id}`);
     expect(created.metadata.expiresAt - created.metadata.createdAt).toBe(24 * 3_600_000);
-    expect((await fixture.auth.authenticate(bearer(created.accessToken)))?.urn).toBe(self);
+    expect((await fixture.auth.service.authenticate(bearer(created.accessToken)))?.urn).toBe(self);
   });
 
   it.each<Who>(['editor', 'reader'])('refuses the %s a token for someone else, the root user included', async (who) => {
@@ -76,7 +76,9 @@ describe('createAccessToken', () => {
       expect(result.errors).toEqual(forbiddenError());
       expect(result.data).toEqual({ createAccessToken: null });
     }
-    expect((await fixture.auth.tokens.list({ filters: [{ field: 'actorUrn', values: [ROOT_ACTOR_URN], negated: false }] })).total).toBe(1);
+    expect(
+      (await fixture.auth.service.tokens.list({ filters: [{ field: 'actorUrn', values: [ROOT_ACTOR_URN], negated: false }] })).total,
+    ).toBe(1);
   });
 
   it.each<Who>(['admin', 'system'])(
@@ -157,18 +159,18 @@ describe('revokeAccessToken', () => {
   it('lets a reader revoke their own token, refused on the next request', async () => {
     const result = await run('reader', REVOKE, { id: tokens.reader.id });
     expect(result).toEqual({ data: { revokeAccessToken: true } });
-    expect(await fixture.auth.authenticate(bearer(tokens.reader.accessToken))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(tokens.reader.accessToken))).toBeNull();
   });
 
   it.each<Who>(['reader', 'editor'])("refuses the %s revoking someone else's token, which keeps working", async (who) => {
     const result = await run(who, REVOKE, { id: tokens.otherReader.id });
     expect(result.errors).toEqual(forbiddenError());
-    expect(await fixture.auth.authenticate(bearer(tokens.otherReader.accessToken))).not.toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(tokens.otherReader.accessToken))).not.toBeNull();
   });
 
   it("lets a manager revoke anyone's token", async () => {
     expect((await run('admin', REVOKE, { id: tokens.reader.id })).data).toEqual({ revokeAccessToken: true });
-    expect(await fixture.auth.authenticate(bearer(tokens.reader.accessToken))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(tokens.reader.accessToken))).toBeNull();
   });
 
   it('answers 404 naming an unknown token id', async () => {
@@ -203,7 +205,7 @@ describe('roles', () => {
     const self = (await contextOf(who)).actor.urn;
     const result = await run(who, ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [self] } });
     expect(result.errors).toEqual(forbiddenError(ASSIGN_ROLE_FORBIDDEN_MESSAGE));
-    expect(await fixture.auth.roles.of(self)).not.toBe(ROLE_URNS.Admin);
+    expect(await fixture.auth.service.roles.of(self)).not.toBe(ROLE_URNS.Admin);
   });
 
   it('lets an admin change a role, effective on the next request', async () => {
@@ -216,9 +218,9 @@ describe('roles', () => {
   it('creates unknown users, and removes roles with a null roleUrn', async () => {
     const newcomer = 'urn:li:corpuser:newcomer@example.com';
     expect((await run('system', ASSIGN, { input: { roleUrn: ROLE_URNS.Reader, actors: [newcomer] } })).errors).toBeUndefined();
-    expect(await fixture.auth.roles.of(newcomer)).toBe(ROLE_URNS.Reader);
+    expect(await fixture.auth.service.roles.of(newcomer)).toBe(ROLE_URNS.Reader);
     expect((await run('admin', ASSIGN, { input: { roleUrn: null, actors: [newcomer, EDITOR] } })).errors).toBeUndefined();
-    expect(await fixture.auth.roles.of(newcomer)).toBeNull();
+    expect(await fixture.auth.service.roles.of(newcomer)).toBeNull();
     expect((await contextOf('editor')).actor.privileges.has('MANAGE_TAGS')).toBe(false);
   });
 
@@ -229,7 +231,7 @@ describe('roles', () => {
     expect((await run('admin', ASSIGN, { input: { roleUrn: ROLE_URNS.Admin, actors: [OTHER_READER, 'nobody'] } })).errors).toEqual(
       badRequest("Field 'actors'"),
     );
-    expect(await fixture.auth.roles.of(OTHER_READER)).toBe(ROLE_URNS.Reader);
+    expect(await fixture.auth.service.roles.of(OTHER_READER)).toBe(ROLE_URNS.Reader);
   });
 
   it('lists the roles to anyone, with a query and paging', async () => {

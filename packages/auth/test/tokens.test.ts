@@ -16,7 +16,7 @@ const specHash = (token: string, salt: string) =>
 
 async function withBob(options: Parameters<typeof setup>[0] = {}): Promise<Fixture> {
   const fixture = await setup(options);
-  await fixture.auth.roles.assign('urn:li:dataHubRole:Reader', [BOB]);
+  await fixture.auth.service.roles.assign('urn:li:dataHubRole:Reader', [BOB]);
   return fixture;
 }
 
@@ -49,7 +49,7 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 describe('minting', () => {
   it('signs HS256 with the raw UTF-8 bytes of the key and DataHub claims', async () => {
     const { auth, clock } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ci' });
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ci' });
 
     expect(jwtPart(accessToken, 0)).toEqual({ alg: 'HS256' });
     const claims = jwtPart(accessToken, 1);
@@ -64,7 +64,7 @@ describe('minting', () => {
 
   it('stores only the salted hash of the token, with its metadata', async () => {
     const { auth, db, clock } = await withBob();
-    const { accessToken, id } = await auth.tokens.create({
+    const { accessToken, id } = await auth.service.tokens.create({
       actorUrn: BOB,
       duration: 'ONE_HOUR',
       name: 'ci',
@@ -90,10 +90,10 @@ describe('minting', () => {
 
   it.each(Object.entries(DURATION_MS).filter(([, ms]) => ms !== null))('%s lasts %d ms', async (duration, ms) => {
     const { auth } = await withBob();
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: duration as never, name: 'd' });
+    const { accessToken, id } = await auth.service.tokens.create({ actorUrn: BOB, duration: duration as never, name: 'd' });
     const claims = jwtPart(accessToken, 1) as { iat: number; exp: number };
     expect(claims.exp - claims.iat).toBe(ms! / 1000);
-    const stored = (await auth.tokens.find(id))!;
+    const stored = (await auth.service.tokens.find(id))!;
     expect(stored.expiresAt! - stored.createdAt).toBe(ms);
   });
 
@@ -113,18 +113,18 @@ describe('minting', () => {
 
   it('refuses NO_EXPIRY unless allowed, naming the setting', async () => {
     const { auth } = await withBob();
-    const attempt = auth.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
+    const attempt = auth.service.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
     await expect(attempt).rejects.toThrow(ApiError);
     await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining('ACCESS_TOKEN_ALLOW_NO_EXPIRY=true') });
   });
 
   it('mints NO_EXPIRY without exp when allowed, and it keeps working', async () => {
     const { auth, clock } = await withBob({ allowNoExpiry: true });
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
+    const { accessToken, id } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'NO_EXPIRY', name: 'forever' });
     expect(jwtPart(accessToken, 1)).not.toHaveProperty('exp');
-    expect((await auth.tokens.find(id))?.expiresAt).toBeNull();
+    expect((await auth.service.tokens.find(id))?.expiresAt).toBeNull();
     clock.advance(10 * 365 * 24 * HOUR);
-    expect(await auth.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
+    expect(await auth.service.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
   });
 
   it.each([
@@ -135,7 +135,7 @@ describe('minting', () => {
     ['a huge name', { name: 'x'.repeat(201) }, /'name' must be at most 200/],
   ])('refuses %s with a 400', async (_case, override, message) => {
     const { auth, db } = await withBob();
-    const attempt = auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'n', ...override });
+    const attempt = auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'n', ...override });
     await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringMatching(message) });
     expect(await db.get('SELECT count(*) AS n FROM access_tokens')).toEqual({ n: 0 });
   });
@@ -144,8 +144,8 @@ describe('minting', () => {
 describe('verification', () => {
   it('accepts a stored token and resolves its user', async () => {
     const { auth } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
-    const actor = await auth.authenticate(bearer(accessToken));
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
+    const actor = await auth.service.authenticate(bearer(accessToken));
     expect(actor?.urn).toBe(BOB);
     expect([...actor!.privileges]).toEqual([
       Privilege.GENERATE_PERSONAL_ACCESS_TOKENS,
@@ -153,14 +153,14 @@ describe('verification', () => {
       Privilege.VIEW_DATASET_PROFILE,
       Privilege.VIEW_DATASET_USAGE,
     ]);
-    expect(await auth.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
+    expect(await auth.service.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
   });
 
   it('answers a token it has seen before synchronously, without a promise', async () => {
     const { auth } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'sync' });
-    expect(await auth.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
-    const again = auth.authenticate(bearer(accessToken));
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'sync' });
+    expect(await auth.service.authenticate(bearer(accessToken))).toMatchObject({ urn: BOB });
+    const again = auth.service.authenticate(bearer(accessToken));
     expect(again).not.toBeInstanceOf(Promise);
     expect(again).toMatchObject({ urn: BOB });
   });
@@ -169,7 +169,7 @@ describe('verification', () => {
     const fixture = await withBob();
     const token = await craft(goodClaims);
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toMatchObject({ urn: BOB });
+    expect(await fixture.auth.service.authenticate(bearer(token))).toMatchObject({ urn: BOB });
   });
 
   it('refuses alg none', async () => {
@@ -177,7 +177,7 @@ describe('verification', () => {
     const now = Math.floor(fixture.clock.now() / 1000);
     const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...goodClaims, sub: 'bob', iss: 'datahub-metadata-service', iat: now, exp: now + 3600 })}.`;
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses RS256, even correctly signed with its own key', async () => {
@@ -190,7 +190,7 @@ describe('verification', () => {
       .setExpirationTime('1h')
       .sign(privateKey);
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses HS512 with the right key', async () => {
@@ -202,23 +202,23 @@ describe('verification', () => {
       .setExpirationTime(Math.floor(fixture.clock.now() / 1000) + 3600)
       .sign(new TextEncoder().encode(SECRETS.signingKey.repeat(2)));
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a token signed with another key', async () => {
     const fixture = await withBob();
     const token = await craft(goodClaims, 'another-signing-key-that-is-32-bytes-or-more');
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a tampered payload (a reader claiming to be the root user)', async () => {
     const fixture = await withBob();
-    const { accessToken } = await fixture.auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'x' });
+    const { accessToken } = await fixture.auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'x' });
     const [header, , signature] = accessToken.split('.');
     const forged = `${header}.${b64url({ ...jwtPart(accessToken, 1), actorId: 'datahub', sub: 'datahub' })}.${signature}`;
     await storeAsIssued(fixture, forged, ROOT_ACTOR_URN);
-    expect(await fixture.auth.authenticate(bearer(forged))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(forged))).toBeNull();
   });
 
   it.each([
@@ -230,71 +230,71 @@ describe('verification', () => {
     const fixture = await withBob();
     const token = await craft(claims);
     await storeAsIssued(fixture, token);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses a token whose claims name another user than its stored row', async () => {
     const fixture = await withBob();
     const token = await craft({ ...goodClaims, actorId: 'datahub' });
     await storeAsIssued(fixture, token, BOB);
-    expect(await fixture.auth.authenticate(bearer(token))).toBeNull();
+    expect(await fixture.auth.service.authenticate(bearer(token))).toBeNull();
   });
 
   it('refuses an expired token from the moment it expires', async () => {
     const { auth, clock } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_HOUR', name: 'short' });
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_HOUR', name: 'short' });
     clock.advance(HOUR - 1000);
-    expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
+    expect(await auth.service.authenticate(bearer(accessToken))).not.toBeNull();
     clock.advance(1000);
-    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
+    expect(await auth.service.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('refuses a revoked token on the very next call, though its signature is cached', async () => {
     const { auth } = await withBob();
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'r' });
-    expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    await auth.tokens.revoke(id);
-    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
-    await expect(auth.tokens.revoke(id)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
+    const { accessToken, id } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'r' });
+    expect(await auth.service.authenticate(bearer(accessToken))).not.toBeNull();
+    await auth.service.tokens.revoke(id);
+    expect(await auth.service.authenticate(bearer(accessToken))).toBeNull();
+    await expect(auth.service.tokens.revoke(id)).rejects.toMatchObject({ status: 404, message: expect.stringContaining(id) });
   });
 
   it('refuses the token of a user that no longer exists', async () => {
     const { auth, db } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'u' });
-    expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'u' });
+    expect(await auth.service.authenticate(bearer(accessToken))).not.toBeNull();
     await db.run('DELETE FROM users WHERE actor_urn = ?', [BOB]);
-    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
+    expect(await auth.service.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('refuses a token revoked by another process (the CLI) on the very next call', async () => {
     const dir = tempDir();
     const { auth } = await withBob({ db: openTempDatabase(dir) });
-    const { accessToken, id } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'cli' });
-    expect(await auth.authenticate(bearer(accessToken))).not.toBeNull();
-    await (await setup({ db: openTempDatabase(dir) })).auth.tokens.revoke(id);
-    expect(await auth.authenticate(bearer(accessToken))).toBeNull();
+    const { accessToken, id } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'cli' });
+    expect(await auth.service.authenticate(bearer(accessToken))).not.toBeNull();
+    await (await setup({ db: openTempDatabase(dir) })).auth.service.tokens.revoke(id);
+    expect(await auth.service.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('refuses tokens signed before the signing key changed', async () => {
     const fixture = await withBob();
-    const { accessToken } = await fixture.auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'k' });
+    const { accessToken } = await fixture.auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'k' });
     const { auth: rotated } = await setup({
       db: fixture.db,
       secrets: { ...SECRETS, signingKey: 'a-brand-new-signing-key-of-32-bytes-or-more' },
     });
-    expect(await rotated.authenticate(bearer(accessToken))).toBeNull();
+    expect(await rotated.service.authenticate(bearer(accessToken))).toBeNull();
   });
 
   it('reads the scheme and the token around any spaces or tabs', async () => {
     const { auth } = await withBob();
-    const { accessToken } = await auth.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ws' });
+    const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ws' });
     for (const header of [`Bearer  ${accessToken}`, ` \tBearer\t${accessToken} `, `BEARER ${accessToken}\t`]) {
-      expect(await auth.authenticate(header)).toMatchObject({ urn: BOB });
+      expect(await auth.service.authenticate(header)).toMatchObject({ urn: BOB });
     }
   });
 
   it.each([undefined, '', 'Bearer', 'Bearer ', 'Token abc', 'Bearer not.a.jwt', 'Bearer a b'])('refuses the header %j', async (header) => {
     const { auth } = await withBob();
-    expect(await auth.authenticate(header)).toBeNull();
+    expect(await auth.service.authenticate(header)).toBeNull();
   });
 });

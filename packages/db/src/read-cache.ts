@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3';
-import { commitStamp, type CommitStamp } from './commit-watch';
+import type { CommitStamp } from './commit-watch';
 
 export interface ReadCache<K, V> {
   /** The cached value of `key`, or `load()`'s (cached unless the cache is bypassed at the moment). */
@@ -39,12 +38,4 @@ export function createCommitCache<K, V>(
     },
     forget: (key) => void entries.delete(key),
   };
-}
-
-/**
- * A never-stale cache over one better-sqlite3 connection. Inside an open transaction it is bypassed: uncommitted
- * rows could be rolled back after being cached.
- */
-export function createReadCache<K, V>(db: Database.Database, options: { maxEntries: number }): ReadCache<K, V> {
-  return createCommitCache(commitStamp(db), { ...options, bypass: () => db.inTransaction });
 }

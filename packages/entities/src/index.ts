@@ -1,4 +1,4 @@
-export { createEntities, type Entities } from './module';
+export { createEntities, type Entities, type EntitiesDeps } from './module';
 export {
   ItemWriteError,
   SYSTEM_ACTOR,

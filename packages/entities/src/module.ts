@@ -1,6 +1,6 @@
 import type { SqlDatabase } from '@mds/db';
 import { createSqlSearchIndex, type SearchIndex } from '@mds/search';
-import type { ApiModule } from '@mds/schema';
+import type { Domain } from '@mds/schema';
 import { openApiRoutes } from './openapi/module';
 import { restliEndpoints } from './restli/endpoints';
 import { searchActions } from './restli/search-actions';
@@ -16,22 +16,15 @@ import { seedEmptyStore } from './service/seed';
 import type { AspectReader } from './store/port';
 import { createSqlAspectStore } from './store/sql-store';
 
-export interface Entities {
-  /** Name 'entities': Rest.li (`/aspects`, `/entities` actions and reads), OpenAPI and mds's JSON routes. Closing it closes `db`. */
-  module: ApiModule;
-  /** Every read, write and delete of entities, for the faces and the other packages. */
-  service: EntityService;
-  search: SearchIndex;
-  /** The store's reads, unchecked: for the host's tests and counts, never for a face. */
-  store: AspectReader;
-}
-
 /**
- * The composition of this package: the aspect store and its search index on `db` (migrated here), the entity
- * service over them (seeding an empty store), and the service's REST faces. The GraphQL face is
- * `createEntityGraphql`, composed after the packages whose entity types it shows.
+ * The module is named 'entities': Rest.li (`/aspects`, `/entities` actions and reads), OpenAPI and mds's JSON routes;
+ * closing it closes `db`. The service is every read, write and delete of entities, for the faces and the other
+ * packages. `search` is lent to the GraphQL face and the CLI; `store` is the store's reads, unchecked: for the host's
+ * tests and counts, never for a face.
  */
-export async function createEntities(options: {
+export type Entities = Domain<EntityService, { search: SearchIndex; store: AspectReader }>;
+
+export interface EntitiesDeps {
   db: SqlDatabase;
   timeseries?: TimeseriesIngestPort;
   /** Reads of time-series points for GraphQL (none: datasetProfiles and operations answer empty lists). */
@@ -39,7 +32,14 @@ export async function createEntities(options: {
   /** DataHub's authorization switches (DataHub's defaults when absent). */
   authorization?: AuthorizationSwitches;
   now?: () => number;
-}): Promise<Entities> {
+}
+
+/**
+ * The composition of this package: the aspect store and its search index on `db` (migrated here), the entity
+ * service over them (seeding an empty store), and the service's REST faces. The GraphQL face is
+ * `createEntityGraphql`, composed after the packages whose entity types it shows.
+ */
+export async function createEntities(options: EntitiesDeps): Promise<Entities> {
   const search = createSqlSearchIndex(options.db);
   await search.migrate();
   const store = createSqlAspectStore(options.db, { search });

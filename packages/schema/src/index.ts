@@ -4,4 +4,4 @@ export type { BrowsePathFolder, EntityParent } from './mappers';
 export * from './errors';
 export * from './actions';
 export { BASE_TYPE_DEFS, buildApiSchema, sdlFiles } from './sdl';
-export type { ApiModule, JsonRoute } from './module';
+export type { ApiModule, Domain, JsonRoute, ModuleGauge } from './module';

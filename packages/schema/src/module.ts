@@ -40,7 +40,22 @@ export interface JsonRoute {
   handler(context: ApiContext, request?: JsonRequest): unknown;
 }
 
-/** What a domain package hands the host: its SDL and resolvers, its Rest.li actions and routes, and how to release what it holds. */
+/**
+ * A gauge a module contributes to `/metrics`, read at each scrape (never on the request path). `collect` answers
+ * the current samples; when it fails (a cluster down) the gauge is left empty rather than failing the scrape.
+ */
+export interface ModuleGauge {
+  /** Prometheus name, `mds_` first. */
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+  collect(): Promise<readonly { labels: Record<string, string>; value: number }[]>;
+}
+
+/**
+ * What a domain package hands the host: its SDL and resolvers, its Rest.li actions and routes, the metrics and the
+ * readiness check of what it owns, and how to release what it holds.
+ */
 export interface ApiModule {
   name: string;
   /** The GraphQL SDL the module answers (files beside its resolvers, `sdlFiles`); the schema is assembled from every module's. */
@@ -50,5 +65,16 @@ export interface ApiModule {
   actions?: RestliAction[];
   reads?: RestliRead[];
   routes?: JsonRoute[];
+  /** Its gauges on `/metrics` (the host adds only request metrics and the process's own). */
+  metrics?: readonly ModuleGauge[];
+  /** For `/health`: resolves when what the module owns can serve, throws saying why not. */
+  ready?(): Promise<void>;
   close?(): void | Promise<void>;
 }
+
+/**
+ * What every domain package's factory resolves to, `createX(deps) → Promise<Domain<XService>>`: the module the host
+ * serves and the service other packages and the CLI call. `Extra` holds what a package also lends (a port for the
+ * CLI and the benchmarks, the pieces another package's face needs).
+ */
+export type Domain<Service, Extra extends object = object> = { module: ApiModule; service: Service } & Extra;

@@ -1,4 +1,4 @@
-export { createTagService, createTagsModule, type TagsModuleOptions } from './module';
+export { createTagService, createTags, type Tags, type TagsDeps } from './module';
 export { moveLegacyTags } from './legacy';
 export { TagService, TAG_ALREADY_EXISTS, type TagEntities, type TagServiceOptions } from './service';
 export { parseTagUrn, tagUrn, TAG_URN_PREFIX } from './urn';

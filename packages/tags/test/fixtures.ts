@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createTagService, createTagsModule, type TagsModuleOptions } from '../src/index';
+import { createTagService, createTags, type TagsDeps } from '../src/index';
 
 const legacyDbs: SqliteDatabase[] = [];
 const dbs: SqlDatabase[] = [];
@@ -60,10 +60,10 @@ export function steppingClock(start = 1_700_000_000_000) {
 }
 
 /** The tags module on a fresh aspect store file, plus a GraphQL executor over the full API schema. */
-export async function setup(options: Omit<TagsModuleOptions, 'entities'> = {}) {
+export async function setup(options: Omit<TagsDeps, 'entities'> = {}) {
   const file = tempFile('entities.db');
   const entities = await openEntities(file);
-  const { module, service: store, face, describe } = await createTagsModule({ entities, ...options });
+  const { module, service: store, face, describe } = await createTags({ entities, ...options });
   const schema = buildApiSchema([
     module,
     createEntityGraphql({ service: entities.service, search: entities.search, faces: { TAG: face }, describers: { tag: describe } }),

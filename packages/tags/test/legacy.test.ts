@@ -1,7 +1,7 @@
 import { applyMigrations } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createTagsModule } from '../src/index';
+import { createTags } from '../src/index';
 import { legacyDatabase, openEntities, tempFile } from './fixtures';
 
 /** The tags tables as the last mds that kept them apart shipped them (migrations 0000–0002 of @mds/tags). */
@@ -29,7 +29,7 @@ describe('tags an older mds kept in mds.db', () => {
   it('move into the aspect store on start with their stamps and owners, and the old tables go', async () => {
     const legacy = olderInstallation();
     const entities = await openEntities(tempFile('entities.db'));
-    const { service: store } = await createTagsModule({ entities, legacy });
+    const { service: store } = await createTags({ entities, legacy });
 
     expect(await store.get('urn:li:tag:ledger')).toEqual({
       urn: 'urn:li:tag:ledger',
@@ -56,7 +56,7 @@ describe('tags an older mds kept in mds.db', () => {
     const legacy = olderInstallation();
     const file = tempFile('entities.db');
     const entities = await openEntities(file);
-    await createTagsModule({ entities, legacy });
+    await createTags({ entities, legacy });
     const before = await entities.store.versions('urn:li:tag:ledger', 'tagProperties');
     // Started again with the old tables back (as after a crash before they were dropped): nothing new is written.
     applyMigrations(legacy, { folder: LEGACY_MIGRATIONS, owner: 'tags' });
@@ -65,11 +65,11 @@ describe('tags an older mds kept in mds.db', () => {
         `INSERT INTO tags (id, doc_id, name, description, color_hex, created_at, created_by, updated_at, updated_by) VALUES ('ledger', 1, 'Ledger', 'General accounts', '#abc', 1000, ?, 2000, ?)`,
       )
       .run(alice, bob);
-    const { service: store } = await createTagsModule({ entities: await openEntities(file), legacy });
+    const { service: store } = await createTags({ entities: await openEntities(file), legacy });
     expect(await entities.store.versions('urn:li:tag:ledger', 'tagProperties')).toEqual(before);
     expect((await store.search()).total).toBe(2);
     expect(tableNames(legacy)).toEqual([]);
-    await createTagsModule({ entities, legacy });
+    await createTags({ entities, legacy });
     expect((await store.search()).total).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { openSqliteDatabase } from '@mds/db';
 import { createEntities } from '@mds/entities';
-import { createTagService, createTagsModule } from '@mds/tags';
+import { createTagService, createTags } from '@mds/tags';
 import { Privilege } from '@mds/auth';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +34,7 @@ describe('@mds/tags as a library', () => {
       });
       expect((await store.search({ query: 'scri' })).hits.map((hit) => hit.tag.urn)).toEqual(['urn:li:tag:library']);
       // The module's service is the same kind of service, over the same entities.
-      expect((await (await createTagsModule({ entities })).service.get('urn:li:tag:library'))?.name).toBe('From a script');
+      expect((await (await createTags({ entities })).service.get('urn:li:tag:library'))?.name).toBe('From a script');
     } finally {
       await db.close();
     }

@@ -1,5 +1,5 @@
 import type { SqlDatabase } from '@mds/db';
-import type { ApiModule } from '@mds/schema';
+import type { Domain, ModuleGauge } from '@mds/schema';
 import { join } from 'node:path';
 import { TimeseriesConfigError, type TimeseriesConfig } from './config.ts';
 import { openEmbeddedStore } from './embedded/store.ts';
@@ -35,22 +35,29 @@ export type { TimeseriesAspectValues, TimeseriesRead } from './timeseries-values
 
 const OPENAPI_INDEX_SIZES_PATH = '/openapi/operations/elasticSearch/getIndexSizes';
 
-export interface Timeseries {
-  /**
-   * Name 'timeseries'; Rest.li actions on 'operations', and getTimeseriesAspectValues on 'aspects'. Its close() is
-   * this object's close().
-   */
-  module: ApiModule;
+/** What the other packages and the CLI call: ingestion, reads, and seeding. */
+export interface TimeseriesService {
   /** Ingestion of time-series proposals, for the owner of the Rest.li ingestion actions (@mds/entities). */
   ingest: TimeseriesIngest;
-  /** The port, for the CLI (seed) and the benchmarks. */
-  store: TimeseriesStore;
   /** One entity's points of one aspect, newest first (GraphQL's time-series fields). */
   read(request: TimeseriesRead): Promise<Record<string, unknown>[]>;
   /** seedTimeseries on this store, "today" taken from the `now` clock given to createTimeseries. */
   seed(options: Omit<SeedOptions, 'now'>): Promise<SeedResult>;
-  /** Stops running embedded or PostgreSQL truncations (they report an error) and releases the backend. Idempotent. */
-  close(): Promise<void>;
+}
+
+/**
+ * The module is named 'timeseries': Rest.li actions on 'operations' and getTimeseriesAspectValues on 'aspects', the
+ * OpenAPI getIndexSizes, the gauges of index sizes and truncation tasks, and the backend's readiness. Its close()
+ * stops running embedded or PostgreSQL truncations (they report an error) and releases the backend; idempotent.
+ * `store` is the port itself, for the CLI and the benchmarks.
+ */
+export type Timeseries = Domain<TimeseriesService, { store: TimeseriesStore }>;
+
+export interface TimeseriesDeps {
+  dataDir: string;
+  config: TimeseriesConfig;
+  database?: SqlDatabase;
+  now?: () => number;
 }
 
 /**
@@ -58,12 +65,7 @@ export interface Timeseries {
  * database (`database`, needed for that backend; never closed here), or Elasticsearch/OpenSearch when configured
  * (the cluster is contacted on first use, so the server starts while it is down).
  */
-export async function createTimeseries(options: {
-  dataDir: string;
-  config: TimeseriesConfig;
-  database?: SqlDatabase;
-  now?: () => number;
-}): Promise<Timeseries> {
+export async function createTimeseries(options: TimeseriesDeps): Promise<Timeseries> {
   const store = await openStore(options);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= store.close());
@@ -74,14 +76,36 @@ export async function createTimeseries(options: {
       actions: [...operationsActions(store), ...timeseriesValuesActions(store)],
       // DataHub's OpenAPI twin of getIndexSizes: same privilege and 403.
       routes: [{ method: 'GET', path: OPENAPI_INDEX_SIZES_PATH, handler: ({ actor }) => openApiIndexSizes(store, actor) }],
+      metrics: timeseriesGauges(store),
+      ready: () => store.checkReady(),
       close,
     },
-    ingest: createTimeseriesIngest(store),
+    service: {
+      ingest: createTimeseriesIngest(store),
+      read: timeseriesReader(store),
+      seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
+    },
     store,
-    read: timeseriesReader(store),
-    seed: (seedOptions) => seedTimeseries(store, { ...seedOptions, now: now() }),
-    close,
   };
+}
+
+/** What `/metrics` shows of the store, read at each scrape. */
+function timeseriesGauges(store: TimeseriesStore): ModuleGauge[] {
+  return [
+    {
+      name: 'mds_timeseries_index_size_bytes',
+      help: 'Bytes each time-series index occupies (what getIndexSizes reports)',
+      labelNames: ['index'],
+      collect: async () =>
+        (await store.indexSizes()).map(({ indexName, sizeBytes }) => ({ labels: { index: indexName }, value: sizeBytes })),
+    },
+    {
+      name: 'mds_truncation_tasks',
+      help: 'Time-series truncation tasks by state',
+      labelNames: ['state'],
+      collect: async () => Object.entries(await store.taskCounts()).map(([state, value]) => ({ labels: { state }, value })),
+    },
+  ];
 }
 
 async function openStore({

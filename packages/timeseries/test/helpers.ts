@@ -24,7 +24,7 @@ export function embeddedPerTest(): { readonly timeseries: Timeseries } {
     current = { timeseries: await createTimeseries({ dataDir: dir, config: { backend: 'embedded', indexPrefix: '' } }), remove };
   });
   afterEach(async () => {
-    await current!.timeseries.close();
+    await current!.timeseries.module.close?.();
     current!.remove();
   });
   return {

@@ -35,7 +35,7 @@ describe('ingestion actions', () => {
   /** Prepares every proposal, then writes them, as the owner of the ingestion actions does (@mds/entities). */
   const ingest = async (proposals: unknown[], action = 'ingestProposalBatch') => {
     const place = (i: number) => ({ action, path: action === 'ingestProposal' ? 'proposal' : `proposals.${i}` });
-    await suite.timeseries.ingest.write(proposals.map((p, i) => suite.timeseries.ingest.prepare(p, place(i))));
+    await suite.timeseries.service.ingest.write(proposals.map((p, i) => suite.timeseries.service.ingest.prepare(p, place(i))));
   };
   const ingestOne = (one: unknown) => ingest([one], 'ingestProposal');
   const count = (index = 'dataset_datasetprofileaspect_v1') => suite.timeseries.store.countForTruncation(index, Number.MAX_SAFE_INTEGER);
@@ -170,8 +170,8 @@ describe('ingestion actions', () => {
       proposal({ aspectName: 'operation' }, { timestampMillis: 3, operationType: 'INSERT', lastUpdatedTimestamp: 3 }),
       proposal({ entityUrn: other }, { timestampMillis: 4, rowCount: 1 }),
     ]);
-    const remove = (request: Partial<Parameters<typeof suite.timeseries.ingest.deleteEntity>[0]>) =>
-      suite.timeseries.ingest.deleteEntity({ urn: URN, entityType: 'dataset', ...request });
+    const remove = (request: Partial<Parameters<typeof suite.timeseries.service.ingest.deleteEntity>[0]>) =>
+      suite.timeseries.service.ingest.deleteEntity({ urn: URN, entityType: 'dataset', ...request });
     expect(await remove({ aspectName: 'datasetProfile', startTimeMillis: 2 })).toBe(1);
     expect(await remove({})).toBe(2); // the other profile and the operation
     expect(await count()).toEqual({ matching: 1, total: 1 }); // the other urn's profile stays
@@ -183,19 +183,19 @@ describe('ingestion actions', () => {
       proposal({ systemMetadata: { runId: 'r2' } }, { timestampMillis: 2, rowCount: 2 }),
       proposal({}, { timestampMillis: 1, rowCount: 1 }),
     ]);
-    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'datasetProfile' })).toEqual({
+    expect(await suite.timeseries.service.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'datasetProfile' })).toEqual({
       timestampMillis: 2,
       value: { timestampMillis: 2, rowCount: 2 },
       systemMetadata: { runId: 'r2' },
     });
-    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'operation' })).toBeUndefined();
-    expect(await suite.timeseries.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'schemaMetadata' })).toBeUndefined();
+    expect(await suite.timeseries.service.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'operation' })).toBeUndefined();
+    expect(await suite.timeseries.service.ingest.latest({ urn: URN, entityType: 'dataset', aspectName: 'schemaMetadata' })).toBeUndefined();
   });
 
   it('accepts the time-series aspects of the registry only, names matched case-insensitively', () => {
-    expect(suite.timeseries.ingest.accepts('DATASET', 'datasetprofile')).toBe(true);
-    expect(suite.timeseries.ingest.accepts('dataset', 'schemaMetadata')).toBe(false);
-    expect(suite.timeseries.ingest.accepts('tag', 'datasetProfile')).toBe(false);
+    expect(suite.timeseries.service.ingest.accepts('DATASET', 'datasetprofile')).toBe(true);
+    expect(suite.timeseries.service.ingest.accepts('dataset', 'schemaMetadata')).toBe(false);
+    expect(suite.timeseries.service.ingest.accepts('tag', 'datasetProfile')).toBe(false);
   });
 
   it.each([

@@ -7,7 +7,7 @@ describe('seedTimeseries', () => {
   let timeseries: Timeseries | undefined;
   let remove = () => {};
   afterEach(async () => {
-    await timeseries?.close();
+    await timeseries?.module.close?.();
     remove();
   });
   async function open(now = Date.UTC(2025, 0, 31, 12)) {
@@ -19,7 +19,7 @@ describe('seedTimeseries', () => {
 
   it('fills every registry aspect over the days asked, so the size report lists them all', async () => {
     const ts = await open();
-    expect(await ts.seed({ days: 3, docsPerDay: 20 })).toEqual({ documents: 3 * 20 * 10, indices: 10 });
+    expect(await ts.service.seed({ days: 3, docsPerDay: 20 })).toEqual({ documents: 3 * 20 * 10, indices: 10 });
     const { indexSizes } = (await callAction(ts.module.actions!, 'getIndexSizes', {}, admin)) as {
       indexSizes: { indexName: string; sizeMb: number }[];
     };
@@ -36,7 +36,7 @@ describe('seedTimeseries', () => {
   it('spreads documents over the days ending today, so truncating the oldest day removes a day', async () => {
     const now = Date.UTC(2025, 0, 31, 12);
     const ts = await open(now);
-    await ts.seed({ days: 4, docsPerDay: 10 });
+    await ts.service.seed({ days: 4, docsPerDay: 10 });
     const startOfToday = Date.UTC(2025, 0, 31);
     const index = 'dataset_operationaspect_v1';
     expect(await ts.store.countForTruncation(index, startOfToday - 3 * 86_400_000 + 86_399_999)).toEqual({ matching: 10, total: 40 });

@@ -17,7 +17,7 @@ export function registerSeedCommand(program: Command): void {
     .action(
       command(async (options: { days: number; docsPerDay: number }) => {
         const started = performance.now();
-        const result = await withLocalDomains((d) => d.timeseries.seed({ days: options.days, docsPerDay: options.docsPerDay }));
+        const result = await withLocalDomains((d) => d.timeseries.service.seed({ days: options.days, docsPerDay: options.docsPerDay }));
         const seconds = (performance.now() - started) / 1000;
         process.stdout.write(`Wrote ${result.documents} documents into ${result.indices} indices in ${seconds.toFixed(1)} s.\n`);
       }),

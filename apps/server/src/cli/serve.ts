@@ -14,7 +14,7 @@ export async function serve(): Promise<void> {
   if (domains.auth.isFirstStart && !config.production) {
     // A newcomer's first minute: a ready token for the explorer, printed once per new database (never logged), by
     // whichever process claimed its first start.
-    const { accessToken } = await domains.auth.tokens.create({
+    const { accessToken } = await domains.auth.service.tokens.create({
       actorUrn: ROOT_ACTOR_URN,
       duration: 'ONE_MONTH',
       name: 'first-start root token',

@@ -20,7 +20,7 @@ export function registerTokenCommands(program: Command): void {
     .action(
       command(async (options: { actor: string; duration: string; name: string; description?: string }) => {
         const { accessToken } = await withLocalDomains((d) =>
-          d.auth.tokens.create({
+          d.auth.service.tokens.create({
             actorUrn: options.actor,
             duration: options.duration as keyof typeof DURATION_MS,
             name: options.name,
@@ -39,7 +39,7 @@ export function registerTokenCommands(program: Command): void {
     .action(
       command(async (options: { actor?: string; json?: boolean }) => {
         const filters = options.actor ? [{ field: 'actorUrn' as const, values: [options.actor], negated: false }] : [];
-        const { tokens, total } = await withLocalDomains((d) => d.auth.tokens.list({ filters, start: 0, count: 1000 }));
+        const { tokens, total } = await withLocalDomains((d) => d.auth.service.tokens.list({ filters, start: 0, count: 1000 }));
         if (options.json) return void process.stdout.write(`${JSON.stringify({ total, tokens }, null, 2)}\n`);
         for (const t of tokens) {
           const expires = t.expiresAt ? new Date(t.expiresAt).toISOString() : 'never';
@@ -52,7 +52,7 @@ export function registerTokenCommands(program: Command): void {
     .command('revoke')
     .description('revoke a token by its id (the hash shown by `token list`)')
     .argument('<id>', 'token id')
-    .action(command(async (id: string) => withLocalDomains((d) => d.auth.tokens.revoke(id))));
+    .action(command(async (id: string) => withLocalDomains((d) => d.auth.service.tokens.revoke(id))));
 
   program
     .command('roles')
@@ -64,7 +64,7 @@ export function registerTokenCommands(program: Command): void {
     .action(
       command(async (role: string, actors: string[]) => {
         const roleUrn = role.toLowerCase() === 'none' ? null : (roleNames[role.toLowerCase()] ?? role);
-        await withLocalDomains((d) => d.auth.roles.assign(roleUrn, actors));
+        await withLocalDomains((d) => d.auth.service.roles.assign(roleUrn, actors));
       }),
     );
 }

@@ -18,8 +18,8 @@ export async function startMds(env: Record<string, string> = {}) {
 
   /** A token for a user with the given role (created if new). */
   const tokenFor = async (actorUrn: string, roleUrn: string | null) => {
-    if (actorUrn !== ROOT_ACTOR_URN) await domains.auth.roles.assign(roleUrn, [actorUrn]);
-    return (await domains.auth.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'e2e' })).accessToken;
+    if (actorUrn !== ROOT_ACTOR_URN) await domains.auth.service.roles.assign(roleUrn, [actorUrn]);
+    return (await domains.auth.service.tokens.create({ actorUrn, duration: 'ONE_DAY', name: 'e2e' })).accessToken;
   };
   const rootToken = await tokenFor(ROOT_ACTOR_URN, null);
 

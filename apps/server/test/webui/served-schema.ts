@@ -20,7 +20,11 @@ export async function servedSchema(): Promise<GraphQLSchema> {
     const domains = await compose(config);
     const running = await startServer(config, createLogger('silent'), domains);
     try {
-      const { accessToken } = await domains.auth.tokens.create({ actorUrn: ROOT_ACTOR_URN, duration: 'ONE_DAY', name: 'webui schema' });
+      const { accessToken } = await domains.auth.service.tokens.create({
+        actorUrn: ROOT_ACTOR_URN,
+        duration: 'ONE_DAY',
+        name: 'webui schema',
+      });
       return await introspectSchema(running.url, accessToken);
     } finally {
       await running.close();
