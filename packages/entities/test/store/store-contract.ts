@@ -457,8 +457,10 @@ export function describeStoreContract(name: string, databases: Pick<TestSqlDatab
         const store = testStore(db);
         await store.migrate();
         const value = JSON.stringify({ domains: ['urn:li:domain:finance'] });
+        // createdon as each dialect's layout holds it: DataHub's timestamp on PostgreSQL, milliseconds on SQLite.
+        const createdon = db.dialect === 'postgres' ? "TIMESTAMP '1970-01-01 00:00:01'" : '1000';
         await db.run(
-          'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, NULL, 1000, ?)',
+          `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, NULL, ${createdon}, ?)`,
           [DATASET, 'domains', value, JDOE],
         );
         const incoming = { direction: 'INCOMING' as const, types: ['AssociatedWith'], start: 0, count: 10 };
