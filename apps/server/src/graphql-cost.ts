@@ -25,6 +25,7 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionNode,
@@ -473,20 +474,43 @@ class Meter {
   constructor(private readonly budget: number) {}
 
   /** Charges a page the items it answered with (`value`). */
-  charge<T>(value: T): T {
-    this.spent += itemsIn(value);
+  charge<T>(value: T, info: GraphQLResolveInfo): T {
+    this.spent += itemsIn(value, info);
     if (this.spent > this.budget) throw (this.over ??= refusal(meteredOverBudgetMessage(this.budget, this.spent)));
     return value;
   }
 }
 
-/** How many items a page's answer holds: a list's length, or the longest list of an object's own fields (`searchResults`). */
-function itemsIn(value: unknown): number {
+/**
+ * How many items a page's answer holds: a list's length, or the longest list among the fields the query selects of
+ * the object it answers (`searchResults`, `relationships`; facets the resolver computed but nobody asked for do not count).
+ */
+function itemsIn(value: unknown, info: GraphQLResolveInfo): number {
   if (Array.isArray(value)) return value.length;
   if (value === null || typeof value !== 'object') return value === null || value === undefined ? 0 : 1;
   let most = 0;
-  for (const field of Object.values(value)) if (Array.isArray(field)) most = Math.max(most, field.length);
+  for (const name of selectedNames(info)) {
+    const field = (value as Record<string, unknown>)[name];
+    if (Array.isArray(field)) most = Math.max(most, field.length);
+  }
   return most;
+}
+
+/** The names of the fields selected directly under the page's field (through fragments, not into sub-selections). */
+function selectedNames(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
+  const visitSet = (set: SelectionSetNode | undefined, seen: Set<string>) => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visitSet(selection.selectionSet, seen);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        visitSet(info.fragments[selection.name.value]?.selectionSet, seen);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visitSet(node.selectionSet, new Set());
+  return names;
 }
 
 /** Schemas whose page resolvers are metered already. */
@@ -509,7 +533,7 @@ function meterPagesOf(schema: GraphQLSchema, meters: WeakMap<object, Meter>): vo
         if (!meter) return resolve(source, args, context, info);
         if (meter.over) throw meter.over;
         const answer = resolve(source, args, context, info);
-        return isPromise(answer) ? answer.then((value) => meter.charge(value)) : meter.charge(answer);
+        return isPromise(answer) ? answer.then((value) => meter.charge(value, info)) : meter.charge(answer, info);
       };
     }
   }
