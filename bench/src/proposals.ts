@@ -51,6 +51,7 @@ export const ASPECTS: readonly AspectSpec[] = [
     urn: (k) => `urn:li:assertion:assertion_${k}`,
     value: (i) => ({
       runId: `run-${i}`,
+      assertionUrn: `urn:li:assertion:assertion_${i % 1000}`, // the row's entity (urn(row % ENTITIES))
       asserteeUrn: `urn:li:dataset:(urn:li:dataPlatform:hive,warehouse.table_${i % 1000},PROD)`,
       status: 'COMPLETE',
     }),
@@ -65,7 +66,13 @@ export const ASPECTS: readonly AspectSpec[] = [
     entityType: 'dataJob',
     aspectName: 'datahubIngestionRunSummary',
     urn: (k) => `urn:li:dataJob:(urn:li:dataFlow:(datahub,ingestion,PROD),job_${k})`,
-    value: (i) => ({ pipelineName: `pipeline-${i % 50}`, runId: `run-${i}`, eventsProduced: i % 10_000 }),
+    value: (i) => ({
+      pipelineName: `pipeline-${i % 50}`,
+      platformInstanceId: 'prod',
+      runId: `run-${i}`,
+      runStatus: 'COMPLETED',
+      numEventsProduced: i % 10_000,
+    }),
   },
   {
     entityType: 'dataJob',
@@ -74,6 +81,7 @@ export const ASPECTS: readonly AspectSpec[] = [
     value: (i) => ({
       pipelineName: `pipeline-${i % 50}`,
       platformInstanceId: 'prod',
+      runId: `run-${i}`,
       config: '',
       state: { formatVersion: '1.0', serde: 'utf-8' },
     }),
