@@ -1,5 +1,5 @@
 import { ESLint, Linter } from 'eslint';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ function sources(): string[] {
   };
   for (const group of ['packages', 'apps']) {
     for (const pkg of readdirSync(join(ROOT, group), { withFileTypes: true })) {
-      if (pkg.isDirectory()) walk(join(ROOT, group, pkg.name, 'src'));
+      // A folder left by a removed package (its node_modules, no src) is no package.
+      if (pkg.isDirectory() && existsSync(join(ROOT, group, pkg.name, 'src'))) walk(join(ROOT, group, pkg.name, 'src'));
     }
   }
   return found;
