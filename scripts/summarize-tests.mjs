@@ -10,9 +10,11 @@ export function packageDirs() {
   ];
 }
 
-/** Prints the totals; ok when something passed and nothing failed. */
+/** Prints each failure (package, file, test, the first lines of its message), then the totals; ok when something passed
+ * and nothing failed. The failures come last so that a log cut to its tail still names them. */
 export function summarize() {
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const failures = [];
   for (const dir of packageDirs()) {
     const report = join(dir, 'test-output/vitest.json');
     if (!existsSync(report)) continue;
@@ -23,8 +25,25 @@ export function summarize() {
       (file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'),
     );
     totals.failed += r.numFailedTests + fileFailures.length;
+    for (const file of r.testResults) {
+      const where = `${dir}/${file.name.split(`/${dir}/`).pop()}`;
+      for (const a of file.assertionResults.filter((x) => x.status === 'failed')) {
+        failures.push(`FAILED ${where} > ${a.fullName}\n${excerpt(a.failureMessages.join('\n'))}`);
+      }
+      if (fileFailures.includes(file)) failures.push(`FAILED ${where} (the file itself)\n${excerpt(file.message ?? '')}`);
+    }
     totals.skipped += r.numPendingTests + r.numTodoTests;
   }
+  for (const failure of failures) console.log(failure);
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return { ...totals, ok: totals.passed > 0 && totals.failed === 0 };
+}
+
+/** The first lines of a failure message, indented, so that a stack of hundreds of lines does not bury the totals. */
+function excerpt(message) {
+  return message
+    .split('\n')
+    .slice(0, 12)
+    .map((line) => `    ${line}`)
+    .join('\n');
 }

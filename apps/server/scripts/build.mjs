@@ -20,12 +20,17 @@ const keepSourceLocation = {
   },
 };
 
+// The folder to write (relative to apps/server): `dist` unless given. It must sit inside the workspace, where the
+// bundle's external imports (better-sqlite3) resolve. The bundle test writes its own, so that it never replaces the
+// bundle another process (the benchmark's smoke test) is running.
+const outdir = process.argv[2] ?? 'dist';
+
 // Chunk names carry content hashes: without a clean start, every build would leave the previous chunks behind.
-await rm('dist', { recursive: true, force: true });
+await rm(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints: ['src/main.ts'],
-  outdir: 'dist',
+  outdir,
   entryNames: 'mds',
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.mjs' },

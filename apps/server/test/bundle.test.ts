@@ -10,8 +10,9 @@ import { freshDataDir, rootTokenIn, spawnServer } from './support/child';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 it('the bundled server starts, migrates, ingests through its workers and truncates', { timeout: 120_000 }, async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root });
-  const bundle = `${root}dist/mds.mjs`;
+  // Its own folder: `dist` may be in use by the benchmark's smoke test, running beside this one.
+  execFileSync(process.execPath, ['scripts/build.mjs', 'test-output/bundle'], { cwd: root });
+  const bundle = `${root}test-output/bundle/mds.mjs`;
   expect(existsSync(bundle)).toBe(true);
   const server = await spawnServer({ DATA_DIR: freshDataDir('bundle'), NODE_ENV: 'development' }, bundle);
   try {

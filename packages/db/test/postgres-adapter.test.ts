@@ -124,13 +124,12 @@ describe('PostgreSQL adapter', () => {
     try {
       let release = () => {};
       const holding = busy.transaction(() => new Promise<void>((resolve) => (release = resolve)));
-      const started = Date.now();
+      // The held connection is released only after the wait ends: a wait without its timeout would hang this test.
       const waited = await busy.get('SELECT 1').then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(isDatabaseUnavailable(waited)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(2_000);
       release();
       await holding;
     } finally {

@@ -513,7 +513,8 @@ describe('Elasticsearch unreachable or slow', () => {
       const error = await apiError(store.indexSizes());
       expect(error.status).toBe(503);
       expect(error.message).toMatch(new RegExp(`^Elasticsearch at http://127.0.0.1:${port} is unreachable`));
-      expect(Date.now() - started).toBeLessThan(300 + 200);
+      // "At once": well before the client's own 30 s request timeout, with room for a busy machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
     }
   });
 
@@ -526,7 +527,9 @@ describe('Elasticsearch unreachable or slow', () => {
       const error = await apiError(call);
       expect(error.status).toBe(503);
       expect(error.message).toMatch(/did not answer .* within 300 ms\.$/);
-      expect(Date.now() - started).toBeLessThan(300 + 300);
+      // The configured 300 ms bound the wait, not the client's default of 30 s (with room for a busy machine).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - started).toBeLessThan(10_000);
     }
     for (const socket of sockets) socket.destroy();
   });
