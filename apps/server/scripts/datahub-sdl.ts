@@ -4,7 +4,16 @@
 //   pnpm --filter @mds/server exec tsx scripts/datahub-sdl.ts AppConfig PoliciesConfig
 //   pnpm --filter @mds/server exec tsx scripts/datahub-sdl.ts --closure AppConfig
 import { readFileSync } from 'node:fs';
-import { getNamedType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, printType, type GraphQLNamedType } from 'graphql';
+import {
+  getNamedType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  printType,
+  type GraphQLNamedType,
+  type GraphQLType,
+} from 'graphql';
 import { readCoordinateLines, schemaFromCoordinates } from '../test/webui/coordinates.ts';
 
 const args = process.argv.slice(2);
@@ -18,14 +27,15 @@ const lines = readCoordinateLines(readFileSync(new URL('../test/webui/datahub-co
 const schema = schemaFromCoordinates(lines);
 
 const wanted = new Set<string>();
+const named = (type: GraphQLType): GraphQLNamedType => getNamedType(type);
 const visit = (type: GraphQLNamedType) => {
   if (wanted.has(type.name) || type.name.startsWith('__') || ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) return;
   wanted.add(type.name);
   if (!closure) return;
   if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
     for (const field of Object.values(type.getFields())) {
-      visit(getNamedType(field.type));
-      for (const arg of 'args' in field ? field.args : []) visit(getNamedType(arg.type));
+      visit(named(field.type));
+      for (const arg of 'args' in field ? field.args : []) visit(named(arg.type));
     }
   }
   if (isUnionType(type)) for (const member of type.getTypes()) visit(member);
