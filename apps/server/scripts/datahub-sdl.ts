@@ -18,6 +18,9 @@ import { readCoordinateLines, schemaFromCoordinates } from '../test/webui/coordi
 
 const args = process.argv.slice(2);
 const closure = args.includes('--closure');
+// With --closure, an entity type (one implementing Entity) reached from a field is named but not entered: its own mapping declares it.
+const entityStop = args.includes('--stop-at-entities');
+const stopped = new Set<string>();
 const names = args.filter((a) => !a.startsWith('--'));
 if (names.length === 0) {
   console.error('usage: datahub-sdl.ts [--closure] TypeName …');
@@ -30,6 +33,10 @@ const wanted = new Set<string>();
 const named = (type: GraphQLType): GraphQLNamedType => getNamedType(type);
 const visit = (type: GraphQLNamedType) => {
   if (wanted.has(type.name) || type.name.startsWith('__') || ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) return;
+  if (entityStop && wanted.size > 0 && isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Entity')) {
+    stopped.add(type.name);
+    return;
+  }
   wanted.add(type.name);
   if (!closure) return;
   if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
@@ -48,4 +55,5 @@ for (const name of names) {
   }
   visit(type);
 }
+if (stopped.size > 0) console.log(`# entity types reached, not printed: ${[...stopped].sort().join(' ')}\n`);
 console.log([...wanted].map((name) => printType(schema.getType(name)!)).join('\n\n'));

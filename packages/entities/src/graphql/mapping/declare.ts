@@ -1,0 +1,83 @@
+import { findEntity, parseUrn } from '@mds/core';
+import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { StoredAspect } from '../../service';
+import type { Loaders } from '../common-fields';
+import { GRAPHQL_TYPENAMES } from '../typenames';
+import { toGraphQL, type Json, type Scope, type TypeRules } from './convert';
+
+/** What a field rule of an entity type is handed: the entity's urn, its key's parts and its stored aspects. */
+export interface EntityScope {
+  readonly urn: string;
+  /** The urn's key parts, in the key aspect's order (`[platform, name, origin]` for a dataset). */
+  readonly parts: readonly string[];
+  /** The entity's latest aspects, by name (empty when none is stored). */
+  readonly aspects: ReadonlyMap<string, StoredAspect>;
+  /** The latest value of an aspect, or undefined. */
+  value(aspect: string): Json | undefined;
+}
+
+/**
+ * How one field of an entity type is answered: the name of the aspect it shows (converted to the field's type as
+ * `toGraphQL` does), or a function of the entity (its urn, key parts, aspects) giving the raw value to convert.
+ */
+export type EntityFieldRule = string | ((entity: EntityScope) => unknown);
+
+/**
+ * An entity type's GraphQL face, declared once: which aspect (or which part of the urn) each field shows. Adding a
+ * field that reads an aspect is a line here; the resolvers are generated (`entityTypeResolvers`).
+ */
+export interface EntityMapping {
+  /** The registry name (`dataset`, `mlModel`). */
+  readonly entity: string;
+  /** The fields and what answers each. Fields of the `Entity` interface (`urn`, `type`) answer themselves. */
+  readonly fields: Readonly<Record<string, EntityFieldRule>>;
+  /** Fields resolved by hand (they take arguments or read other entities); they win over `fields`. */
+  readonly resolvers?: Readonly<
+    Record<string, (parent: EntityParent, args: never, context: ApiContext, info: GraphQLResolveInfo) => unknown>
+  >;
+}
+
+/**
+ * The resolvers of the declared entity types: each field reads its entity's aspects through the request's batched
+ * loaders (one store read for every entity asked at one depth) and converts what it finds to the field's type, with
+ * the rules given for the types under it (DataHub's mappers' renames and reshapes).
+ */
+export function entityTypeResolvers(loaders: Loaders, mappings: readonly EntityMapping[], rules: TypeRules): Resolvers {
+  const resolvers: Record<string, Record<string, unknown>> = {};
+  for (const mapping of mappings) {
+    const typename = GRAPHQL_TYPENAMES[mapping.entity];
+    if (!typename) throw new Error(`no GraphQL type answers the entity type ${mapping.entity}`);
+    const type: Record<string, unknown> = {};
+    for (const [field, rule] of Object.entries(mapping.fields)) {
+      type[field] = async (parent: EntityParent, _args: unknown, context: ApiContext, info: GraphQLResolveInfo) => {
+        const entity = await entityScope(loaders, parent.urn, context);
+        const raw = typeof rule === 'string' ? entity.value(rule) : rule(entity);
+        const scope: Scope = { urn: parent.urn, schema: info.schema, rules };
+        return toGraphQL(raw, info.returnType, scope);
+      };
+    }
+    Object.assign(type, mapping.resolvers);
+    resolvers[typename] = type;
+  }
+  return resolvers;
+}
+
+async function entityScope(loaders: Loaders, urn: string, context: ApiContext): Promise<EntityScope> {
+  const aspects = (await loaders(context).aspects(urn)) ?? new Map<string, StoredAspect>();
+  return {
+    urn,
+    parts: parseUrn(urn).parts,
+    aspects,
+    value: (aspect) => aspects.get(aspect)?.value,
+  };
+}
+
+/** The stored entity of an urn of a declared type, as its GraphQL object; null when its key aspect is not stored. */
+export async function storedEntity(loaders: Loaders, urn: string, context: ApiContext): Promise<EntityParent | null> {
+  const spec = findEntity(parseUrn(urn).entityType);
+  const typename = spec && GRAPHQL_TYPENAMES[spec.name];
+  if (!spec || !typename) return null;
+  const aspects = await loaders(context).aspects(urn);
+  return aspects?.has(spec.keyAspect) ? { __typename: typename, urn, type: spec.graphqlType } : null;
+}
