@@ -3,5 +3,5 @@ export type { Actor, ApiContext } from './context';
 export type { BrowsePathFolder, EntityParent } from './mappers';
 export * from './errors';
 export * from './actions';
-export { BASE_TYPE_DEFS, buildApiSchema, sdlFiles } from './sdl';
+export { BASE_TYPE_DEFS, buildApiSchema, resolversIfDeclared, sdlFiles } from './sdl';
 export type { ApiModule, Domain, JsonRoute, ModuleGauge } from './module';

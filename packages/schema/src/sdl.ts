@@ -1,5 +1,5 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { GraphQLScalarType, Kind, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, Kind, parse, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { ApiModule } from './module';
 
@@ -32,11 +32,47 @@ const Long = new GraphQLScalarType({
   },
 });
 
+const ifDeclared = new WeakSet<object>();
+
+/** The entries of a resolver map whose type and field the SDL declares (in a definition or an extension). */
+function onlyDeclared(map: Record<string, Record<string, unknown>>, typeDefs: readonly string[]) {
+  const fields = new Map<string, Set<string>>();
+  for (const sdl of typeDefs) {
+    for (const d of parse(sdl).definitions) {
+      if (!('fields' in d) || !('name' in d) || !d.name) continue;
+      const names = fields.get(d.name.value) ?? new Set<string>();
+      for (const f of d.fields ?? []) names.add(f.name.value);
+      fields.set(d.name.value, names);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(map).flatMap(([type, resolvers]) => {
+      const declared = fields.get(type);
+      const kept = declared ? Object.entries(resolvers).filter(([field]) => declared.has(field)) : [];
+      return kept.length > 0 ? [[type, Object.fromEntries(kept)]] : [];
+    }),
+  );
+}
+/**
+ * Marks a resolver map whose types may be declared by another module that a composition leaves out, or declared
+ * without the field (a field every entity type has, such as `relationships`): the entries the composed schema does
+ * not declare are dropped, where any other resolver of an undeclared type or field is an error.
+ */
+export function resolversIfDeclared<T extends object>(resolvers: T): T {
+  ifDeclared.add(resolvers);
+  return resolvers;
+}
+
 /** The executable API schema of the modules given: the base SDL, each module's SDL, and each module's resolvers. */
 export function buildApiSchema(modules: readonly Pick<ApiModule, 'typeDefs' | 'resolvers'>[]): GraphQLSchema {
-  const typeDefs = modules.flatMap((m) => m.typeDefs ?? []);
-  return makeExecutableSchema({
-    typeDefs: [...BASE_TYPE_DEFS, ...(typeDefs.some((sdl) => EXTENDS_MUTATION.test(sdl)) ? [MUTATION_ROOT!] : []), ...typeDefs],
-    resolvers: [{ Long }, ...modules.flatMap((m) => m.resolvers ?? [])] as never,
-  });
+  const moduleTypeDefs = modules.flatMap((m) => m.typeDefs ?? []);
+  const typeDefs = [
+    ...BASE_TYPE_DEFS,
+    ...(moduleTypeDefs.some((sdl) => EXTENDS_MUTATION.test(sdl)) ? [MUTATION_ROOT!] : []),
+    ...moduleTypeDefs,
+  ];
+  const resolvers = modules
+    .flatMap((m) => m.resolvers ?? [])
+    .map((map) => (ifDeclared.has(map) ? onlyDeclared(map as Record<string, Record<string, unknown>>, typeDefs) : map));
+  return makeExecutableSchema({ typeDefs, resolvers: [{ Long }, ...resolvers] as never });
 }

@@ -1,6 +1,6 @@
 import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
-import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { LINEAGE_RELATIONSHIPS } from '../model/relationships';
 import { entityObject, platformObject } from './dataset';
 import type { EntitySearcher } from './search';
@@ -77,24 +77,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     return { urn: instance, platform: entityObject(platform), instanceId };
   };
 
-  type RelationshipsArgs = {
-    input: { types: string[]; direction: Direction; start?: number | null; count?: number | null; includeSoftDelete?: boolean | null };
-  };
-  const relationships = async (parent: Parent, { input }: RelationshipsArgs, context: ApiContext) => {
-    const page = pageOrRefuse(input.start, input.count);
-    const query = { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES };
-    const found = await loaders(context).reader.relationships(urnOf(parent), query);
-    let edges = found.relationships;
-    if (input.includeSoftDelete === false) {
-      const removed = await Promise.all(edges.map(async (edge) => (await value(edge.entity, 'status', context))?.removed === true));
-      edges = edges.filter((_, i) => !removed[i]);
-    }
-    const shown = edges.slice(page.start, page.start + page.count);
-    const answered = await Promise.all(
-      shown.map(async (edge) => ({ type: edge.type, direction: input.direction, entity: await entityAt(edge.entity, context) })),
-    );
-    return { start: page.start, count: answered.length, total: edges.length, relationships: answered };
-  };
+  const relationships = relationshipsResolver(loaders);
 
   type LineageArgs = { input: { direction: 'UPSTREAM' | 'DOWNSTREAM'; start?: number | null; count?: number | null } };
   const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
@@ -247,4 +230,36 @@ function pageOrRefuse(start: number | null | undefined, count: number | null | u
   const page = pageOf(start, count);
   if ('violation' in page) throw badRequest(page.violation);
   return page;
+}
+
+type RelationshipsArgs = {
+  input: { types: string[]; direction: Direction; start?: number | null; count?: number | null; includeSoftDelete?: boolean | null };
+};
+
+/**
+ * `relationships(input:)` of any entity type: a page of the entity's edges of the given names, in one direction,
+ * without edges to soft-deleted entities when `includeSoftDelete` is false.
+ */
+export function relationshipsResolver(loaders: Loaders) {
+  const value = aspectValue(loaders);
+  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
+    const type = findEntityOfUrn(urn)?.graphqlType;
+    if (!type) return null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? (refWithKey(urn) as EntityParent | undefined) ?? null;
+  };
+  return async (parent: Parent, { input }: RelationshipsArgs, context: ApiContext) => {
+    const page = pageOrRefuse(input.start, input.count);
+    const query = { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES };
+    const found = await loaders(context).reader.relationships(urnOf(parent), query);
+    let edges = found.relationships;
+    if (input.includeSoftDelete === false) {
+      const removed = await Promise.all(edges.map(async (edge) => (await value(edge.entity, 'status', context))?.removed === true));
+      edges = edges.filter((_, i) => !removed[i]);
+    }
+    const shown = edges.slice(page.start, page.start + page.count);
+    const answered = await Promise.all(
+      shown.map(async (edge) => ({ type: edge.type, direction: input.direction, entity: await entityAt(edge.entity, context) })),
+    );
+    return { start: page.start, count: answered.length, total: edges.length, relationships: answered };
+  };
 }

@@ -1,6 +1,9 @@
 import { findEntity, isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, EntityParent } from '@mds/schema';
-import { idOf, toGraphQLOwnership } from './ownership';
+import { COMMON_FIELDS, COMMON_RULES } from './common';
+import { fieldResolvers } from './mapping/declare';
+import { idOf } from './ownership';
+import { entityRef } from './typenames';
 import type { RequestLoaders } from './request-loaders';
 
 export type Json = Record<string, unknown>;
@@ -36,58 +39,45 @@ export function glossaryTerms(value: unknown, associatedUrn: string) {
   return { terms };
 }
 
+/** The fields of COMMON_FIELDS that the entity types declared by hand take (until each is a declared mapping). */
+const shared = (({ tags, globalTags, ownership, deprecation, domain, status, subTypes, glossaryTerms, institutionalMemory }) => ({
+  tags,
+  globalTags,
+  ownership,
+  deprecation,
+  domain,
+  status,
+  subTypes,
+  glossaryTerms,
+  institutionalMemory,
+}))(COMMON_FIELDS);
+
+/**
+ * The object of the entity an urn names, with what its urn says for the types still declared by hand (their key
+ * fields: a tag's or term's `name`, a user's `username`, a domain's `id`, a platform's `name`).
+ */
+export function refWithKey(urn: string): Json | undefined {
+  const ref = entityRef(urn);
+  if (!ref) return undefined;
+  const id = idOf(urn);
+  const key: Record<string, Json> = {
+    Tag: { name: id },
+    GlossaryTerm: { name: id },
+    CorpUser: { username: id },
+    CorpGroup: { name: id },
+    Domain: { id },
+    DataPlatform: { name: id },
+  };
+  return { ...ref, ...key[ref.__typename ?? ''] };
+}
+
 /**
  * The fields every entity type with these aspects answers alike (entities-api §9.2 "same conventions"); a type
  * takes the ones its SDL declares.
  */
 export function commonFields(loaders: Loaders) {
-  const value = aspectValue(loaders);
   return {
-    tags: async (parent: Parent, _args: unknown, context: ApiContext) =>
-      globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    globalTags: async (parent: Parent, _args: unknown, context: ApiContext) =>
-      globalTags(await value(urnOf(parent), 'globalTags', context), urnOf(parent)),
-    ownership: async (parent: Parent, _args: unknown, context: ApiContext) =>
-      toGraphQLOwnership(await value(urnOf(parent), 'ownership', context), urnOf(parent)),
-    deprecation: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'deprecation', context);
-      if (!v) return null;
-      return {
-        deprecated: v.deprecated === true,
-        decommissionTime: typeof v.decommissionTime === 'number' ? v.decommissionTime : null,
-        note: text(v.note),
-        actor: text(v.actor),
-      };
-    },
-    domain: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'domains', context);
-      const first = Array.isArray(v?.domains) ? v.domains.find((d): d is string => typeof d === 'string') : undefined;
-      return first ? { domain: { __typename: 'Domain', urn: first, type: 'DOMAIN', id: idOf(first) }, associatedUrn: urnOf(parent) } : null;
-    },
-    status: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'status', context);
-      return v ? { removed: v.removed === true } : null;
-    },
-    subTypes: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'subTypes', context);
-      return v ? { typeNames: Array.isArray(v.typeNames) ? v.typeNames.filter((n): n is string => typeof n === 'string') : null } : null;
-    },
-    glossaryTerms: async (parent: Parent, _args: unknown, context: ApiContext) =>
-      glossaryTerms(await value(urnOf(parent), 'glossaryTerms', context), urnOf(parent)),
-    institutionalMemory: async (parent: Parent, _args: unknown, context: ApiContext) => {
-      const v = await value(urnOf(parent), 'institutionalMemory', context);
-      if (!v) return null;
-      const elements = list(v.elements).map((e) => ({
-        url: text(e.url) ?? '',
-        label: text(e.description) ?? '',
-        description: text(e.description) ?? '',
-        created:
-          isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number'
-            ? { time: e.createStamp.time, actor: text(e.createStamp.actor) }
-            : null,
-      }));
-      return { elements };
-    },
+    ...fieldResolvers(loaders, shared, { rules: COMMON_RULES, ref: refWithKey }),
     exists: async (parent: Parent, _args: unknown, context: ApiContext) =>
       (await loaders(context).aspects(urnOf(parent)))?.has(keyAspectOf(urnOf(parent))) ?? false,
     lastIngested: async (parent: Parent, _args: unknown, context: ApiContext) => {

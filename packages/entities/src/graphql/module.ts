@@ -1,9 +1,9 @@
 import { findEntity, parseEntityUrn, UrnError, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
+import { badRequest, resolversIfDeclared, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
-import { catalogResolvers } from './catalog';
+import { catalogResolvers, relationshipsResolver } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
@@ -13,6 +13,7 @@ import { ownerMutationResolvers } from './owner-mutations';
 import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
+import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
@@ -31,6 +32,8 @@ const OWN_TYPES = [
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
   import.meta.url,
+  'common.graphql',
+  'entity-types.graphql',
   'entities.graphql',
   'dataset.graphql',
   'assets.graphql',
@@ -138,6 +141,10 @@ export function createEntityGraphql(options: {
       },
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
+      // Every entity type answers its edges alike, whichever package declares the type.
+      resolversIfDeclared(
+        Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships: relationshipsResolver(loaders) }])),
+      ),
       profileResolvers(service),
     ],
   };

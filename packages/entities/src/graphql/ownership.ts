@@ -1,5 +1,5 @@
 import { isJsonObject } from '@mds/core';
-import type { OwnershipType, ResolversTypes } from '@mds/schema';
+import type { OwnershipSourceType, OwnershipType, ResolversTypes } from '@mds/schema';
 
 /** DataHub's OwnershipType values, the deprecated ones included (older ingestion still writes DATAOWNER). */
 const OWNERSHIP_TYPES = new Set([
@@ -15,6 +15,8 @@ const OWNERSHIP_TYPES = new Set([
   'DELEGATE',
   'STAKEHOLDER',
 ]);
+/** DataHub's OwnershipSourceType values. */
+const SOURCE_TYPES = new Set(['AUDIT', 'DATABASE', 'FILE_SYSTEM', 'ISSUE_TRACKING_SYSTEM', 'MANUAL', 'OTHER', 'SERVICE', 'SOURCE_CONTROL']);
 /** DataHub's system ownership type urn for each legacy `type` (OwnershipTypeUtils). */
 export const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
 /** DataHub's default when an aspect says nothing (AuditStamp's PDL default). */
@@ -30,7 +32,10 @@ export function ownerEntity(urn: string): ResolversTypes['OwnerType'] | undefine
   return undefined;
 }
 
-/** An `ownership` aspect value as DataHub's GraphQL `Ownership` of `associatedUrn` (entities-api §9.2). */
+/**
+ * An `ownership` aspect value as DataHub's GraphQL `Ownership` of `associatedUrn`, built ahead of any request (a tag's
+ * face answers whole objects); entity types declared as mappings answer it through COMMON_FIELDS instead.
+ */
 export function toGraphQLOwnership(value: unknown, associatedUrn: string): ResolversTypes['Ownership'] | null {
   if (!isJsonObject(value)) return null;
   const owners = (Array.isArray(value.owners) ? value.owners : []).filter(isJsonObject).flatMap((owner) => {
@@ -38,11 +43,22 @@ export function toGraphQLOwnership(value: unknown, associatedUrn: string): Resol
     if (!entity) return [];
     const type = typeof owner.type === 'string' && OWNERSHIP_TYPES.has(owner.type) ? (owner.type as OwnershipType) : null;
     const typeUrn = typeof owner.typeUrn === 'string' ? owner.typeUrn : type ? systemTypeUrn(type) : null;
+    const sourceType = isJsonObject(owner.source) ? owner.source.type : undefined;
     const source =
-      isJsonObject(owner.source) && typeof owner.source.type === 'string'
-        ? { type: owner.source.type, url: typeof owner.source.url === 'string' ? owner.source.url : null }
+      isJsonObject(owner.source) && typeof sourceType === 'string' && SOURCE_TYPES.has(sourceType)
+        ? { type: sourceType as OwnershipSourceType, url: typeof owner.source.url === 'string' ? owner.source.url : null }
         : null;
-    return [{ owner: entity, type, ownershipType: typeUrn ? { urn: typeUrn } : null, source, associatedUrn }];
+    return [
+      {
+        owner: entity,
+        type,
+        ownershipType: typeUrn
+          ? { __typename: 'OwnershipTypeEntity' as const, urn: typeUrn, type: 'CUSTOM_OWNERSHIP_TYPE' as const }
+          : null,
+        source,
+        associatedUrn,
+      },
+    ];
   });
   const stamp = value.lastModified;
   const lastModified =

@@ -11,7 +11,6 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { entityRef } from '../typenames';
 
 export type Json = Record<string, unknown>;
 
@@ -21,6 +20,8 @@ export interface Scope {
   readonly urn: string;
   readonly schema: GraphQLSchema;
   readonly rules: TypeRules;
+  /** The GraphQL object of an entity an urn names (`entityRef`, or one that also says what its urn says). */
+  readonly ref: (urn: string) => Json | undefined;
 }
 
 /**
@@ -65,25 +66,31 @@ function fromNamed(value: unknown, type: GraphQLNamedType, scope: Scope): unknow
   if (isEnumType(type)) return typeof value === 'string' && type.getValue(value) ? value : null;
   if (typeof value === 'string') {
     // An urn where an entity is expected: the entity, when its GraphQL type fits here.
-    const ref = entityRef(value);
+    const ref = scope.ref(value);
     if (!ref) return null;
     if (isObjectType(type)) return ref.__typename === type.name ? ref : null;
-    const member = scope.schema.getType(ref.__typename!);
+    const member = typeof ref.__typename === 'string' ? scope.schema.getType(ref.__typename) : undefined;
     return member && isObjectType(member) && scope.schema.isSubType(type as never, member) ? ref : null;
   }
   if (!isJsonObject(value)) return null;
   const record = unwrapUnion(value);
   if (isObjectType(type)) return isEntityType(type) ? null : objectOf(record.value, type, scope);
-  // An interface or union fed a record: the member the PDL union names (`…StringType` → the member `StringType`).
-  if (record.member) {
-    const member = scope.schema.getType(record.member);
+  // An interface or union fed a record: the member a rule named (`__typename`), or the one the PDL union names
+  // (`…StringType` → the member `StringType`).
+  const named = typeof record.value.__typename === 'string' ? record.value.__typename : record.member;
+  if (named) {
+    const member = scope.schema.getType(named);
     if (member && isObjectType(member) && scope.schema.isSubType(type as never, member)) return objectOf(record.value, member, scope);
   }
   return null;
 }
 
-/** An object of a GraphQL object type from a record: each field from the key of its name, or by the type's rule. */
-function objectOf(value: Json, type: GraphQLObjectType, scope: Scope): Json {
+/**
+ * An object of a GraphQL object type from a record: each field from the key of its name, or by the type's rule. A
+ * non-null field that has no answer (an owner urn that is no user or group) makes the object absent — dropped from
+ * its list, or null where it may be — rather than an error for the whole answer.
+ */
+function objectOf(value: Json, type: GraphQLObjectType, scope: Scope): Json | null {
   const rules = scope.rules[type.name];
   const out: Json = { __typename: type.name };
   for (const field of Object.values(type.getFields())) {
@@ -91,7 +98,9 @@ function objectOf(value: Json, type: GraphQLObjectType, scope: Scope): Json {
     const rule = rules?.[field.name];
     let raw = rule === undefined ? value[field.name] : typeof rule === 'string' ? value[rule] : rule(value, scope);
     if (raw === undefined && field.name === 'associatedUrn') raw = scope.urn;
-    out[field.name] = toGraphQL(raw, field.type, scope);
+    const answer = toGraphQL(raw, field.type, scope);
+    if ((answer === null || answer === undefined) && isNonNullType(field.type)) return null;
+    out[field.name] = answer;
   }
   return out;
 }

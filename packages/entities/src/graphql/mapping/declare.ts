@@ -3,7 +3,7 @@ import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { StoredAspect } from '../../service';
 import type { Loaders } from '../common-fields';
-import { GRAPHQL_TYPENAMES } from '../typenames';
+import { entityRef, GRAPHQL_TYPENAMES } from '../typenames';
 import { toGraphQL, type Json, type Scope, type TypeRules } from './convert';
 
 /** What a field rule of an entity type is handed: the entity's urn, its key's parts and its stored aspects. */
@@ -43,24 +43,48 @@ export interface EntityMapping {
  * loaders (one store read for every entity asked at one depth) and converts what it finds to the field's type, with
  * the rules given for the types under it (DataHub's mappers' renames and reshapes).
  */
-export function entityTypeResolvers(loaders: Loaders, mappings: readonly EntityMapping[], rules: TypeRules): Resolvers {
+export function entityTypeResolvers(loaders: Loaders, mappings: readonly EntityMapping[], options: MappingOptions): Resolvers {
   const resolvers: Record<string, Record<string, unknown>> = {};
   for (const mapping of mappings) {
     const typename = GRAPHQL_TYPENAMES[mapping.entity];
     if (!typename) throw new Error(`no GraphQL type answers the entity type ${mapping.entity}`);
-    const type: Record<string, unknown> = {};
-    for (const [field, rule] of Object.entries(mapping.fields)) {
-      type[field] = async (parent: EntityParent, _args: unknown, context: ApiContext, info: GraphQLResolveInfo) => {
-        const entity = await entityScope(loaders, parent.urn, context);
-        const raw = typeof rule === 'string' ? entity.value(rule) : rule(entity);
-        const scope: Scope = { urn: parent.urn, schema: info.schema, rules };
-        return toGraphQL(raw, info.returnType, scope);
-      };
-    }
-    Object.assign(type, mapping.resolvers);
-    resolvers[typename] = type;
+    resolvers[typename] = { ...fieldResolvers(loaders, mapping.fields, options), ...mapping.resolvers };
   }
   return resolvers;
+}
+
+/** The rules under the declared fields, and how an urn becomes the object of its entity. */
+export interface MappingOptions {
+  readonly rules: TypeRules;
+  /** The object of an entity an urn names; `entityRef` unless given. */
+  readonly ref?: (urn: string) => Json | undefined;
+}
+
+/**
+ * A generated resolver. Its answer is typed `never` so it fits any field's generated resolver type: the answer's shape
+ * comes from the field's GraphQL type at run time (`toGraphQL`), which GraphQL then checks.
+ */
+type FieldResolver = (parent: EntityParent, args: unknown, context: ApiContext, info: GraphQLResolveInfo) => Promise<never>;
+
+/** The resolvers of some fields of an entity type, each answering as its rule says (see `EntityFieldRule`). */
+export function fieldResolvers<Field extends string>(
+  loaders: Loaders,
+  fields: Readonly<Record<Field, EntityFieldRule>>,
+  options: MappingOptions,
+): Record<Field, FieldResolver> {
+  const ref = options.ref ?? ((urn: string): Json | undefined => entityRef(urn));
+  const resolve =
+    (rule: EntityFieldRule): FieldResolver =>
+    async (parent, _args, context, info) => {
+      const entity = await entityScope(loaders, parent.urn, context);
+      const raw = typeof rule === 'string' ? entity.value(rule) : rule(entity);
+      const scope: Scope = { urn: parent.urn, schema: info.schema, rules: options.rules, ref };
+      return toGraphQL(raw, info.returnType, scope) as never;
+    };
+  return Object.fromEntries(Object.entries<EntityFieldRule>(fields).map(([field, rule]) => [field, resolve(rule)])) as Record<
+    Field,
+    FieldResolver
+  >;
 }
 
 async function entityScope(loaders: Loaders, urn: string, context: ApiContext): Promise<EntityScope> {
