@@ -37,7 +37,7 @@ const ATTACK = `query { ${Array.from(
 ).join(' ')} }`;
 
 describe("mds's default GraphQL limits and DataHub's web UI", () => {
-  it('let every query and mutation of the UI through, with every variables object its pages send', async () => {
+  it('let every query and mutation of the UI through, with every variables object its pages send', { timeout: 180_000 }, async () => {
     expect(sent.length).toBeGreaterThan(268);
     const refused: string[] = [];
     let most = { cost: 0, name: '' };
