@@ -3,7 +3,8 @@ import type { EntityParent } from '@mds/schema';
 
 /**
  * The GraphQL object type that answers each entity type of DataHub's registry (datahub-graphql-core's `*Type` classes
- * at the pinned commit). Entity types missing here have no GraphQL face in DataHub either.
+ * at the pinned commit) that implements `Entity`. Entity types missing here have no such face in DataHub either
+ * (an ingestion source's `IngestionSource` is no `Entity` there).
  */
 export const GRAPHQL_TYPENAMES: Readonly<Record<string, string>> = {
   application: 'Application',
@@ -19,7 +20,6 @@ export const GRAPHQL_TYPENAMES: Readonly<Record<string, string>> = {
   dataHubAccessToken: 'AccessTokenMetadata',
   dataHubConnection: 'DataHubConnection',
   dataHubExecutionRequest: 'ExecutionRequest',
-  dataHubIngestionSource: 'IngestionSource',
   dataHubPageModule: 'DataHubPageModule',
   dataHubPageTemplate: 'DataHubPageTemplate',
   dataHubPolicy: 'DataHubPolicy',
