@@ -1,4 +1,5 @@
 import type { BenchContext, Scenario } from '../context.ts';
+import { fsyncLatency } from '../disk.ts';
 import { versusCeiling, type LoadRequest } from '../load.ts';
 import { ratioRow } from '../report.ts';
 import * as requests from '../requests.ts';
@@ -12,6 +13,8 @@ function graphqlScenario(
   title: string,
   minRatio: MinRatio,
   prepare: (context: BenchContext) => Promise<{ request: LoadRequest; label?: string; details?: Record<string, unknown> }>,
+  /** Writes: the data directory's fsync latency, measured right after the rounds, goes in the row's note. */
+  durable = false,
 ): Scenario {
   return {
     name,
@@ -23,14 +26,22 @@ function graphqlScenario(
       const result = await versusCeiling(context.target, context.ceiling!, [request], config);
       // Only mds on PostgreSQL has a database's CPU to charge apart.
       const min = typeof minRatio === 'object' ? (context.target.databaseCpu ? minRatio.postgres : minRatio.sqlite) : minRatio;
-      return { rows: [ratioRow(label ?? title, result, min)], details: { ...details, connections: config.connections, ...result } };
+      const row = ratioRow(label ?? title, result, min);
+      if (!durable) return { rows: [row], details: { ...details, connections: config.connections, ...result } };
+      const fsync = fsyncLatency(context.mds.dataDir);
+      row.note += `; disk fsync p50 ${fsync.p50Ms} ms, p90 ${fsync.p90Ms} ms (each commit waits for one)`;
+      return { rows: [row], details: { ...details, connections: config.connections, ...result, fsync } };
     },
   };
 }
 
-export const createTag = graphqlScenario('createTag', 'createTag (fresh ids)', 0.5, async (context) => ({
-  request: requests.createTag(context.runId),
-}));
+export const createTag = graphqlScenario(
+  'createTag',
+  'createTag (fresh ids)',
+  0.5,
+  async (context) => ({ request: requests.createTag(context.runId) }),
+  true,
+);
 
 // On PostgreSQL every request reads its token and the tag over the network, nothing cached (issue 20's target).
 export const tagRead = graphqlScenario('tag', 'tag(urn), existing tag', { sqlite: 0.6, postgres: 0.3 }, async (context) => ({

@@ -47,6 +47,23 @@ function* chunks(rows: readonly (readonly unknown[])[], width: number): Generato
 }
 
 /**
+ * The one-row INSERT of a write's table, columns and conflict rule, built once per shape: the same string object each
+ * time, so the executor's statement lookup hashes it once, and a write of a few rows allocates no SQL text.
+ */
+const oneRowInserts = new Map<string, string>();
+function oneRowInsert(write: RowsWrite): string {
+  const { onConflict = 'fail' } = write;
+  const rule = typeof onConflict === 'string' ? onConflict : onConflict.replaceOn.join(',');
+  const shape = `${write.table}\u0000${write.columns.join(',')}\u0000${rule}`;
+  let sql = oneRowInserts.get(shape);
+  if (sql === undefined) {
+    sql = `INSERT INTO ${write.table} (${write.columns.join(', ')}) VALUES (${write.columns.map(() => '?').join(', ')})${conflictClause(write)}`;
+    oneRowInserts.set(shape, sql);
+  }
+  return sql;
+}
+
+/**
  * Writes rows in as few round trips as the dialect makes worthwhile. On PostgreSQL every statement is a round trip to
  * the server: rows go many to a statement. On SQLite a statement is a function call, and a statement of several rows
  * that may fail halfway opens a statement journal, at which FTS5 writes its pending index out (a segment each time):
@@ -54,14 +71,14 @@ function* chunks(rows: readonly (readonly unknown[])[], width: number): Generato
  */
 export async function writeRows(tx: SqlExecutor, write: RowsWrite): Promise<void> {
   if (write.rows.length === 0) return;
-  const head = `INSERT INTO ${write.table} (${write.columns.join(', ')}) VALUES `;
-  const tuple = `(${write.columns.map(() => '?').join(', ')})`;
-  const tail = conflictClause(write);
   if (tx.dialect === 'sqlite') {
-    const sql = head + tuple + tail;
+    const sql = oneRowInsert(write);
     for (const row of write.rows) await tx.run(sql, row);
     return;
   }
+  const head = `INSERT INTO ${write.table} (${write.columns.join(', ')}) VALUES `;
+  const tuple = `(${write.columns.map(() => '?').join(', ')})`;
+  const tail = conflictClause(write);
   for (const chunk of chunks(write.rows, write.columns.length)) {
     await tx.run(head + chunk.map(() => tuple).join(', ') + tail, chunk.flat());
   }

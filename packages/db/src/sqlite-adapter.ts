@@ -145,6 +145,7 @@ export function openSqliteDatabase(file: string): SqlDatabase {
  * of 1 to 500 urns, batches of any size) would otherwise keep a compiled statement each, for the life of the process.
  */
 const MAX_PREPARED = 1000;
+const NO_PARAMS: readonly unknown[] = Object.freeze([]);
 
 /** Statements on one connection, prepared once per text. */
 function executor(db: Database.Database): SqlExecutor {
@@ -157,8 +158,12 @@ function executor(db: Database.Database): SqlExecutor {
     }
     return statement;
   };
-  // SQLite has no boolean: bind them as 0/1, as PostgreSQL callers write them.
-  const bind = (params: readonly unknown[] = []) => params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+  // SQLite has no boolean: bind them as 0/1, as PostgreSQL callers write them. Most statements have none, and their
+  // parameters are passed as given (no copy per statement).
+  const bind = (params: readonly unknown[] = NO_PARAMS): readonly unknown[] => {
+    for (const p of params) if (typeof p === 'boolean') return params.map((q) => (typeof q === 'boolean' ? Number(q) : q));
+    return params;
+  };
   return {
     dialect: 'sqlite',
     all: async <Row>(sql: string, params?: readonly unknown[]) => prepare(sql).all(...bind(params)) as Row[],

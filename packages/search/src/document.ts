@@ -95,6 +95,8 @@ function indexedValues(value: unknown): string[] {
   return [];
 }
 
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
 /** Field types whose values are words to find, not only values to filter on. */
 const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD']);
 
@@ -122,7 +124,10 @@ function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) 
     if (!aspects.has(aspect)) continue;
     const value = aspects.get(aspect);
     for (const [spec, segments] of specs) {
-      const values = [...new Set(valuesAt(value, segments).flatMap(indexedValues))];
+      const found = valuesAt(value, segments);
+      // One value's indexed values are distinct already (a map's keys are); most fields hold none or one.
+      const values: readonly string[] =
+        found.length === 0 ? NO_VALUES : found.length === 1 ? indexedValues(found[0]) : [...new Set(found.flatMap(indexedValues))];
       for (const found of values) fields.push([spec.fieldName, found]);
       if (spec.hasValuesFieldName) fields.push([spec.hasValuesFieldName, String(values.length > 0)]);
       if (spec.numValuesFieldName) fields.push([spec.numValuesFieldName, String(values.length)]);
@@ -130,6 +135,17 @@ function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) 
     }
   }
   return { fields, words };
+}
+
+/** Where an entity's description is read from, in order: edited documentation wins over ingested, as in DataHub's UI. */
+const descriptionOrders = new Map<string, readonly string[]>();
+function descriptionOrder(entity: EntitySpec): readonly string[] {
+  let order = descriptionOrders.get(entity.name);
+  if (!order) {
+    const editable = entity.aspects.filter((a) => a.startsWith('editable') || a.endsWith('EditableInfo'));
+    descriptionOrders.set(entity.name, (order = [...editable, ...entity.aspects.filter((a) => !editable.includes(a))]));
+  }
+  return order;
 }
 
 /**
@@ -149,10 +165,14 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
   const nameKey = NAME_KEY[entity.name] ?? (entity.keyFields.includes('name') ? 'name' : entity.keyFields.at(-1)!);
   const name = NAME_FIELDS.map(([aspect, f]) => text(field(aspect, f))).find(Boolean) ?? text(key[nameKey]) ?? urn;
 
-  // Edited documentation wins over ingested documentation, as in DataHub's UI.
-  const editable = entity.aspects.filter((a) => a.startsWith('editable') || a.endsWith('EditableInfo'));
-  const others = entity.aspects.filter((a) => !editable.includes(a));
-  const description = [...editable, ...others].map((a) => text(field(a, 'description'))).find(Boolean) ?? '';
+  let description = '';
+  for (const aspect of descriptionOrder(entity)) {
+    const found = aspects.has(aspect) ? text(field(aspect, 'description')) : undefined;
+    if (found) {
+      description = found;
+      break;
+    }
+  }
 
   const platformKey = PLATFORM_KEY[entity.name];
   const flowPlatform = entity.name === 'dataJob' && typeof key.flow === 'string' ? parseUrn(key.flow).parts[0] : undefined;

@@ -39,21 +39,37 @@ const COLUMNS: Record<SqlDialect, string> = {
  * highest version of each aspect.
  */
 async function latestRows(on: SqlExecutor, urns: readonly string[], aspects?: readonly string[], withNewest = false): Promise<Row[]> {
+  if (urns.length === 0) return [];
+  const aspectCount = aspects?.length ?? 0;
+  // The common case, one statement: its rows as they come, no copies.
+  if (urns.length <= URNS_PER_STATEMENT) {
+    return on.all<Row>(latestSql(on.dialect, urns.length, aspectCount, withNewest), aspectCount ? [...urns, ...aspects!] : urns);
+  }
   const rows: Row[] = [];
-  const newest = withNewest
-    ? ', (SELECT max(version) FROM metadata_aspect_v2 h WHERE h.urn = m.urn AND h.aspect = m.aspect) AS newest'
-    : '';
-  const onlyAspects = aspects?.length ? ` AND aspect IN (${aspects.map(() => '?').join(', ')})` : '';
   for (let i = 0; i < urns.length; i += URNS_PER_STATEMENT) {
     const chunk = urns.slice(i, i + URNS_PER_STATEMENT);
-    rows.push(
-      ...(await on.all<Row>(
-        `SELECT ${COLUMNS[on.dialect]}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${chunk.map(() => '?').join(', ')})${onlyAspects}`,
-        [...chunk, ...(aspects ?? [])],
-      )),
-    );
+    rows.push(...(await on.all<Row>(latestSql(on.dialect, chunk.length, aspectCount, withNewest), [...chunk, ...(aspects ?? [])])));
   }
   return rows;
+}
+
+/** Texts of latestRows' statements for few urns and aspects (the reads of single writes and entity pages), built once. */
+const LATEST_SQL = new Map<string, string>();
+const MAX_CACHED_SHAPE = 16;
+function latestSql(dialect: SqlDialect, urns: number, aspects: number, withNewest: boolean): string {
+  const cached = urns <= MAX_CACHED_SHAPE && aspects <= MAX_CACHED_SHAPE;
+  const shape = cached ? `${dialect} ${urns} ${aspects} ${withNewest}` : '';
+  let sql = cached ? LATEST_SQL.get(shape) : undefined;
+  if (sql === undefined) {
+    const newest = withNewest
+      ? ', (SELECT max(version) FROM metadata_aspect_v2 h WHERE h.urn = m.urn AND h.aspect = m.aspect) AS newest'
+      : '';
+    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const onlyAspects = aspects ? ` AND aspect IN (${marks(aspects)})` : '';
+    sql = `SELECT ${COLUMNS[dialect]}${newest} FROM metadata_aspect_v2 m WHERE version = 0 AND urn IN (${marks(urns)})${onlyAspects}`;
+    if (cached) LATEST_SQL.set(shape, sql);
+  }
+  return sql;
 }
 
 const asValues = (dialect: SqlDialect) => (row: Row) => [
