@@ -11,7 +11,7 @@ const BIN = fileURLToPath(new URL('../../bin/mds.js', import.meta.url));
  * How long `spawnServer` waits for the listening line before killing the process; under the 60 s hook timeout. A
  * start takes ~1 s on an idle machine and was seen past 30 s on a 2-core one at load 25: the bound catches a hang only.
  */
-const STARTUP_TIMEOUT_MS = 50_000;
+const STARTUP_TIMEOUT_MS = 120_000;
 
 // Removed once the importing test file has finished: registered at import, before the file's own hooks, this runs
 // after them (vitest runs after-hooks as a stack), so servers are stopped by then. Not on process exit: vitest ends
