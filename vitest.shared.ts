@@ -15,7 +15,7 @@ export function packageProject(name: string, overrides: { testTimeout?: number; 
       exclude: ['**/node_modules/**', ...(overrides.exclude ?? [])],
       environment: 'node',
       testTimeout: overrides.testTimeout ?? 20_000,
-      hookTimeout: 60_000,
+      hookTimeout: 180_000,
       pool: 'forks',
     },
   });

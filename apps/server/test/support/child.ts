@@ -8,8 +8,8 @@ import { afterAll } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/mds.js', import.meta.url));
 /**
- * How long `spawnServer` waits for the listening line before killing the process; under the 60 s hook timeout. A
- * start takes ~1 s on an idle machine and was seen past 30 s on a 2-core one at load 25: the bound catches a hang only.
+ * How long `spawnServer` waits for the listening line before killing the process; under the 180 s hook timeout. A
+ * start takes ~1 s on an idle machine and was seen past 50 s on a 2-core one at load 70: the bound catches a hang only.
  */
 const STARTUP_TIMEOUT_MS = 120_000;
 
