@@ -56,6 +56,8 @@ export interface SearchDialect {
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
   readonly joinInOrder: string;
+  /** A text column's value as a number, NULL where it is not one (so it matches no comparison). */
+  asNumber(column: string): string;
 }
 
 const DOCUMENT_COLUMNS = ['urn', 'entity_type', 'removed', 'name', 'description', 'platform', 'origin', 'browse_paths'];
@@ -119,6 +121,8 @@ const sqlite: SearchDialect = {
   sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
+  // CAST alone reads `12abc` as 12 and `abc` as 0: only text made of a number's characters is cast.
+  asNumber: (column) => `(CASE WHEN ${column} <> '' AND ${column} NOT GLOB '*[^0-9.eE+-]*' THEN CAST(${column} AS REAL) END)`,
 };
 
 /** A tsquery of every word as a prefix (a word of several tokens a phrase of them, the last a prefix); `A`: in the name. */
@@ -194,6 +198,9 @@ const postgres: SearchDialect = {
   sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
   joinInOrder: 'JOIN',
+  // CASE, not a cast in the WHERE clause: the planner may cast before any other condition, and a bad cast fails the query.
+  asNumber: (column) =>
+    `(CASE WHEN ${column} ~ '^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$' THEN CAST(${column} AS double precision) END)`,
 };
 
 export const SEARCH_DIALECTS: Readonly<Record<SqlDialect, SearchDialect>> = { sqlite, postgres };

@@ -74,6 +74,60 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(urnsOf(await index.search({ ...all, filters: [[{ field: 'removed', values: ['true'] }]] }))).toEqual([dataset('gone').urn]);
     });
 
+    it("compares numeric fields (COUNT, DATETIME, num-values) as numbers and boolean ones as booleans, as DataHub's typed index does", async () => {
+      const index = await seeded(
+        dataset('small', {
+          fields: [
+            ['rowCount', '9'],
+            ['lastModifiedAt', '999'],
+            ['hasDescription', 'false'],
+            ['numActiveIncidents', '2'],
+          ],
+        }),
+        dataset('large', {
+          fields: [
+            ['rowCount', '10'],
+            ['lastModifiedAt', '1700000000000'],
+            ['hasDescription', 'true'],
+            ['numActiveIncidents', '10'],
+          ],
+        }),
+        dataset('huge', { fields: [['rowCount', '100']], removed: true }),
+        // Not a number where the model declares one: it matches no comparison and breaks none.
+        dataset('odd', { fields: [['rowCount', 'n/a']] }),
+      );
+      const where = async (field: string, condition: string, values: string[], negated = false) =>
+        urnsOf(await index.search({ ...all, includeSoftDeleted: true, filters: [[{ field, condition, values, negated }]] })).sort();
+      const urns = (...names: string[]) => names.map((n) => dataset(n).urn).sort();
+      // As text '9' > '10' > '100'; as numbers the other way round.
+      expect(await where('rowCount', 'GREATER_THAN', ['9'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'GREATER_THAN_OR_EQUAL_TO', ['10'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'LESS_THAN', ['10'])).toEqual(urns('small'));
+      expect(await where('rowCount', 'LESS_THAN_OR_EQUAL_TO', [' 1e1 '])).toEqual(urns('large', 'small'));
+      expect(await where('rowCount', 'EQUAL', ['10.0', '100'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'GREATER_THAN', ['9'], true)).toEqual(urns('odd', 'small'));
+      expect(await where('lastModifiedAt', 'GREATER_THAN', ['1000'])).toEqual(urns('large'));
+      expect(await where('numActiveIncidents', 'LESS_THAN', ['3'])).toEqual(urns('small'));
+      // Text conditions stay text conditions.
+      expect(await where('rowCount', 'START_WITH', ['10'])).toEqual(urns('huge', 'large'));
+      expect(await where('hasDescription', 'EQUAL', ['TRUE'])).toEqual(urns('large'));
+      expect(await where('hasDescription', 'LESS_THAN', ['true'])).toEqual(urns('small'));
+      expect(await where('removed', 'EQUAL', ['True'])).toEqual(urns('huge'));
+      expect(await where('removed', 'GREATER_THAN', ['false'])).toEqual(urns('huge'));
+
+      // A value of the wrong kind is the caller's mistake, named with the field.
+      const refused = (field: string, condition: string, value: string) =>
+        index.search({ ...all, filters: [[{ field, condition, values: [value] }]] });
+      await expect(refused('rowCount', 'GREATER_THAN', 'ten')).rejects.toThrow(
+        new SearchQueryError('Filter on rowCount needs numbers (a count, or a time in epoch milliseconds): "ten" is not one'),
+      );
+      await expect(refused('lastModifiedAt', 'EQUAL', '2024-01-01')).rejects.toThrow(/^Filter on lastModifiedAt needs numbers/);
+      await expect(refused('hasDescription', 'EQUAL', 'yes')).rejects.toThrow(
+        new SearchQueryError('Filter on hasDescription needs true or false: "yes" is neither'),
+      );
+      await expect(refused('removed', 'EQUAL', '1')).rejects.toThrow(/^Filter on removed needs true or false/);
+    });
+
     it('keeps an entity with thousands of tags (rows inserted in chunks)', async () => {
       const tags = Array.from({ length: 12_000 }, (_, i) => `urn:li:tag:t${i}`);
       const index = await seeded(dataset('tagged', { tags }));
