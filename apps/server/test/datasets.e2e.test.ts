@@ -258,4 +258,39 @@ describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
     const refused = await search({ orFilters: [{ and: [{ field: 'platform', values: ['x'], condition: 'ANCESTORS_INCL' }] }] });
     expect(refused.errors[0]).toMatchObject({ message: 'Unsupported filter condition ANCESTORS_INCL', extensions: { code: 400 } });
   });
+
+  it('compares a DATETIME field as numbers and a has-values field as booleans; a value of another kind is a 400 naming the field', async () => {
+    // Modified at 999 (three digits) and 1,700,000,000,000 (thirteen): as text '999' > '1700000000000'.
+    const urnOf = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,typed_filters.${name},PROD)`;
+    for (const [name, time] of [
+      ['early', 999],
+      ['late', 1_700_000_000_000],
+    ] as const) {
+      const proposal = {
+        entityType: 'dataset',
+        entityUrn: urnOf(name),
+        aspectName: 'datasetProperties',
+        changeType: 'UPSERT',
+        aspect: { contentType: 'application/json', value: JSON.stringify({ name, lastModified: { time } }) },
+      };
+      expect((await mds.post('/aspects?action=ingestProposal', { proposal })).status).toBe(200);
+    }
+    const found = async (field: string, condition: string, values: string[]) => {
+      const mine = { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,typed_filters.'], condition: 'START_WITH' };
+      const body = await search({ orFilters: [{ and: [mine, { field, condition, values }] }] });
+      expect(body.errors).toBeUndefined();
+      return body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    };
+    expect(await found('lastModifiedAt', 'GREATER_THAN', ['1000'])).toEqual([urnOf('late')]);
+    expect(await found('lastModifiedAt', 'LESS_THAN_OR_EQUAL_TO', ['999'])).toEqual([urnOf('early')]);
+    expect(await found('hasDescription', 'EQUAL', ['FALSE'])).toEqual([urnOf('early'), urnOf('late')]);
+
+    const refused = await search({ orFilters: [{ and: [{ field: 'lastModifiedAt', values: ['yesterday'], condition: 'GREATER_THAN' }] }] });
+    expect(refused.errors).toEqual([
+      expect.objectContaining({
+        message: 'Filter on lastModifiedAt needs numbers (a count, or a time in epoch milliseconds): "yesterday" is not one',
+        extensions: expect.objectContaining({ code: 400 }),
+      }),
+    ]);
+  });
 });

@@ -18,8 +18,14 @@ type JsonObject = Record<string, unknown>;
 type Leaf = (value: unknown) => string | undefined;
 /** Appends `ERROR :: <path> :: <message>` lines for the problems of a value at `path`. */
 type Check = (value: unknown, path: string, out: string[]) => void;
+/**
+ * Each type compiles to two walks: `valid`, which answers whether a value has no problem at all and allocates nothing
+ * on the way (no path, no message), and `check`, which names every problem. Ingestion runs `valid` alone for the
+ * values it accepts (nearly all), and `check` only for a value `valid` refused.
+ */
 interface Node {
   readonly leaf?: Leaf;
+  readonly valid: (value: unknown) => boolean;
   readonly check: Check;
 }
 
@@ -35,6 +41,8 @@ const INT_LIMIT = 2 ** 31;
 const LONG_MIN = -(2 ** 63);
 const LONG_LIMIT = 2 ** 63;
 const FLOAT_MAX = 3.4028234663852886e38;
+/** How many URN texts each URN-typed field remembers the verdict on (then it forgets them all and starts over). */
+const URNS_JUDGED_PER_FIELD = 1024;
 /** Code points 0-255 only: any character above U+00FF fails. */
 const LATIN1 = /^[^\u0100-\uffff]*$/;
 
@@ -72,6 +80,7 @@ const PRIMITIVE: Readonly<Record<string, Leaf>> = {
 
 const leafNode = (leaf: Leaf): Node => ({
   leaf,
+  valid: (value) => leaf(value) === undefined,
   check: (value, path, out) => {
     const problem = leaf(value);
     if (problem !== undefined) out.push(`ERROR :: ${path || '/'} :: ${problem}`);
@@ -126,7 +135,18 @@ class Compiler {
     const text = target.leaf;
     const destinations = this.destinations.get(schemaPath) ?? [];
     const typed = data.typedUrn;
-    return leafNode((v) => text(v) ?? valueUrnProblem(v as string, name, typed, destinations, schemaPath));
+    // A batch names the same URNs over and over (its platform, owners, tags): each text is judged once per field.
+    const judged = new Map<string, string | undefined>();
+    return leafNode((v) => {
+      const problem = text(v);
+      if (problem !== undefined) return problem;
+      const urn = v as string;
+      if (judged.has(urn)) return judged.get(urn);
+      const found = valueUrnProblem(urn, name, typed, destinations, schemaPath);
+      if (judged.size >= URNS_JUDGED_PER_FIELD) judged.clear();
+      judged.set(urn, found);
+      return found;
+    });
   }
 
   private record(fields: readonly FieldData[], schemaPath: string): Node {
@@ -137,14 +157,24 @@ class Compiler {
       nullable: f.optional === true || f.default !== undefined,
       node: this.node(f.type, `${schemaPath}/${f.name}`),
     }));
+    const fieldOf = (value: JsonObject, f: (typeof compiled)[number]) =>
+      f.inherited && !Object.hasOwn(value, f.name) ? undefined : value[f.name];
     return {
+      valid: (value) => {
+        if (!isObject(value)) return false;
+        for (const f of compiled) {
+          const field = fieldOf(value, f);
+          if (field === undefined ? f.required : (field !== null || !f.nullable) && !f.node.valid(field)) return false;
+        }
+        return true;
+      },
       check: (value, path, out) => {
         if (!isObject(value)) {
           out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'record')}`);
           return;
         }
         for (const f of compiled) {
-          const field = f.inherited && !Object.hasOwn(value, f.name) ? undefined : value[f.name];
+          const field = fieldOf(value, f);
           if (field === undefined) {
             if (f.required) out.push(`ERROR :: ${path}/${f.name} :: field is required but not found and has no default value`);
           } else if (field !== null || !f.nullable) {
@@ -160,6 +190,11 @@ class Compiler {
 
   private array(item: Node): Node {
     return {
+      valid: (value) => {
+        if (!Array.isArray(value)) return false;
+        for (let i = 0; i < value.length; i++) if (!item.valid(value[i])) return false;
+        return true;
+      },
       check: (value, path, out) => {
         if (!Array.isArray(value)) {
           out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'array')}`);
@@ -172,6 +207,11 @@ class Compiler {
 
   private map(values: Node): Node {
     return {
+      valid: (value) => {
+        if (!isObject(value)) return false;
+        for (const key in value) if (Object.hasOwn(value, key) && !values.valid(value[key])) return false;
+        return true;
+      },
       check: (value, path, out) => {
         if (!isObject(value)) {
           out.push(`ERROR :: ${path || '/'} :: ${notBacked(value, 'map')}`);
@@ -185,7 +225,23 @@ class Compiler {
   private union(members: readonly (readonly [string, Node])[]): Node {
     const byKey = new Map(members);
     const nullable = byKey.has('null');
+    const single = (value: unknown): string | undefined => {
+      if (!isObject(value)) return undefined;
+      let only: string | undefined;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (only !== undefined) return undefined;
+        only = key;
+      }
+      return only;
+    };
     return {
+      valid: (value) => {
+        if (value === null && nullable) return true;
+        const key = single(value);
+        const member = key === undefined ? undefined : byKey.get(key);
+        return member !== undefined && member.valid((value as JsonObject)[key!]);
+      },
       check: (value, path, out) => {
         if (value === null && nullable) return;
         const keys = isObject(value) ? Object.keys(value) : [];
@@ -235,18 +291,23 @@ function urnValidationProblems(specs: readonly UrnValidationData[], value: unkno
   }
 }
 
-const compiled = new Map<string, Check>();
+/**
+ * An aspect's compiled shape: `valid` for the common case, `check` to name the problems of a value it refuses; its
+ * `@UrnValidation` rules, checked on a value of the right shape.
+ */
+interface CompiledAspect {
+  readonly valid: (value: unknown) => boolean;
+  readonly check: (value: unknown, out: string[]) => void;
+  readonly urnValidations: readonly UrnValidationData[];
+}
+const compiled = new Map<string, CompiledAspect>();
 
-function compile(aspectName: string): Check | undefined {
+function compile(aspectName: string): CompiledAspect | undefined {
   const aspect = MODEL.aspects[aspectName];
   if (!aspect) return undefined;
   const root = new Compiler(aspect).node(aspect.class, '');
   const specs = aspect.urnValidations ?? [];
-  return (value, path, out) => {
-    const before = out.length;
-    root.check(value, path, out);
-    if (specs.length && out.length === before) urnValidationProblems(specs, value, out);
-  };
+  return { valid: root.valid, check: (value, out) => root.check(value, '', out), urnValidations: specs };
 }
 
 /**
@@ -255,13 +316,27 @@ function compile(aspectName: string): Check | undefined {
  * names first).
  */
 export function validateAspect(aspectName: string, value: unknown): string[] {
-  let check = compiled.get(aspectName);
-  if (!check) {
-    check = compile(aspectName);
-    if (!check) return [];
-    compiled.set(aspectName, check);
+  let shape = compiled.get(aspectName);
+  if (!shape) {
+    shape = compile(aspectName);
+    if (!shape) return [];
+    compiled.set(aspectName, shape);
   }
   const problems: string[] = [];
-  check(value, '', problems);
+  if (!shape.valid(value)) shape.check(value, problems);
+  if (problems.length === 0 && shape.urnValidations.length) urnValidationProblems(shape.urnValidations, value, problems);
+  return problems;
+}
+
+/**
+ * The problems of `value` as the aspect, always found by the walk that names them (never the `valid` shortcut):
+ * what `validateAspect` answers, for tests that hold the two walks to agreeing.
+ */
+export function checkAspectFully(aspectName: string, value: unknown): string[] {
+  const shape = compiled.get(aspectName) ?? compile(aspectName);
+  if (!shape) return [];
+  const problems: string[] = [];
+  shape.check(value, problems);
+  if (problems.length === 0 && shape.urnValidations.length) urnValidationProblems(shape.urnValidations, value, problems);
   return problems;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATAHUB_MODEL, ENTITY_SPECS, findEntity, validateAspect, type TypedUrnData, type TypeRef } from '../src/index';
+import { checkAspectFully } from '../src/validate';
 
 /**
  * Values generated from each aspect's shape in DataHub's model — required fields always, optional ones or not (or
@@ -130,6 +131,51 @@ describe('validateAspect: any value of an aspect’s shape', () => {
         },
       ),
       { numRuns: 1500 },
+    );
+  });
+});
+
+/** Every place inside a value a mutation may change: [container, key] pairs of its objects and arrays. */
+function placesIn(value: unknown, into: [Record<string, unknown> | unknown[], string | number][] = []) {
+  if (typeof value !== 'object' || value === null) return into;
+  for (const [key, item] of Object.entries(value)) {
+    into.push([value as Record<string, unknown>, Array.isArray(value) ? Number(key) : key]);
+    placesIn(item, into);
+  }
+  return into;
+}
+
+describe('validateAspect: its shortcut for valid values agrees with the walk that names problems', () => {
+  it('answers exactly what the full walk answers, for values of every aspect with one thing changed', () => {
+    const replacement = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.boolean(),
+      fc.integer(),
+      fc.double(),
+      fc.string({ maxLength: 6 }),
+      fc.constant('urn:li:corpuser:x'),
+      fc.constant('urn:li:nothing:x'),
+      fc.constant([]),
+      fc.constant({}),
+      fc.dictionary(token, fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ASPECTS).chain((aspect) => valueOf(aspect).map((value) => [aspect, value] as const)),
+        fc.nat(),
+        replacement,
+        ([aspect, value], at, changed) => {
+          const places = placesIn(value);
+          if (places.length) {
+            const [container, key] = places[at % places.length]!;
+            if (changed === undefined && !Array.isArray(container)) delete container[key as string];
+            else (container as Record<string | number, unknown>)[key] = changed;
+          }
+          expect(validateAspect(aspect, value), aspect).toEqual(checkAspectFully(aspect, value));
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -30,13 +30,30 @@ export const tokens = (text: string): string[] =>
     .map((t) => t.replace(/\p{M}/gu, ''))
     .filter((t) => t !== '');
 
+/**
+ * The weights of a document's text, as DataHub's boosts rank them: the name and the words of fields boosted 8 and
+ * over (10), those boosted 2-5 (4), the description and the other text (1), words of fields boosted under 1 (0.2).
+ */
+const WEIGHTS = { top: 10, high: 4, normal: 1, low: 0.2 } as const;
+
+/** The words of a document in each weight, the name first among the top ones. */
+const weighed = (doc: SearchDocument) => ({
+  top: doc.boosted?.top ? `${doc.name} ${doc.boosted.top}` : doc.name,
+  high: doc.boosted?.high ?? '',
+  normal: doc.description && doc.text ? `${doc.description} ${doc.text}` : doc.description || doc.text,
+  low: doc.boosted?.low ?? '',
+});
+
 /** What differs between the dialects: full-text search, and a few spellings. Everything else is one code path. */
 export interface SearchDialect {
   /** `search_text` joined to `search_document d`. */
   readonly textFrom: string;
-  /** The condition that a document has every word (as a prefix), in any column or (`nameOnly`) in its name. */
+  /**
+   * The condition that a document has every word (as a prefix), in any of its text or (`nameOnly`) in its name and
+   * the text weighing as much.
+   */
   matches(words: readonly string[], nameOnly?: boolean): { sql: string; params: unknown[] };
-  /** An ORDER BY term, the best match first: a word in the name weighs over one in the description, then the rest. */
+  /** An ORDER BY term, the best match first, each word weighing as its field does (WEIGHTS). */
   rank(words: readonly string[]): { sql: string; params: unknown[] };
   /** Extra columns of a ranked query, read by `matchedFields`. */
   readonly hitColumns: string;
@@ -56,6 +73,8 @@ export interface SearchDialect {
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
   readonly joinInOrder: string;
+  /** A text column's value as a number, NULL where it is not one (so it matches no comparison). */
+  asNumber(column: string): string;
 }
 
 const DOCUMENT_COLUMNS = ['urn', 'entity_type', 'removed', 'name', 'description', 'platform', 'origin', 'browse_paths'];
@@ -72,15 +91,21 @@ const documentColumns = (doc: SearchDocument) => [
 
 const SQLITE_MARK = 'char(1)';
 
-/** SQLite: an FTS5 table ranked by BM25; ids from the AUTOINCREMENT sequence. */
+/**
+ * SQLite: an FTS5 table ranked by BM25, its columns weighed (the name, the description, the other text at weight 1,
+ * then the top, high and low text); ids from the AUTOINCREMENT sequence.
+ */
 const sqlite: SearchDialect = {
   textFrom: 'search_text JOIN search_document d ON d.id = search_text.rowid',
   matches(words, nameOnly = false) {
     // Each word quoted, so `"`, `*`, `:`, `NEAR(`, `AND`/`OR` are never syntax.
     const fts = words.map((word) => `"${word}"*`).join(' ');
-    return { sql: 'search_text MATCH ?', params: [nameOnly ? `name : (${fts})` : fts] };
+    return { sql: 'search_text MATCH ?', params: [nameOnly ? `{name top} : (${fts})` : fts] };
   },
-  rank: () => ({ sql: 'bm25(search_text, 10.0, 3.0, 1.0)', params: [] }),
+  rank: () => ({
+    sql: `bm25(search_text, ${[WEIGHTS.top, WEIGHTS.normal, WEIGHTS.normal, WEIGHTS.top, WEIGHTS.high, WEIGHTS.low].join(', ')})`,
+    params: [],
+  }),
   // highlight() marks matched tokens: a field whose highlighted text differs from its own text is a matched field.
   hitColumns: `, highlight(search_text, 0, ${SQLITE_MARK}, '') AS nameHit, highlight(search_text, 1, ${SQLITE_MARK}, '') AS descriptionHit`,
   matchedFields: (row) => [
@@ -102,8 +127,16 @@ const sqlite: SearchDialect = {
     });
     await writeRows(tx, {
       table: 'search_text',
-      columns: ['rowid', 'name', 'description', 'text'],
-      rows: docs.map((doc, i) => [ids[i], doc.name, doc.description, doc.text]),
+      columns: ['rowid', 'name', 'description', 'text', 'top', 'high', 'low'],
+      rows: docs.map((doc, i) => [
+        ids[i],
+        doc.name,
+        doc.description,
+        doc.text,
+        doc.boosted?.top ?? '',
+        doc.boosted?.high ?? '',
+        doc.boosted?.low ?? '',
+      ]),
     });
     return ids;
   },
@@ -119,6 +152,8 @@ const sqlite: SearchDialect = {
   sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
+  // CAST alone reads `12abc` as 12 and `abc` as 0: only text made of a number's characters is cast.
+  asNumber: (column) => `(CASE WHEN ${column} <> '' AND ${column} NOT GLOB '*[^0-9.eE+-]*' THEN CAST(${column} AS REAL) END)`,
 };
 
 /** A tsquery of every word as a prefix (a word of several tokens a phrase of them, the last a prefix); `A`: in the name. */
@@ -131,10 +166,15 @@ const tsquery = (words: readonly string[], weight = '') =>
     )
     .join(' & ');
 
-/** The tokens of a document's name, description and other text, each joined by spaces for to_tsvector. */
-const textTokens = (doc: SearchDocument) => [doc.name, doc.description, doc.text].map((text) => tokens(text).join(' '));
-const WEIGHTED_WORDS = (name: string, description: string, rest: string) =>
-  `setweight(to_tsvector('simple', ${name}), 'A') || setweight(to_tsvector('simple', ${description}), 'B') || setweight(to_tsvector('simple', ${rest}), 'C')`;
+/** The tokens of a document's text of each weight (top, high, normal, low), each joined by spaces for to_tsvector. */
+const textTokens = (doc: SearchDocument) => {
+  const text = weighed(doc);
+  return [text.top, text.high, text.normal, text.low].map((words) => tokens(words).join(' '));
+};
+const WEIGHTED_WORDS = (top: string, high: string, normal: string, low: string) =>
+  [top, high, normal, low].map((words, i) => `setweight(to_tsvector('simple', ${words}), '${'ABCD'[i]}')`).join(' || ');
+/** ts_rank's weights, of D, C, B and A: in the ratios of WEIGHTS. */
+const RANK_WEIGHTS = `'{${[WEIGHTS.low, WEIGHTS.normal, WEIGHTS.high, WEIGHTS.top].map((w) => w / WEIGHTS.top).join(', ')}}'`;
 const DOCUMENTS_PER_STATEMENT = 500;
 
 /** Whether `text` holds a word of the query, as the tsquery would find it there. */
@@ -151,8 +191,9 @@ const holdsWord = (text: string, words: readonly string[]) => {
 };
 
 /**
- * PostgreSQL: a tsvector of the tokens (the same as SQLite's, made here) under a GIN index, weighted A for the name,
- * B for the description and C for the rest, ranked by ts_rank; ids from an identity column.
+ * PostgreSQL: a tsvector of the tokens (the same as SQLite's, made here) under a GIN index, weighted A for the name
+ * and the top text, B for the high text, C for the description and the other text, D for the low text, ranked by
+ * ts_rank with WEIGHTS; ids from an identity column.
  */
 const postgres: SearchDialect = {
   textFrom: 'search_text JOIN search_document d ON d.id = search_text.id',
@@ -160,7 +201,7 @@ const postgres: SearchDialect = {
     sql: `search_text.words @@ to_tsquery('simple', ?)`,
     params: [tsquery(words, nameOnly ? 'A' : '')],
   }),
-  rank: (words) => ({ sql: `ts_rank(search_text.words, to_tsquery('simple', ?)) DESC`, params: [tsquery(words)] }),
+  rank: (words) => ({ sql: `ts_rank(${RANK_WEIGHTS}, search_text.words, to_tsquery('simple', ?)) DESC`, params: [tsquery(words)] }),
   hitColumns: '',
   matchedFields: (row, words) => [
     ...(holdsWord(row.name, words) ? [{ name: 'name', value: row.name }] : []),
@@ -172,9 +213,9 @@ const postgres: SearchDialect = {
     for (let i = 0; i < docs.length; i += DOCUMENTS_PER_STATEMENT) {
       const chunk = docs.slice(i, i + DOCUMENTS_PER_STATEMENT);
       const rows = await tx.all<{ id: number; urn: string }>(
-        `WITH input (${DOCUMENT_COLUMNS.join(', ')}, a, b, c) AS (VALUES ${chunk.map(() => '(?, ?, CAST(? AS integer), ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}),
+        `WITH input (${DOCUMENT_COLUMNS.join(', ')}, a, b, c, e) AS (VALUES ${chunk.map(() => '(?, ?, CAST(? AS integer), ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}),
          d AS (INSERT INTO search_document (${DOCUMENT_COLUMNS.join(', ')}) SELECT ${DOCUMENT_COLUMNS.join(', ')} FROM input RETURNING id, urn),
-         t AS (INSERT INTO search_text (id, words) SELECT d.id, ${WEIGHTED_WORDS('input.a', 'input.b', 'input.c')} FROM d JOIN input ON input.urn = d.urn COLLATE "C")
+         t AS (INSERT INTO search_text (id, words) SELECT d.id, ${WEIGHTED_WORDS('input.a', 'input.b', 'input.c', 'input.e')} FROM d JOIN input ON input.urn = d.urn COLLATE "C")
          SELECT id, urn FROM d`,
         chunk.flatMap((doc) => [doc.urn, ...documentColumns(doc), ...textTokens(doc)]),
       );
@@ -194,6 +235,9 @@ const postgres: SearchDialect = {
   sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
   joinInOrder: 'JOIN',
+  // CASE, not a cast in the WHERE clause: the planner may cast before any other condition, and a bad cast fails the query.
+  asNumber: (column) =>
+    `(CASE WHEN ${column} ~ '^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$' THEN CAST(${column} AS double precision) END)`,
 };
 
 export const SEARCH_DIALECTS: Readonly<Record<SqlDialect, SearchDialect>> = { sqlite, postgres };

@@ -24,14 +24,35 @@ export interface SearchDocument {
   containers: string[];
   /** `subTypes.typeNames` (`Table`, `View`, ...). */
   typeNames: string[];
-  /** Other searchable text: qualified names, schema field paths and descriptions, key parts, the model's text fields. */
+  /** Other searchable text, weighing as a description does (DataHub's default boost, 1): key parts, the model's fields of boost 1. */
   text: string;
+  /**
+   * Text weighing more or less than `text`, by DataHub's `boostScore` of the fields its words come from: `top` as much
+   * as the name (8 and over: qualified names, key ids), `high` 2-5 (the urn, whose tokens DataHub boosts 10 × 0.5,
+   * a chart's tool), `low` under 1 (tag names 0.5, schema field labels 0.2 and descriptions 0.1). Absent: none.
+   */
+  boosted?: BoostedText;
   /**
    * Every `@Searchable` field of DataHub's model the entity's aspects hold, as (field name, value) pairs: filters and
    * facets on any of them, `hasValuesFieldName` (`true`/`false`) and `numValuesFieldName` (a count) included.
    */
   fields: (readonly [field: string, value: string])[];
 }
+
+/** Words by weight; see `SearchDocument.boosted`. */
+export interface BoostedText {
+  top: string;
+  high: string;
+  low: string;
+}
+
+/** The tiers a word of the text falls in, by the boost of its field: TOP, HIGH, NORMAL (`text`), LOW. */
+const TOP = 0;
+const HIGH = 1;
+const NORMAL = 2;
+const LOW = 3;
+type Tier = typeof TOP | typeof HIGH | typeof NORMAL | typeof LOW;
+const tierOf = (boost: number): Tier => (boost >= 8 ? TOP : boost > 1 ? HIGH : boost >= 1 ? NORMAL : LOW);
 
 type Obj = Record<string, unknown>;
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -100,15 +121,18 @@ const NO_VALUES: readonly string[] = Object.freeze([]);
 /** Field types whose values are words to find, not only values to filter on. */
 const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD']);
 
+/** A `@Searchable` field with its path split, and the tier of its words when they are text queried by default. */
+type CompiledField = readonly [field: SearchableField, segments: readonly string[], words: Tier | undefined];
 /** An entity type's `@Searchable` fields by aspect, each with its path split once. */
-const fieldsByAspect = new Map<string, ReadonlyMap<string, readonly (readonly [SearchableField, readonly string[]])[]>>();
+const fieldsByAspect = new Map<string, ReadonlyMap<string, readonly CompiledField[]>>();
 function searchableByAspect(entity: EntitySpec) {
   let byAspect = fieldsByAspect.get(entity.name);
   if (!byAspect) {
-    const grouped = new Map<string, (readonly [SearchableField, readonly string[]])[]>();
+    const grouped = new Map<string, CompiledField[]>();
     for (const field of searchableFieldsOf(entity.name)) {
       const list = grouped.get(field.aspect) ?? [];
-      list.push([field, field.path.split('/').filter(Boolean)]);
+      const words = field.queryByDefault && TEXT_TYPES.has(field.fieldType) ? tierOf(field.boostScore) : undefined;
+      list.push([field, field.path.split('/').filter(Boolean), words]);
       grouped.set(field.aspect, list);
     }
     fieldsByAspect.set(entity.name, (byAspect = grouped));
@@ -116,14 +140,16 @@ function searchableByAspect(entity: EntitySpec) {
   return byAspect;
 }
 
-/** The entity's `@Searchable` fields with their values, and the words of those queried by default. */
-function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) {
+/**
+ * The entity's `@Searchable` fields with their values; the words of those queried by default go to `place`, in the
+ * tier of their field's boost.
+ */
+function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>, place: (text: string, tier: Tier) => void) {
   const fields: (readonly [string, string])[] = [];
-  const words: string[] = [];
   for (const [aspect, specs] of searchableByAspect(entity)) {
     if (!aspects.has(aspect)) continue;
     const value = aspects.get(aspect);
-    for (const [spec, segments] of specs) {
+    for (const [spec, segments, tier] of specs) {
       const found = valuesAt(value, segments);
       // One value's indexed values are distinct already (a map's keys are); most fields hold none or one.
       const values: readonly string[] =
@@ -131,10 +157,10 @@ function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>) 
       for (const found of values) fields.push([spec.fieldName, found]);
       if (spec.hasValuesFieldName) fields.push([spec.hasValuesFieldName, String(values.length > 0)]);
       if (spec.numValuesFieldName) fields.push([spec.numValuesFieldName, String(values.length)]);
-      if (spec.queryByDefault && TEXT_TYPES.has(spec.fieldType)) words.push(...values.filter((v) => !v.startsWith('urn:')));
+      if (tier !== undefined) for (const found of values) if (!found.startsWith('urn:')) place(found, tier);
     }
   }
-  return { fields, words };
+  return fields;
 }
 
 /** Where an entity's description is read from, in order: edited documentation wins over ingested, as in DataHub's UI. */
@@ -160,7 +186,14 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     return isJsonObject(value) ? value[name] : undefined;
   };
   const fields = schemaFields(aspects);
-  const model = modelFields(entity, aspects);
+  // Each text in the tier of the heaviest field holding it.
+  const tiers = new Map<string, Tier>();
+  const place = (text: unknown, tier: Tier) => {
+    if (typeof text !== 'string' || text === '') return;
+    const known = tiers.get(text);
+    if (known === undefined || tier < known) tiers.set(text, tier);
+  };
+  const model = modelFields(entity, aspects, place);
 
   const nameKey = NAME_KEY[entity.name] ?? (entity.keyFields.includes('name') ? 'name' : entity.keyFields.at(-1)!);
   const name = NAME_FIELDS.map(([aspect, f]) => text(field(aspect, f))).find(Boolean) ?? text(key[nameKey]) ?? urn;
@@ -206,17 +239,22 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     customProperties,
     containers: strings([field('container', 'container')]),
     typeNames: strings(list(field('subTypes', 'typeNames'))),
-    // entities-api §9.3: words also match the URN, key parts, qualified names, schema fields and tag names.
-    text: strings([
-      urn,
-      ...entity.aspects.map((a) => field(a, 'qualifiedName')),
-      ...fields.flatMap((f) => [f.fieldPath, f.description]),
-      ...Object.values(key).filter((v) => typeof v === 'string' && !v.startsWith('urn:')),
-      ...[...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))].map((t) =>
-        typeof t === 'string' ? t.slice(t.lastIndexOf(':') + 1) : undefined,
-      ),
-      ...model.words.filter((word) => word !== name && word !== description),
-    ]).join(' '),
-    fields: model.fields,
+    ...weighedText(),
+    fields: model,
   };
+
+  /** entities-api §9.3: words also match the URN, key parts, qualified names, schema fields and tag names. */
+  function weighedText(): { text: string; boosted: BoostedText } {
+    place(urn, HIGH);
+    for (const a of entity.aspects) place(field(a, 'qualifiedName'), NORMAL);
+    for (const part of Object.values(key)) if (typeof part === 'string' && !part.startsWith('urn:')) place(part, NORMAL);
+    for (const t of [...tagsOf(aspects.get('globalTags')), ...fields.flatMap((f) => tagsOf(f.globalTags))])
+      if (typeof t === 'string') place(t.slice(t.lastIndexOf(':') + 1), LOW);
+    // The name and description have their own columns.
+    tiers.delete(name);
+    tiers.delete(description);
+    const by: [string[], string[], string[], string[]] = [[], [], [], []];
+    for (const [text, tier] of tiers) by[tier].push(text);
+    return { text: by[NORMAL].join(' '), boosted: { top: by[TOP].join(' '), high: by[HIGH].join(' '), low: by[LOW].join(' ') } };
+  }
 }

@@ -86,18 +86,66 @@ const graphqlType = (name: string) => {
 
 /** The term rows of a `@Searchable` field of DataHub's model are kept apart from the fields above by a prefix. */
 const MODEL_TERM = '@';
-/** Every `@Searchable` field name of the model (any entity type), with the filter name of the first facet declaring it. */
-const MODEL_FIELDS: ReadonlyMap<string, { facetName?: string }> = (() => {
-  const fields = new Map<string, { facetName?: string }>();
+/**
+ * How a filter compares a field's values: as numbers (DataHub indexes `COUNT` and `numValuesFieldName` fields as longs,
+ * `DATETIME` ones as epoch-millisecond dates), as booleans (`BOOLEAN`, `hasValuesFieldName`), or as text.
+ */
+type ValueKind = 'number' | 'boolean' | 'text';
+const KIND_OF_TYPE: Readonly<Record<string, ValueKind>> = { COUNT: 'number', DATETIME: 'number', BOOLEAN: 'boolean' };
+interface ModelField {
+  facetName?: string;
+  /** The kind every declaration of the name agrees on; `text` when they differ. */
+  kind?: ValueKind;
+}
+/**
+ * Every `@Searchable` field name of the model (any entity type), with the filter name of the first facet declaring it
+ * and the kind of its values.
+ */
+const MODEL_FIELDS: ReadonlyMap<string, ModelField> = (() => {
+  const fields = new Map<string, ModelField>();
+  const declare = (name: string, kind: ValueKind) => {
+    const known = fields.get(name) ?? {};
+    known.kind = known.kind === undefined || known.kind === kind ? kind : 'text';
+    fields.set(name, known);
+    return known;
+  };
   for (const aspect of Object.values(DATAHUB_MODEL.aspects))
     for (const field of aspect.searchable ?? []) {
-      const known = fields.get(field.fieldName) ?? {};
+      const known = declare(field.fieldName, KIND_OF_TYPE[field.fieldType] ?? 'text');
       if (field.addToFilters && known.facetName === undefined) known.facetName = field.filterNameOverride ?? field.fieldName;
-      fields.set(field.fieldName, known);
-      for (const extra of [field.hasValuesFieldName, field.numValuesFieldName]) if (extra && !fields.has(extra)) fields.set(extra, {});
+      if (field.hasValuesFieldName) declare(field.hasValuesFieldName, 'boolean');
+      if (field.numValuesFieldName) declare(field.numValuesFieldName, 'number');
     }
   return fields;
 })();
+const kindOf = (field: string): ValueKind =>
+  field === 'removed' ? 'boolean' : Object.hasOwn(COLUMNS, field) ? 'text' : (MODEL_FIELDS.get(field)?.kind ?? 'text');
+/** A number as DataHub's range and term queries on a long or date field take it: decimal digits, a sign, a fraction. */
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * A criterion's values as its field's kind compares them: numbers for a numeric field, `true`/`false` for a boolean
+ * one (any case); anything else is the caller's mistake, named with the field.
+ */
+function typedValues(field: string, kind: ValueKind, values: readonly string[]): (string | number)[] {
+  if (kind === 'number')
+    return values.map((value) => {
+      const trimmed = value.trim();
+      if (!NUMBER.test(trimmed))
+        throw new SearchQueryError(
+          `Filter on ${field} needs numbers (a count, or a time in epoch milliseconds): ${JSON.stringify(value)} is not one`,
+        );
+      return Number(trimmed);
+    });
+  if (kind === 'boolean')
+    return values.map((value) => {
+      const lower = value.trim().toLowerCase();
+      if (lower !== 'true' && lower !== 'false')
+        throw new SearchQueryError(`Filter on ${field} needs true or false: ${JSON.stringify(value)} is neither`);
+      return lower;
+    });
+  return [...values];
+}
 /**
  * Model fields answered by a column or one of the term fields above (filters and facets read those first): their
  * values are not stored twice.
@@ -119,13 +167,19 @@ const modelFacets = (entityTypes: readonly string[]): string[] => {
 function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
-  const values = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.flatMap(registryNames) : [...raw];
-  const anyOf = (one: string, params: (v: string) => unknown[]) => ({
+  const named = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.flatMap(registryNames) : [...raw];
+  // Equality and ranges compare by the field's kind (numbers as numbers, booleans as booleans); text conditions as text.
+  const kind = ['EQUAL', 'IN', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_OR_EQUAL_TO'].includes(condition)
+    ? kindOf(criterion.field)
+    : 'text';
+  const values = typedValues(criterion.field, kind, named);
+  const anyOf = (one: string, params: (v: string | number) => unknown[]) => ({
     sql: `(${values.map(() => one).join(' OR ')})`,
     params: values.flatMap(params),
   });
   // Values are compared as text, never as LIKE patterns: `%` and `_` in a value mean themselves.
-  const test = (target: string): { sql: string; params: unknown[] } => {
+  const test = (column: string): { sql: string; params: unknown[] } => {
+    const target = kind === 'number' ? dialect.asNumber(column) : column;
     if (values.length === 0 && condition !== 'EXISTS')
       throw new SearchQueryError(`Filter on ${criterion.field} with condition ${condition} needs values`);
     switch (condition) {
@@ -149,14 +203,18 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
       case 'LESS_THAN_OR_EQUAL_TO':
         return anyOf(`${target} <= ?`, (v) => [v]);
       case 'EXISTS':
-        return { sql: `(${target} IS NOT NULL AND ${target} <> '')`, params: [] };
+        return { sql: `(${column} IS NOT NULL AND ${column} <> '')`, params: [] };
       default:
         throw new SearchQueryError(`Unsupported filter condition ${condition}`);
     }
   };
   let found: { sql: string; params: unknown[] };
   if (criterion.field === 'removed') {
-    found = { sql: 'd.removed IN (' + values.map(() => '?').join(', ') + ')', params: values.map((v) => (v === 'true' ? 1 : 0)) };
+    // The column holds 1 or 0; as text `false` < `true`, as booleans order.
+    found =
+      condition === 'EQUAL' || condition === 'IN'
+        ? { sql: `d.removed IN (${values.map(() => '?').join(', ')})`, params: values.map((v) => (v === 'true' ? 1 : 0)) }
+        : test("CASE d.removed WHEN 1 THEN 'true' ELSE 'false' END");
   } else if (Object.hasOwn(COLUMNS, criterion.field)) {
     found = test(COLUMNS[criterion.field]!);
   } else if (termField(criterion.field) !== undefined) {

@@ -1,7 +1,11 @@
 import { findEntity } from '@mds/core';
 import type { SqlDatabase } from '@mds/db';
 import { describe, expect, it } from 'vitest';
-import { searchDocument, SearchQueryError, type SearchDocument, type SearchIndex } from '../src/index';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSqlSearchIndex, searchDocument, SearchQueryError, type SearchDocument, type SearchIndex } from '../src/index';
 
 /** A fresh database and the index on it, migrated. */
 export type IndexFactory = () => Promise<{ db: SqlDatabase; index: SearchIndex }>;
@@ -72,6 +76,60 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
     it('a filter on removed shows soft-deleted entities without includeSoftDeleted', async () => {
       const index = await seeded(dataset('live'), dataset('gone', { removed: true }));
       expect(urnsOf(await index.search({ ...all, filters: [[{ field: 'removed', values: ['true'] }]] }))).toEqual([dataset('gone').urn]);
+    });
+
+    it("compares numeric fields (COUNT, DATETIME, num-values) as numbers and boolean ones as booleans, as DataHub's typed index does", async () => {
+      const index = await seeded(
+        dataset('small', {
+          fields: [
+            ['rowCount', '9'],
+            ['lastModifiedAt', '999'],
+            ['hasDescription', 'false'],
+            ['numActiveIncidents', '2'],
+          ],
+        }),
+        dataset('large', {
+          fields: [
+            ['rowCount', '10'],
+            ['lastModifiedAt', '1700000000000'],
+            ['hasDescription', 'true'],
+            ['numActiveIncidents', '10'],
+          ],
+        }),
+        dataset('huge', { fields: [['rowCount', '100']], removed: true }),
+        // Not a number where the model declares one: it matches no comparison and breaks none.
+        dataset('odd', { fields: [['rowCount', 'n/a']] }),
+      );
+      const where = async (field: string, condition: string, values: string[], negated = false) =>
+        urnsOf(await index.search({ ...all, includeSoftDeleted: true, filters: [[{ field, condition, values, negated }]] })).sort();
+      const urns = (...names: string[]) => names.map((n) => dataset(n).urn).sort();
+      // As text '9' > '10' > '100'; as numbers the other way round.
+      expect(await where('rowCount', 'GREATER_THAN', ['9'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'GREATER_THAN_OR_EQUAL_TO', ['10'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'LESS_THAN', ['10'])).toEqual(urns('small'));
+      expect(await where('rowCount', 'LESS_THAN_OR_EQUAL_TO', [' 1e1 '])).toEqual(urns('large', 'small'));
+      expect(await where('rowCount', 'EQUAL', ['10.0', '100'])).toEqual(urns('huge', 'large'));
+      expect(await where('rowCount', 'GREATER_THAN', ['9'], true)).toEqual(urns('odd', 'small'));
+      expect(await where('lastModifiedAt', 'GREATER_THAN', ['1000'])).toEqual(urns('large'));
+      expect(await where('numActiveIncidents', 'LESS_THAN', ['3'])).toEqual(urns('small'));
+      // Text conditions stay text conditions.
+      expect(await where('rowCount', 'START_WITH', ['10'])).toEqual(urns('huge', 'large'));
+      expect(await where('hasDescription', 'EQUAL', ['TRUE'])).toEqual(urns('large'));
+      expect(await where('hasDescription', 'LESS_THAN', ['true'])).toEqual(urns('small'));
+      expect(await where('removed', 'EQUAL', ['True'])).toEqual(urns('huge'));
+      expect(await where('removed', 'GREATER_THAN', ['false'])).toEqual(urns('huge'));
+
+      // A value of the wrong kind is the caller's mistake, named with the field.
+      const refused = (field: string, condition: string, value: string) =>
+        index.search({ ...all, filters: [[{ field, condition, values: [value] }]] });
+      await expect(refused('rowCount', 'GREATER_THAN', 'ten')).rejects.toThrow(
+        new SearchQueryError('Filter on rowCount needs numbers (a count, or a time in epoch milliseconds): "ten" is not one'),
+      );
+      await expect(refused('lastModifiedAt', 'EQUAL', '2024-01-01')).rejects.toThrow(/^Filter on lastModifiedAt needs numbers/);
+      await expect(refused('hasDescription', 'EQUAL', 'yes')).rejects.toThrow(
+        new SearchQueryError('Filter on hasDescription needs true or false: "yes" is neither'),
+      );
+      await expect(refused('removed', 'EQUAL', '1')).rejects.toThrow(/^Filter on removed needs true or false/);
     });
 
     it('keeps an entity with thousands of tags (rows inserted in chunks)', async () => {
@@ -376,6 +434,34 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(await where([[{ field: 'title', values: ['Pet'], condition: 'CONTAIN' }]])).toEqual([dashboard('petstore').urn]);
     });
 
+    it("ranks a match by DataHub's boost of the field it is in: names and qualified names, then urns and a chart's tool, then descriptions and field paths, then tags and field descriptions", async () => {
+      const derived = (entityType: string, urn: string, aspects: Record<string, unknown>) =>
+        searchDocument(findEntity(entityType)!, urn, new Map(Object.entries(aspects)));
+      const index = await seeded(
+        derived('dataset', dataset('d1').urn, { datasetProperties: { name: 'd1', description: 'Monthly revenue by region' } }),
+        derived('dataset', dataset('t1').urn, { globalTags: { tags: [{ tag: 'urn:li:tag:revenue' }] } }),
+        derived('dataset', dataset('f1').urn, { schemaMetadata: { fields: [{ fieldPath: 'amount', description: 'revenue' }] } }),
+        derived('dataset', dataset('p1').urn, { schemaMetadata: { fields: [{ fieldPath: 'revenue' }] } }),
+        derived('chart', 'urn:li:chart:(revenue,c1)', { chartKey: { dashboardTool: 'revenue', chartId: 'c1' } }),
+        derived('dataset', dataset('q1').urn, { datasetProperties: { name: 'q1', qualifiedName: 'warehouse.revenue_daily' } }),
+      );
+      const ranked = urnsOf(await index.search({ ...all, input: 'revenue' }));
+      expect(ranked).toHaveLength(6);
+      // Boost 10 (and 4 and the urn's 5, twice); 1; 0.5 and 0.1. Within a group the text's own statistics decide, as
+      // BM25 over the fields does in DataHub's index (a short field, a word found twice).
+      expect(ranked.slice(0, 2).sort()).toEqual([dataset('q1').urn, 'urn:li:chart:(revenue,c1)'].sort());
+      expect(ranked.slice(2, 4).sort()).toEqual([dataset('d1').urn, dataset('p1').urn].sort());
+      expect(ranked.slice(4).sort()).toEqual([dataset('f1').urn, dataset('t1').urn].sort());
+      // A name outweighs a description: a dataset named for the word comes before one only describing it.
+      const named = await seeded(
+        derived('dataset', dataset('n1').urn, { datasetProperties: { name: 'Revenue', description: 'Sums' } }),
+        derived('dataset', dataset('n2').urn, { datasetProperties: { name: 'Sums', description: 'Revenue' } }),
+      );
+      expect(urnsOf(await named.search({ ...all, input: 'revenue' }))).toEqual([dataset('n1').urn, dataset('n2').urn]);
+      // Autocomplete finds names and what weighs as much.
+      expect((await index.autocomplete('dataset', 'reven', 10)).entities).toEqual([{ urn: dataset('q1').urn }]);
+    });
+
     it('indexes what searchDocument derives from aspects', async () => {
       const entity = findEntity('dataset')!;
       const urn = dataset('orders').urn;
@@ -392,5 +478,53 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         urnsOf(await index.search({ ...all, input: 'all orders', filters: [[{ field: 'tags', values: ['urn:li:tag:pii'] }]] })),
       ).toEqual([urn]);
     });
+  });
+}
+
+/**
+ * An index written before its text was weighed (migration 0000 only) keeps answering after the upgrade: its words
+ * are found, the name still ranked over the description. `bare`: a fresh database, not migrated.
+ */
+export function searchUpgradeContract(name: string, bare: () => Promise<SqlDatabase>): void {
+  it(`${name}: an index of the first layout answers after its text is weighed (migration 0001)`, async () => {
+    const db = await bare();
+    const folder = fileURLToPath(new URL(`../migrations/${db.dialect}`, import.meta.url));
+    const first = mkdtempSync(join(tmpdir(), 'mds-search-0000-'));
+    try {
+      cpSync(join(folder, '0000_search.sql'), join(first, '0000_search.sql'));
+      mkdirSync(join(first, 'meta'));
+      const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+      writeFileSync(join(first, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+      await db.migrate({ owner: 'search', folder: first });
+    } finally {
+      rmSync(first, { recursive: true, force: true });
+    }
+    // Two documents as the first layout held them: name, description and the rest of the text.
+    for (const [docName, description] of [
+      ['sums', 'revenue by month'],
+      ['revenue', 'sums by month'],
+    ] as const) {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${docName},PROD)`;
+      await db.run(
+        `INSERT INTO search_document (urn, entity_type, removed, name, description, platform, origin, browse_paths) VALUES (?, 'dataset', 0, ?, ?, NULL, NULL, '[]')`,
+        [urn, docName, description],
+      );
+      const id = Number((await db.get<{ id: number }>('SELECT id FROM search_document WHERE urn = ?', [urn]))!.id);
+      if (db.dialect === 'sqlite')
+        await db.run('INSERT INTO search_text (rowid, name, description, text) VALUES (?, ?, ?, ?)', [id, docName, description, 'old']);
+      else
+        await db.run(
+          `INSERT INTO search_text (id, words) VALUES (?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'B') || setweight(to_tsvector('simple', 'old'), 'C'))`,
+          [id, docName, description],
+        );
+    }
+    const index = createSqlSearchIndex(db);
+    await index.migrate();
+    const found = await index.search({ input: 'revenue', start: 0, count: 10, facets: [] });
+    expect(found.hits.map((h) => h.urn)).toEqual([
+      'urn:li:dataset:(urn:li:dataPlatform:hive,revenue,PROD)',
+      'urn:li:dataset:(urn:li:dataPlatform:hive,sums,PROD)',
+    ]);
+    expect((await index.search({ input: 'old month', start: 0, count: 10, facets: [] })).total).toBe(2);
   });
 }

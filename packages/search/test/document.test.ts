@@ -53,7 +53,10 @@ describe('searchDocument', () => {
       customProperties: ['team=core'],
       containers: [],
       typeNames: [],
-      text: `${DATASET} warehouse.db.orders order_id the id email db.orders PROD gold pii key team=core ingested`,
+      // Words by DataHub's boost of their fields: the key's id and qualified name 10, the urn 5, field paths, custom
+      // properties and the ingested description 1 (with the key parts), field descriptions 0.1 and tag names 0.5.
+      text: 'order_id team=core ingested PROD',
+      boosted: { top: 'db.orders warehouse.db.orders', high: DATASET, low: 'the id gold pii key' },
       // DataHub's @Searchable fields of the aspects given, by DataHub's field names, with their has-values flags.
       fields: [
         ['platform', 'urn:li:dataPlatform:hive'],

@@ -1,7 +1,7 @@
 import { postgresTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach } from 'vitest';
 import { createSqlSearchIndex } from '../src/index';
-import { searchIndexContract } from './contract';
+import { searchIndexContract, searchUpgradeContract } from './contract';
 
 const databases = postgresTestDatabases();
 afterEach(databases.closeOpened);
@@ -13,3 +13,4 @@ searchIndexContract('PostgreSQL (tsvector)', async () => {
   await index.migrate();
   return { db, index };
 });
+searchUpgradeContract('PostgreSQL (tsvector)', () => databases.open());

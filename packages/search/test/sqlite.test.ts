@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSqlSearchIndex, searchDocument } from '../src/index';
 import { findEntity } from '@mds/core';
-import { searchIndexContract } from './contract';
+import { searchIndexContract, searchUpgradeContract } from './contract';
 
 const opened: { db: SqlDatabase; dir: string }[] = [];
 afterEach(async () => {
@@ -25,6 +25,12 @@ const fresh = async () => {
 };
 
 searchIndexContract('SQLite (FTS5)', fresh);
+searchUpgradeContract('SQLite (FTS5)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mds-search-'));
+  const db = openSqliteDatabase(join(dir, 'search.db'));
+  opened.push({ db, dir });
+  return db;
+});
 
 describe('SQLite (FTS5) index repairs', () => {
   it('takes documents again after their rows were deleted behind its back (mds reindex after a hand-edited file)', async () => {
