@@ -84,7 +84,7 @@ export function commonFields(loaders: Loaders) {
         created:
           isJsonObject(e.createStamp) && typeof e.createStamp.time === 'number'
             ? { time: e.createStamp.time, actor: text(e.createStamp.actor) }
-            : null,
+            : { time: 0, actor: null },
       }));
       return { elements };
     },

@@ -1,5 +1,5 @@
 import { isJsonObject } from '@mds/core';
-import type { OwnershipType, ResolversTypes } from '@mds/schema';
+import type { OwnershipSourceType, OwnershipType, ResolversTypes } from '@mds/schema';
 
 /** DataHub's OwnershipType values, the deprecated ones included (older ingestion still writes DATAOWNER). */
 const OWNERSHIP_TYPES = new Set([
@@ -15,6 +15,8 @@ const OWNERSHIP_TYPES = new Set([
   'DELEGATE',
   'STAKEHOLDER',
 ]);
+/** DataHub's OwnershipSourceType values (a stored value is one of them: the PDL enum is validated on write). */
+const SOURCE_TYPES = new Set(['AUDIT', 'DATABASE', 'FILE_SYSTEM', 'ISSUE_TRACKING_SYSTEM', 'MANUAL', 'OTHER', 'SERVICE', 'SOURCE_CONTROL']);
 /** DataHub's system ownership type urn for each legacy `type` (OwnershipTypeUtils). */
 export const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
 /** DataHub's default when an aspect says nothing (AuditStamp's PDL default). */
@@ -39,8 +41,8 @@ export function toGraphQLOwnership(value: unknown, associatedUrn: string): Resol
     const type = typeof owner.type === 'string' && OWNERSHIP_TYPES.has(owner.type) ? (owner.type as OwnershipType) : null;
     const typeUrn = typeof owner.typeUrn === 'string' ? owner.typeUrn : type ? systemTypeUrn(type) : null;
     const source =
-      isJsonObject(owner.source) && typeof owner.source.type === 'string'
-        ? { type: owner.source.type, url: typeof owner.source.url === 'string' ? owner.source.url : null }
+      isJsonObject(owner.source) && typeof owner.source.type === 'string' && SOURCE_TYPES.has(owner.source.type)
+        ? { type: owner.source.type as OwnershipSourceType, url: typeof owner.source.url === 'string' ? owner.source.url : null }
         : null;
     return [{ owner: entity, type, ownershipType: typeUrn ? { urn: typeUrn } : null, source, associatedUrn }];
   });
