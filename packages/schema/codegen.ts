@@ -28,6 +28,7 @@ const config: CodegenConfig = {
               'CorpGroup',
               'Domain',
               'DataPlatform',
+              'DataPlatformInstance',
               'GlossaryTerm',
               'Tag',
             ].map((type) => [type, '../mappers#EntityParent']),

@@ -1,8 +1,8 @@
-import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, pageOf } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { LINEAGE_RELATIONSHIPS } from '../model/relationships';
-import { entityObject, platformObject } from './dataset';
+import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
 
 type Direction = 'INCOMING' | 'OUTGOING';
@@ -49,10 +49,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   const parentDomainOf = (context: ApiContext) => async (urn: string) =>
     text((await value(urn, 'domainProperties', context))?.parentDomain);
 
-  const container = async (parent: Parent, _args: unknown, context: ApiContext) => {
-    const urn = await containerOf(context)(urnOf(parent));
-    return urn ? entityObject(urn) : null;
-  };
   const parentContainers = async (parent: Parent, _args: unknown, context: ApiContext) => {
     const containers = (await chain(urnOf(parent), containerOf(context))).map((urn) => entityObject(urn)!);
     return { count: containers.length, containers };
@@ -63,20 +59,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     const entries = (Array.isArray(v.path) ? v.path : []).filter(isJsonObject);
     return { path: entries.map((entry) => ({ name: text(entry.id) ?? '', urn: text(entry.urn) })) };
   };
-  const dataPlatformInstance = async (parent: Parent, _args: unknown, context: ApiContext) => {
-    const v = await value(urnOf(parent), 'dataPlatformInstance', context);
-    const platform = text(v?.platform);
-    if (!platform) return null;
-    const instance = text(v?.instance);
-    let instanceId: string | null = null;
-    try {
-      instanceId = instance ? (parseUrn(instance).parts[1] ?? null) : null;
-    } catch (error) {
-      if (!(error instanceof UrnError)) throw error;
-    }
-    return { urn: instance, platform: entityObject(platform), instanceId };
-  };
-
   const relationships = relationshipsResolver(loaders);
 
   type LineageArgs = { input: { direction: 'UPSTREAM' | 'DOWNSTREAM'; start?: number | null; count?: number | null } };
@@ -124,33 +106,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
 
   const linked = { relationships, lineage };
   const resolvers: Resolvers = {
-    Container: {
-      ...common,
-      platform: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        platformObject(text((await value(urnOf(parent), 'dataPlatformInstance', context))?.platform) ?? 'unknown'),
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'containerProperties', context);
-        if (!v) return null;
-        const custom = isJsonObject(v.customProperties) ? v.customProperties : {};
-        return {
-          name: text(v.name) ?? '',
-          description: text(v.description),
-          qualifiedName: text(v.qualifiedName),
-          externalUrl: text(v.externalUrl),
-          customProperties: Object.entries(custom).map(([key, val]) => ({ key, value: text(val), associatedUrn: urnOf(parent) })),
-        };
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'editableContainerProperties', context);
-        return v ? { description: text(v.description) } : null;
-      },
-      container,
-      parentContainers,
-      entities: entitiesIn('container'),
-      browsePathV2,
-      dataPlatformInstance,
-      relationships,
-    },
+    Container: { parentContainers, entities: entitiesIn('container'), browsePathV2, relationships },
     CorpUser: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'corpUserInfo', context);
@@ -213,15 +169,14 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       },
       entities: entitiesIn('domains'),
     },
-    DataPlatform: { exists: common.exists },
     BrowsePathEntry: {
       entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),
     },
-    Dataset: { container, parentContainers, browsePathV2, dataPlatformInstance, ...linked },
-    Dashboard: { container, ...linked },
-    Chart: { container, ...linked },
-    DataFlow: linked,
-    DataJob: linked,
+    Dataset: { parentContainers, browsePathV2, ...linked },
+    Dashboard: { parentContainers, ...linked },
+    Chart: { parentContainers, ...linked },
+    DataFlow: { parentContainers, ...linked },
+    DataJob: { parentContainers, ...linked },
   };
   return resolvers;
 }

@@ -1,266 +1,166 @@
 import { isJsonObject, parseUrn } from '@mds/core';
-import type { ApiContext, EntityParent, FabricType, Resolvers, SchemaFieldDataType } from '@mds/schema';
+import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
-import type { StoredAspect } from '../service';
-import { commonFields, globalTags, glossaryTerms, list, text, urnOf, type Json, type Loaders, type Parent } from './common-fields';
+import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import { text, type Loaders, type Parent } from './common-fields';
 import { idOf } from './ownership';
+import { toGraphQL, type Json, type TypeRules } from './mapping/convert';
+import type { EntityMapping } from './mapping/declare';
+import { entityRef } from './typenames';
 
-/** The GraphQL `Dataset` of a dataset urn: what the urn says; every other field is read from its aspects. */
-export function datasetObject(urn: string): EntityParent {
-  // DataPlatform.properties and every other field of Dataset have resolvers of their own.
-  const [platform, name] = parseUrn(urn).parts as [string, string];
-  return {
-    __typename: 'Dataset',
-    urn,
-    type: 'DATASET',
-    name,
-    platform: { __typename: 'DataPlatform', urn: platform, type: 'DATA_PLATFORM', name: idOf(platform) },
-  };
-}
-
-/** A stamp of an aspect, or DataHub's default when absent. */
-const stamp = (value: unknown) =>
-  isJsonObject(value) && typeof value.time === 'number' ? { time: value.time, actor: text(value.actor) } : { time: 0, actor: null };
-
-/** `properties` of a dashboard, chart, flow or job from its info aspect (`title` or `name`). */
-function infoProperties(v: Json | undefined, urn: string) {
-  if (!v) return null;
-  const changes = isJsonObject(v.lastModified) ? v.lastModified : {};
-  return {
-    name: text(v.title) ?? text(v.name) ?? '',
-    description: text(v.description),
-    externalUrl: text(v.externalUrl) ?? text(v.chartUrl) ?? text(v.dashboardUrl),
-    access: text(v.access),
-    customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({
-      key,
-      value: text(val),
-      associatedUrn: urn,
-    })),
-    lastRefreshed: typeof v.lastRefreshed === 'number' ? v.lastRefreshed : null,
-    created: stamp(changes.created),
-    lastModified: stamp(changes.lastModified),
-  };
-}
-
-const editable = (v: Json | undefined) => (v ? { description: text(v.description) } : null);
-
-/** A data platform by its urn or its name (`hive`, as a dashboard's tool): what the urn says. */
-export function platformObject(tool: string): EntityParent {
-  const urn = tool.startsWith('urn:li:dataPlatform:') ? tool : `urn:li:dataPlatform:${tool}`;
-  return { __typename: 'DataPlatform', urn, type: 'DATA_PLATFORM', name: tool.startsWith('urn:li:dataPlatform:') ? idOf(tool) : tool };
-}
-
-/** The GraphQL object of an urn of a type this package answers (its key parts; the rest resolves from aspects). */
+/**
+ * The GraphQL object of an urn of a type this package answers. The types declared as mappings (datasets, charts,
+ * dashboards, flows, jobs, containers, platforms) need nothing but the urn: each field resolves from the entity's
+ * aspects. Users, groups and domains still carry what their urn says.
+ */
 export function entityObject(urn: string): EntityParent | undefined {
   const { entityType, parts } = parseUrn(urn);
-  const platform = platformObject;
   switch (entityType) {
-    case 'dataset':
-      return datasetObject(urn);
-    case 'dashboard':
-      return {
-        __typename: 'Dashboard',
-        urn,
-        type: 'DASHBOARD',
-        tool: parts[0],
-        dashboardId: parts[1],
-        platform: platform(parts[0]!),
-      };
-    case 'chart':
-      return {
-        __typename: 'Chart',
-        urn,
-        type: 'CHART',
-        tool: parts[0],
-        chartId: parts[1],
-        platform: platform(parts[0]!),
-      };
-    case 'dataFlow':
-      return { __typename: 'DataFlow', urn, type: 'DATA_FLOW', orchestrator: parts[0], flowId: parts[1], cluster: parts[2] };
-    case 'dataJob':
-      return {
-        __typename: 'DataJob',
-        urn,
-        type: 'DATA_JOB',
-        jobId: parts[1],
-        dataFlow: entityObject(parts[0]!),
-      };
-    case 'container':
-      return { __typename: 'Container', urn, type: 'CONTAINER' };
     case 'corpuser':
       return { __typename: 'CorpUser', urn, type: 'CORP_USER', username: parts[0]! };
     case 'corpGroup':
       return { __typename: 'CorpGroup', urn, type: 'CORP_GROUP', name: parts[0]! };
     case 'domain':
       return { __typename: 'Domain', urn, type: 'DOMAIN', id: parts[0]! };
+    case 'dataset':
+    case 'dashboard':
+    case 'chart':
+    case 'dataFlow':
+    case 'dataJob':
+    case 'container':
     case 'dataPlatform':
-      return { __typename: 'DataPlatform', urn, type: 'DATA_PLATFORM', name: parts[0]! };
+    case 'dataPlatformInstance':
+      return entityRef(urn);
     default:
       return undefined;
   }
 }
 
-/** `{"com.linkedin.schema.StringType": {}}` → STRING (DataHub's SchemaFieldDataType; a record is a STRUCT). */
-function fieldType(value: unknown): SchemaFieldDataType {
-  const union = isJsonObject(value) && isJsonObject(value.type) ? Object.keys(value.type)[0] : undefined;
+/** A schemaMetadata value as DataHub's mappers read it: fields without a path are dropped, its version beside it. */
+const schemaOf = (value: Json | undefined, extra: Json): Json | undefined =>
+  value && {
+    ...value,
+    ...extra,
+    fields: (Array.isArray(value.fields) ? value.fields : []).filter((f) => isJsonObject(f) && !!text(f.fieldPath)),
+  };
+
+/** The member of a field's PDL type union (`com.linkedin.schema.StringType`) as DataHub's SchemaFieldDataType. */
+function fieldType(field: Json): string | undefined {
+  const union = isJsonObject(field.type) && isJsonObject(field.type.type) ? Object.keys(field.type.type)[0] : undefined;
   const name = union?.split('.').pop()?.replace(/Type$/, '').toUpperCase();
-  if (name === 'RECORD') return 'STRUCT';
-  const known = ['BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION'] as const;
-  return known.find((k) => k === name) ?? 'NULL';
+  return name === 'RECORD' ? 'STRUCT' : name;
 }
 
-function schemaMetadata(stored: StoredAspect, urn: string) {
-  const v = stored.value;
+/** A platform schema's text: a table schema, or a key and a value schema; a schemaless one has none (PlatformSchemaMapper). */
+const TABLE_SCHEMA_KEYS: Readonly<Record<string, string>> = {
+  PrestoDDL: 'rawSchema',
+  OracleDDL: 'tableSchema',
+  MySqlDDL: 'tableSchema',
+  KafkaSchema: 'documentSchema',
+  OrcSchema: 'schema',
+  BinaryJsonSchema: 'schema',
+  OtherSchema: 'rawSchema',
+};
+function platformSchema(value: unknown): Json | undefined {
+  const [member, body] = isJsonObject(value) ? (Object.entries(value)[0] ?? []) : [];
+  if (typeof member !== 'string' || !isJsonObject(body)) return undefined;
+  const name = member.split('.').pop()!;
+  if (name === 'EspressoSchema') return { KeyValueSchema: { keySchema: body.tableSchema, valueSchema: body.documentSchema } };
+  if (name === 'KeyValueSchema') return { KeyValueSchema: { keySchema: body.keySchema, valueSchema: body.valueSchema } };
+  const key = TABLE_SCHEMA_KEYS[name];
+  return key ? { TableSchema: { schema: body[key] } } : undefined;
+}
+/** `{ TableSchema: {…} }` → the member the union's conversion expects (`x.TableSchema`). */
+const member = (value: Json | undefined) => value && Object.fromEntries(Object.entries(value).map(([k, v]) => [`graphql.${k}`, v]));
+
+const schemaRules = {
+  name: 'schemaName',
+  platformUrn: 'platform',
+  datasetUrn: 'dataset',
+  platformSchema: (v: Json) => member(platformSchema(v.platformSchema)),
+};
+
+/** How the dataset's own aspect types are read where their stored keys differ (DataHub's dataset mappers). */
+export const DATASET_RULES: TypeRules = {
+  DatasetProperties: {
+    name: (v, scope) => text(v.name) ?? parseUrn(scope.urn).parts[1],
+    origin: (_v, scope) => parseUrn(scope.urn).parts[2],
+    createdActor: (v) => (isJsonObject(v.created) ? v.created.actor : undefined),
+    // No lastModified: DataHub's AuditStamp of time 0 and no actor.
+    lastModified: (v) => v.lastModified ?? { time: 0 },
+    lastModifiedActor: (v) => (isJsonObject(v.lastModified) ? v.lastModified.actor : undefined),
+  },
+  SchemaMetadata: schemaRules,
+  Schema: schemaRules,
+  SchemaField: {
+    type: fieldType,
+    tags: 'globalTags',
+    // PDL defaults of the record (DataHub reads them as false when absent).
+    isPartOfKey: (v) => v.isPartOfKey ?? false,
+    isPartitioningKey: (v) => v.isPartitioningKey ?? false,
+  },
+  EditableSchemaFieldInfo: { tags: 'globalTags' },
+  GlossaryTermAssociation: { term: 'urn' },
+  ViewProperties: { logic: 'viewLogic', formattedLogic: 'formattedViewLogic', language: 'viewLanguage' },
+};
+
+/** `Dataset`, declared from its aspects as DataHub's DatasetMapper maps them. */
+export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMapping {
   return {
-    name: text(v.schemaName) ?? '',
-    platformUrn: text(v.platform) ?? '',
-    version: typeof v.version === 'number' ? v.version : 0,
-    hash: text(v.hash) ?? '',
-    aspectVersion: stored.version,
-    primaryKeys: Array.isArray(v.primaryKeys) ? v.primaryKeys.filter((k): k is string => typeof k === 'string') : null,
-    fields: list(v.fields).map((f) => ({
-      fieldPath: text(f.fieldPath) ?? '',
-      jsonPath: text(f.jsonPath),
-      label: text(f.label),
-      nullable: f.nullable === true,
-      description: text(f.description),
-      type: fieldType(f.type),
-      nativeDataType: text(f.nativeDataType),
-      recursive: f.recursive === true,
-      tags: globalTags(f.globalTags, urn),
-      glossaryTerms: glossaryTerms(f.glossaryTerms, urn),
-      isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
-      isPartitioningKey: typeof f.isPartitioningKey === 'boolean' ? f.isPartitioningKey : null,
-    })),
+    entity: 'dataset',
+    fields: {
+      // The name in the key, unless datasetProperties names it.
+      name: (e) => text(e.value('datasetProperties')?.name) ?? e.parts[1],
+      origin: (e) => e.parts[2],
+      platform: (e) => e.parts[0],
+      properties: 'datasetProperties',
+      editableProperties: 'editableDatasetProperties',
+      description: (e) => e.value('datasetProperties')?.description,
+      uri: (e) => e.value('datasetProperties')?.uri,
+      schema: (e) => {
+        const stored = e.aspects.get('schemaMetadata');
+        return schemaOf(stored?.value, { lastObserved: stored?.systemMetadata?.lastObserved });
+      },
+      editableSchemaMetadata: 'editableSchemaMetadata',
+      viewProperties: 'viewProperties',
+      ...ASSET_FIELDS,
+    },
+    resolvers: {
+      ...pick(assetResolvers(loaders), ASSET_COMMON),
+      // A version of the aspect (0 or absent: the latest), with that version beside it (SchemaMetadataMapper).
+      schemaMetadata: async (parent: Parent, { version }: { version?: number | null }, context: ApiContext, info: GraphQLResolveInfo) => {
+        const reader = loaders(context);
+        const stored = version
+          ? await reader.reader.get(parent.urn, 'schemaMetadata', version)
+          : (await reader.aspects(parent.urn))?.get('schemaMetadata');
+        const value = schemaOf(stored?.value, { aspectVersion: stored?.version });
+        return toGraphQL(value, info.returnType, { urn: parent.urn, schema: info.schema, rules });
+      },
+    },
   };
 }
 
-/** Field resolvers of `Dataset` and the types it leads to: each reads the request's batched aspects. */
+/** Resolvers of the types the dataset's aspects lead to. */
 export function datasetResolvers(loaders: Loaders): Resolvers {
-  const aspect = async (urn: string, name: string, context: ApiContext) => (await loaders(context).aspects(urn))?.get(name);
-  const value = async (urn: string, name: string, context: ApiContext) => (await aspect(urn, name, context))?.value;
-
-  const common = commonFields(loaders);
-
   return {
-    Dataset: {
-      // The display name DataHub gives a dataset: its properties' name when set, else the key's.
-      name: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        text((await value(urnOf(parent), 'datasetProperties', context))?.name) ?? parseUrn(urnOf(parent)).parts[1]!,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'datasetProperties', context);
-        if (!v) return null;
-        // The key's origin: a FabricType, as the urn was checked when the dataset was written.
-        const origin = parseUrn(urnOf(parent)).parts[2] as FabricType;
-        const lastModified =
-          isJsonObject(v.lastModified) && typeof v.lastModified.time === 'number'
-            ? { time: v.lastModified.time, actor: text(v.lastModified.actor) }
-            : { time: 0, actor: null };
-        return {
-          name: text(v.name) ?? parseUrn(urnOf(parent)).parts[1]!,
-          qualifiedName: text(v.qualifiedName),
-          origin,
-          description: text(v.description),
-          customProperties: Object.entries(isJsonObject(v.customProperties) ? v.customProperties : {}).map(([key, val]) => ({
-            key,
-            value: text(val),
-            associatedUrn: urnOf(parent),
-          })),
-          externalUrl: text(v.externalUrl),
-          created: isJsonObject(v.created) && typeof v.created.time === 'number' ? v.created.time : null,
-          lastModified,
-        };
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'editableDatasetProperties', context);
-        return v ? { description: text(v.description), name: text(v.name) } : null;
-      },
-      schemaMetadata: async (parent: Parent, { version }: { version?: number | null }, context: ApiContext) => {
-        const stored = version
-          ? await loaders(context).reader.get(urnOf(parent), 'schemaMetadata', version)
-          : await aspect(urnOf(parent), 'schemaMetadata', context);
-        return stored ? schemaMetadata(stored, urnOf(parent)) : null;
-      },
-      editableSchemaMetadata: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'editableSchemaMetadata', context);
-        if (!v) return null;
-        return {
-          editableSchemaFieldInfo: list(v.editableSchemaFieldInfo).map((f) => ({
-            fieldPath: text(f.fieldPath) ?? '',
-            description: text(f.description),
-            tags: globalTags(f.globalTags, urnOf(parent)),
-            glossaryTerms: glossaryTerms(f.glossaryTerms, urnOf(parent)),
-          })),
-        };
-      },
-      ...common,
-    },
-    Dashboard: {
-      ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        infoProperties(await value(urnOf(parent), 'dashboardInfo', context), urnOf(parent)),
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        editable(await value(urnOf(parent), 'editableDashboardProperties', context)),
-    },
-    Chart: {
-      ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'chartInfo', context);
-        return v ? { ...infoProperties(v, urnOf(parent)), type: text(v.type) } : null;
-      },
-      query: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'chartQuery', context);
-        return v ? { rawQuery: text(v.rawQuery) ?? '', type: text(v.type) ?? '' } : null;
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        editable(await value(urnOf(parent), 'editableChartProperties', context)),
-    },
-    DataFlow: {
-      ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'dataFlowInfo', context);
-        return v ? { ...infoProperties(v, urnOf(parent)), project: text(v.project) } : null;
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        editable(await value(urnOf(parent), 'editableDataFlowProperties', context)),
-    },
-    DataJob: {
-      ...common,
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        infoProperties(await value(urnOf(parent), 'dataJobInfo', context), urnOf(parent)),
-      inputOutput: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'dataJobInputOutput', context);
-        const datasets = (field: string) =>
-          Array.isArray(v?.[field]) ? (v[field] as unknown[]).filter((u): u is string => typeof u === 'string').map(datasetObject) : null;
-        return v ? { inputDatasets: datasets('inputDatasets'), outputDatasets: datasets('outputDatasets') } : null;
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) =>
-        editable(await value(urnOf(parent), 'editableDataJobProperties', context)),
-    },
-    DataPlatform: {
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'dataPlatformInfo', context);
-        return v
-          ? {
-              type: text(v.type),
-              displayName: text(v.displayName),
-              datasetNameDelimiter: text(v.datasetNameDelimiter),
-              logoUrl: text(v.logoUrl),
-            }
-          : null;
-      },
-    },
     Domain: {
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'domainProperties', context);
-        return v ? { name: text(v.name) ?? idOf(urnOf(parent)), description: text(v.description) } : null;
+      properties: async (parent, _args, context) => {
+        const v = (await loaders(context).aspects(parent.urn))?.get('domainProperties')?.value;
+        return v ? { name: text(v.name) ?? idOf(parent.urn), description: text(v.description) } : null;
       },
     },
     TagAssociation: {
       // The tag as the tags' face answers it; a tag without an entity still shows its urn and id. A selection of
       // nothing but what the urn says needs no read.
       tag: async (parent, _args, context, info) =>
-        (asksOnlyKey(info) || !parent.tag ? undefined : await loaders(context).entity('TAG', parent.tag.urn)) ?? parent.tag!,
+        (asksOnlyKey(info) || !parent.tag ? undefined : await loaders(context).entity('TAG', parent.tag.urn)) ?? {
+          name: idOf(parent.tag!.urn),
+          ...parent.tag!,
+        },
+    },
+    // A term converted from its urn carries no name: the id in the urn, as before (common-fields.ts).
+    GlossaryTermAssociation: {
+      term: (parent) => ({ name: idOf(parent.term!.urn), ...parent.term! }),
     },
   };
 }

@@ -4,7 +4,12 @@ import { badRequest, resolversIfDeclared, sdlFiles, type ApiContext, type ApiMod
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers, relationshipsResolver } from './catalog';
-import { datasetResolvers, entityObject } from './dataset';
+import { ASSET_RULES, assetMappings } from './assets';
+import { COMMON_RULES } from './common';
+import { refWithKey } from './common-fields';
+import { containerMappings } from './containers';
+import { DATASET_RULES, datasetMapping, datasetResolvers, entityObject } from './dataset';
+import { entityTypeResolvers } from './mapping/declare';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
@@ -28,6 +33,7 @@ const OWN_TYPES = [
   'CORP_GROUP',
   'DOMAIN',
   'DATA_PLATFORM',
+  'DATA_PLATFORM_INSTANCE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -37,6 +43,7 @@ const TYPE_DEFS = sdlFiles(
   'entities.graphql',
   'dataset.graphql',
   'assets.graphql',
+  'containers.graphql',
   'catalog.graphql',
   'profiles.graphql',
   'browse.graphql',
@@ -48,7 +55,9 @@ const TYPE_DEFS = sdlFiles(
   'update-mutations.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
-const UNSEARCHED = new Set(['DATA_PLATFORM']);
+const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
+/** How the entity types declared as mappings read their aspects' types where DataHub's mappers rename or reshape. */
+const TYPE_RULES = { ...COMMON_RULES, ...DATASET_RULES, ...ASSET_RULES };
 
 /**
  * The entity-wide GraphQL queries (`dataset`, `entity`, `entities`, `entityExists`, `searchAcrossEntities`), the
@@ -139,6 +148,11 @@ export function createEntityGraphql(options: {
           ...updateMutationResolvers(service, now),
         },
       },
+      entityTypeResolvers(
+        loaders,
+        [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)],
+        { rules: TYPE_RULES, ref: refWithKey },
+      ),
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       // Every entity type answers its edges alike, whichever package declares the type.

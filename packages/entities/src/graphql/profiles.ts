@@ -1,22 +1,14 @@
 import { isJsonObject } from '@mds/core';
-import {
-  badRequest,
-  type AndFilterInput,
-  type ApiContext,
-  type OperationSourceType,
-  type OperationType,
-  type PartitionType,
-  type Resolvers,
-} from '@mds/schema';
+import { badRequest, type AndFilterInput, type ApiContext, type OperationType, type Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
-import { list, text, urnOf, type Json, type Parent } from './common-fields';
+import type { GraphQLResolveInfo } from 'graphql';
+import { urnOf, type Json, type Parent } from './common-fields';
+import { toGraphQL, type TypeRules } from './mapping/convert';
 import { graphqlReader } from './mutation-support';
 
 /** DataHub's default `limit` of time-series reads. */
 const DEFAULT_LIMIT = 10_000;
 const OPERATION_TYPES: readonly OperationType[] = ['INSERT', 'UPDATE', 'DELETE', 'CREATE', 'ALTER', 'DROP', 'CUSTOM', 'UNKNOWN'];
-const SOURCE_TYPES: readonly OperationSourceType[] = ['DATA_PROCESS', 'DATA_PLATFORM', 'MANUAL'];
-const PARTITION_TYPES: readonly PartitionType[] = ['FULL_TABLE', 'QUERY', 'PARTITION'];
 
 /** The member of `values` that `value` is, if it is one (an enum of the SDL from a stored string). */
 const member = <T extends string>(values: readonly T[], value: unknown): T | undefined => values.find((v) => v === value);
@@ -28,8 +20,18 @@ interface RangeArgs {
   limit?: number | null;
 }
 
-const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
-const numberText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
+/**
+ * How time-series points are read where DataHub's mappers differ from the record: DatasetProfileMapper leaves the
+ * partition spec out; OperationMapper shows the partition of the spec.
+ */
+const PROFILE_RULES: TypeRules = {
+  DatasetProfile: { partitionSpec: () => undefined },
+  Operation: {
+    partition: (v) => (isJsonObject(v.partitionSpec) ? v.partitionSpec.partition : undefined),
+    operationType: (v) => member(OPERATION_TYPES, v.operationType) ?? 'UNKNOWN',
+  },
+};
+const scope = (parent: Parent, info: GraphQLResolveInfo) => ({ urn: urnOf(parent), schema: info.schema, rules: PROFILE_RULES });
 
 /**
  * A dataset's `datasetProfiles` and `operations` (entities-api §9.2), read from the time-series store through the
@@ -54,55 +56,20 @@ export function profileResolvers(service: EntityService): Resolvers {
 
   const resolvers: Resolvers = {
     Dataset: {
-      datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext) =>
-        (await points(urnOf(parent), 'datasetProfile', args, context)).map(profile),
-      operations: async (parent: Parent, args: RangeArgs, context: ApiContext) => {
-        const found = (await points(urnOf(parent), 'operation', args, context)).map(operation);
-        return found.sort((a, b) => b.lastUpdatedTimestamp - a.lastUpdatedTimestamp);
+      datasetProfiles: async (parent: Parent, args: RangeArgs, context: ApiContext, info: GraphQLResolveInfo) =>
+        toGraphQL(await points(urnOf(parent), 'datasetProfile', args, context), info.returnType, scope(parent, info)) as Json[],
+      operations: async (parent: Parent, args: RangeArgs, context: ApiContext, info: GraphQLResolveInfo) => {
+        const found = await points(urnOf(parent), 'operation', args, context);
+        const updated = (v: Json) => (typeof v.lastUpdatedTimestamp === 'number' ? v.lastUpdatedTimestamp : 0);
+        return toGraphQL(
+          found.sort((a, b) => updated(b) - updated(a)),
+          info.returnType,
+          scope(parent, info),
+        ) as Json[];
       },
     },
   };
   return resolvers;
-}
-
-function profile(v: Json) {
-  const spec = isJsonObject(v.partitionSpec) ? v.partitionSpec : undefined;
-  return {
-    timestampMillis: numberOrNull(v.timestampMillis) ?? 0,
-    rowCount: numberOrNull(v.rowCount),
-    columnCount: numberOrNull(v.columnCount),
-    sizeInBytes: numberOrNull(v.sizeInBytes),
-    fieldProfiles: list(v.fieldProfiles).map((f) => ({
-      fieldPath: text(f.fieldPath) ?? '',
-      uniqueCount: numberOrNull(f.uniqueCount),
-      uniqueProportion: numberOrNull(f.uniqueProportion),
-      nullCount: numberOrNull(f.nullCount),
-      nullProportion: numberOrNull(f.nullProportion),
-      min: numberText(f.min),
-      max: numberText(f.max),
-      mean: numberText(f.mean),
-      median: numberText(f.median),
-      stdev: numberText(f.stdev),
-      sampleValues: Array.isArray(f.sampleValues) ? f.sampleValues.map(String) : null,
-    })),
-    partitionSpec: spec ? { type: member(PARTITION_TYPES, spec.type) ?? 'PARTITION', partition: text(spec.partition) ?? '' } : null,
-  };
-}
-
-function operation(v: Json) {
-  const custom = isJsonObject(v.customProperties) ? v.customProperties : {};
-  return {
-    timestampMillis: numberOrNull(v.timestampMillis) ?? 0,
-    lastUpdatedTimestamp: numberOrNull(v.lastUpdatedTimestamp) ?? 0,
-    actor: text(v.actor),
-    operationType: member(OPERATION_TYPES, v.operationType) ?? 'UNKNOWN',
-    customOperationType: text(v.customOperationType),
-    sourceType: member(SOURCE_TYPES, v.sourceType) ?? null,
-    numAffectedRows: numberOrNull(v.numAffectedRows),
-    affectedDatasets: Array.isArray(v.affectedDatasets) ? v.affectedDatasets.filter((d): d is string => typeof d === 'string') : null,
-    partition: text(v.partition),
-    customProperties: Object.entries(custom).map(([key, value]) => ({ key, value: text(value) })),
-  };
 }
 
 /** A point matches when one and-group's criteria all hold (EQUAL on a dotted field); no group: every point. */

@@ -1,4 +1,5 @@
 import { isJsonObject } from '@mds/core';
+import { entityRef } from '../typenames';
 import {
   getNamedType,
   isEnumType,
@@ -20,8 +21,8 @@ export interface Scope {
   readonly urn: string;
   readonly schema: GraphQLSchema;
   readonly rules: TypeRules;
-  /** The GraphQL object of an entity an urn names (`entityRef`, or one that also says what its urn says). */
-  readonly ref: (urn: string) => Json | undefined;
+  /** The GraphQL object of an entity an urn names: `entityRef` unless given (one that also says what its urn says). */
+  readonly ref?: (urn: string) => Json | undefined;
 }
 
 /**
@@ -66,7 +67,7 @@ function fromNamed(value: unknown, type: GraphQLNamedType, scope: Scope): unknow
   if (isEnumType(type)) return typeof value === 'string' && type.getValue(value) ? value : null;
   if (typeof value === 'string') {
     // An urn where an entity is expected: the entity, when its GraphQL type fits here.
-    const ref = scope.ref(value);
+    const ref = scope.ref ? scope.ref(value) : entityRef(value);
     if (!ref) return null;
     if (isObjectType(type)) return ref.__typename === type.name ? ref : null;
     const member = typeof ref.__typename === 'string' ? scope.schema.getType(ref.__typename) : undefined;

@@ -1,0 +1,53 @@
+import { ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import type { Loaders } from './common-fields';
+import type { EntityMapping } from './mapping/declare';
+
+/** The platform DataHub gives a container whose dataPlatformInstance names none (ContainerMapper). */
+const UNKNOWN_PLATFORM = 'urn:li:dataPlatform:unknown';
+
+/** `Container`, `DataPlatform` and `DataPlatformInstance`, declared from their aspects as DataHub's mappers map them. */
+export function containerMappings(loaders: Loaders): EntityMapping[] {
+  const common = assetResolvers(loaders);
+  return [
+    {
+      entity: 'container',
+      fields: {
+        platform: (e) => e.value('dataPlatformInstance')?.platform ?? UNKNOWN_PLATFORM,
+        properties: 'containerProperties',
+        editableProperties: 'editableContainerProperties',
+        ...ASSET_FIELDS,
+      },
+      resolvers: pick(common, [
+        'tags',
+        'ownership',
+        'deprecation',
+        'domain',
+        'status',
+        'subTypes',
+        'glossaryTerms',
+        'institutionalMemory',
+        'exists',
+        'lastIngested',
+        'aspects',
+      ]),
+    },
+    {
+      entity: 'dataPlatform',
+      fields: {
+        name: (e) => e.parts[0],
+        properties: 'dataPlatformInfo',
+        info: 'dataPlatformInfo',
+      },
+      resolvers: pick(common, ['lastIngested']),
+    },
+    {
+      entity: 'dataPlatformInstance',
+      fields: {
+        platform: (e) => e.parts[0],
+        instanceId: (e) => e.parts[1],
+        properties: 'dataPlatformInstanceProperties',
+      },
+      resolvers: pick(common, ['tags', 'ownership', 'deprecation', 'status', 'institutionalMemory']),
+    },
+  ];
+}
