@@ -8,6 +8,7 @@ import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
+import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { profileResolvers } from './profiles';
@@ -43,6 +44,7 @@ const TYPE_DEFS = sdlFiles(
   'entity-mutations.graphql',
   'description.graphql',
   'update-mutations.graphql',
+  'lineage.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
@@ -139,6 +141,7 @@ export function createEntityGraphql(options: {
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       profileResolvers(service),
+      lineageResolvers({ loaders, search, searchable, now }),
     ],
   };
 }

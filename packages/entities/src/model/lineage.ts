@@ -22,8 +22,8 @@ export interface LineageEdgeKind {
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 
 const aspectOwners = new Map<string, string[]>();
-for (const [name, entity] of Object.entries(DATAHUB_MODEL.entities)) {
-  for (const aspect of [entity.keyAspect, ...entity.aspects]) aspectOwners.set(aspect, [...(aspectOwners.get(aspect) ?? []), name]);
+for (const entity of DATAHUB_MODEL.entities) {
+  for (const aspect of [entity.keyAspect, ...entity.aspects]) aspectOwners.set(aspect, [...(aspectOwners.get(aspect) ?? []), entity.name]);
 }
 
 /** Every lineage edge kind of the model, by declaring entity type, aspect and name (fields naming the same kind merged). */

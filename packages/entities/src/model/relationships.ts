@@ -22,16 +22,6 @@ const RELATIONSHIP_FIELDS = Object.values(DATAHUB_MODEL.aspects).flatMap((aspect
 /** Every relationship name DataHub's model declares (for validating `types=List(...)`), sorted. */
 export const RELATIONSHIP_TYPES: readonly string[] = Object.freeze([...new Set(RELATIONSHIP_FIELDS.map((field) => field.name))].sort());
 
-/**
- * The lineage relationships (`isLineage`), each with whether its source is downstream of its destination
- * (`isUpstream`: `DownstreamOf`, `Consumes`) or upstream of it (`Produces`), as DataHub's lineage registry reads them.
- */
-export const LINEAGE_RELATIONSHIPS: readonly { readonly type: string; readonly sourceIsDownstream: boolean }[] = Object.freeze(
-  [...new Map(RELATIONSHIP_FIELDS.filter((field) => field.isLineage).map((field) => [field.name, field.isUpstream]))]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([type, sourceIsDownstream]) => ({ type, sourceIsDownstream })),
-);
-
 /** Whether values of the aspect can declare edges at all (others need no edge bookkeeping). */
 export const declaresEdges = (aspectName: string): boolean => relationshipFieldsOf(aspectName).length > 0;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LINEAGE_RELATIONSHIPS, RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
+import { LINEAGE_EDGE_KINDS, lineageEdges } from '../../src/model/lineage';
+import { RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
 
 const JDOE = 'urn:li:corpuser:jdoe';
 const ADMINS = 'urn:li:corpGroup:admins';
@@ -32,11 +33,42 @@ describe('RELATIONSHIP_TYPES', () => {
   });
 });
 
-describe('LINEAGE_RELATIONSHIPS', () => {
-  it("are the model's lineage relationships, Produces and MemberOf pointing downstream", () => {
-    const lineage = Object.fromEntries(LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream]));
-    expect(lineage).toMatchObject({ DownstreamOf: true, Consumes: true, Produces: false, TrainedBy: true, MemberOf: false });
-    expect(lineage).not.toHaveProperty('OwnedBy');
+describe('LINEAGE_EDGE_KINDS', () => {
+  const kinds = (entity: string) =>
+    LINEAGE_EDGE_KINDS.filter((kind) => kind.entity === entity).map(({ aspect, type, sourceIsDownstream }) => [
+      aspect,
+      type,
+      sourceIsDownstream,
+    ]);
+
+  it("are the model's lineage relationships by declaring entity and aspect, Produces, UsedBy and MemberOf pointing downstream", () => {
+    expect(kinds('dataset')).toEqual([['upstreamLineage', 'DownstreamOf', true]]);
+    expect(kinds('dataJob')).toEqual([
+      ['dataJobInputOutput', 'Consumes', true],
+      ['dataJobInputOutput', 'DownstreamOf', true],
+      ['dataJobInputOutput', 'Produces', false],
+    ]);
+    expect(kinds('mlModel')).toEqual([
+      ['mlModelProperties', 'Consumes', true],
+      ['mlModelProperties', 'MemberOf', false],
+      ['mlModelProperties', 'TrainedBy', true],
+      ['mlModelProperties', 'UsedBy', false],
+    ]);
+    expect(kinds('dataProcessInstance')).toEqual([
+      ['dataProcessInstanceInput', 'DataProcessInstanceConsumes', true],
+      ['dataProcessInstanceOutput', 'DataProcessInstanceProduces', false],
+    ]);
+    expect(kinds('corpuser')).toEqual([]);
+    expect(LINEAGE_EDGE_KINDS.some((kind) => kind.type === 'OwnedBy' || kind.aspect === 'groupMembership')).toBe(false);
+  });
+
+  it('a walk upstream follows downstream-declared edges out and upstream-declared ones in; downstream the reverse', () => {
+    const up = lineageEdges('UPSTREAM');
+    const down = lineageEdges('DOWNSTREAM');
+    expect(up.outgoing).toContainEqual({ aspect: 'upstreamLineage', type: 'DownstreamOf' });
+    expect(up.incoming).toContainEqual({ aspect: 'dataJobInputOutput', type: 'Produces' });
+    expect(down.outgoing).toEqual(up.incoming);
+    expect(down.incoming).toEqual(up.outgoing);
   });
 });
 
