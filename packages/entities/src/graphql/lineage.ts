@@ -366,6 +366,10 @@ export function lineageResolvers(options: {
     DataFlow: linked,
     DataJob: linked,
     Container: { relationships },
+    CorpUser: { relationships },
+    CorpGroup: { relationships },
+    Domain: { relationships },
+    DataPlatform: { relationships },
   };
 }
 

@@ -332,6 +332,17 @@ export function describeLineageGraphql(name: string, databases: Pick<TestSqlData
         relationships: [{ type: 'DownstreamOf', direction: 'INCOMING', entity: { urn: B }, created: null }],
       });
       expect(data.dataset.kept.total).toBe(0);
+      // Every entity type with edges answers them: jdoe owns 14 entities of the sample and administers 2 groups
+      // (corpGroupInfo.admins are OwnedBy edges in DataHub's model), ordered by urn.
+      const owned = await ok(
+        `query { corpUser(urn: "urn:li:corpuser:jdoe") { relationships(input: { types: ["OwnedBy"], direction: INCOMING, count: 2 }) { total count relationships { entity { urn } } } } }`,
+        {},
+      );
+      expect(owned.corpUser.relationships).toMatchObject({ total: 16, count: 2 });
+      expect(owned.corpUser.relationships.relationships.map((r: any) => r.entity.urn)).toEqual([
+        'urn:li:corpGroup:bfoo',
+        'urn:li:corpGroup:jdoe',
+      ]);
     });
 
     it('fineGrainedLineages: the bootstrap sample’s column-level lineage as field references', async () => {
