@@ -16,6 +16,35 @@ const TAG_PROPERTIES = { name: 'Bench tag', description: 'A tag answered by the 
 const tag = (urn: string) => ({ urn, type: 'TAG', properties: TAG_PROPERTIES });
 const SEARCH_PAGE = Array.from({ length: 10 }, (_, i) => ({ entity: tag(`urn:li:tag:bench-${i}`), matchedFields: [] }));
 
+/** A lineage page as mds answers the bench's trees: 10 entities, each with one path from the root, and the degree facet. */
+const LINEAGE_PAGE = {
+  start: 0,
+  count: 10,
+  total: 39,
+  searchResults: Array.from({ length: 10 }, (_, i) => ({
+    entity: tag(`urn:li:tag:lineage-${i}`),
+    matchedFields: [],
+    insights: [],
+    paths: [{ path: [tag('urn:li:tag:lineage-root'), tag(`urn:li:tag:lineage-${i}`)] }],
+    degree: i < 3 ? 1 : 2,
+    explored: true,
+    ignoredAsHop: false,
+    truncatedChildren: false,
+  })),
+  facets: [
+    {
+      field: 'degree',
+      displayName: 'Degree of Dependencies',
+      aggregations: [
+        { value: '1', count: 3 },
+        { value: '2', count: 9 },
+        { value: '3+', count: 27 },
+      ],
+    },
+  ],
+  lineageSearchPath: null,
+};
+
 const resolvers = {
   Entity: { __resolveType: () => 'Tag' },
   OwnerType: { __resolveType: () => 'CorpUser' },
@@ -23,6 +52,7 @@ const resolvers = {
     tag: (_: unknown, args: { urn: string }) => tag(args.urn),
     dataset: (_: unknown, args: { urn: string }) => datasetAnswer(args.urn),
     searchAcrossEntities: () => ({ start: 0, count: SEARCH_PAGE.length, total: 1000, searchResults: SEARCH_PAGE }),
+    searchAcrossLineage: () => LINEAGE_PAGE,
   },
   Mutation: { createTag: () => 'urn:li:tag:x' },
 };

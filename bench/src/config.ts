@@ -18,6 +18,8 @@ export interface BenchConfig {
   ingestClients: number;
   /** Versioned aspects the entity ingestion scenario writes (four per dataset: 100k datasets for the search scenario). */
   entityAspects: number;
+  /** Lineage edges (upstreamLineage) the lineage search scenario writes: trees of 40 datasets, 3 hops deep. */
+  lineageEdges: number;
   /** Size of the DataHub JSON file `mds ingest` loads, in MB. */
   ingestFileMb: number;
   /** Steady rate (requests/s) of the tag reader that runs during truncations. */
@@ -40,6 +42,7 @@ export const FULL: BenchConfig = {
   ingestBatch: 5_000,
   ingestClients: 4,
   entityAspects: 400_000,
+  lineageEdges: 100_000,
   ingestFileMb: 100,
   readerRate: 200,
   coldStarts: 5,
@@ -59,6 +62,7 @@ export const SMOKE: BenchConfig = {
   ingestBatch: 1_000,
   ingestClients: 2,
   entityAspects: 4_000,
+  lineageEdges: 2_000,
   ingestFileMb: 2,
   readerRate: 50,
   coldStarts: 1,

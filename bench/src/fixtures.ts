@@ -58,6 +58,7 @@ export async function ingest(target: Target, ranges: RowRange[], batchSize: numb
 export class Fixtures {
   private readTagsOnce?: Promise<string[]>;
   private readDatasetsOnce?: Promise<string[]>;
+  private lineageTreesOnce?: Promise<{ roots: string[]; edges: number; seconds: number }>;
   private searchTagsOnce?: Promise<{ tags: number; seconds: number }>;
   private timeseriesOnce?: Promise<IngestStats & { rowsPerIndex: Record<string, number> }>;
 
@@ -87,6 +88,44 @@ export class Fixtures {
       );
       await postJson(this.target, '/aspects?action=ingestProposalBatch', JSON.stringify({ proposals }));
       return urns;
+    })());
+  }
+
+  /**
+   * Lineage for searchAcrossLineage: `lineageEdges` edges as trees of 40 datasets, each a root with 3 downstream, 9
+   * at two hops and 27 at three (39 edges a tree), every edge an upstreamLineage entry of the downstream dataset; the
+   * roots hold a status aspect, so that they exist. Written through ingestProposalBatch, 1,000 proposals a request.
+   */
+  lineageTrees(): Promise<{ roots: string[]; edges: number; seconds: number }> {
+    return (this.lineageTreesOnce ??= (async () => {
+      const started = performance.now();
+      const trees = Math.max(1, Math.floor(this.config.lineageEdges / 39));
+      const urn = (t: number, n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench_${this.runId}.lineage_${t}_${n},PROD)`;
+      const proposal = (entityUrn: string, aspectName: string, value: unknown) => ({
+        entityType: 'dataset',
+        entityUrn,
+        changeType: 'UPSERT',
+        aspectName,
+        aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+      });
+      const upstream = (dataset: string) => ({
+        upstreams: [{ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:etl' } }],
+      });
+      // Node n of a tree (0 the root; 1-3, 4-12, 13-39 the three levels) is downstream of node floor((n - 1) / 3).
+      const proposals = Array.from({ length: trees }, (_, t) => [
+        proposal(urn(t, 0), 'status', { removed: false }),
+        ...Array.from({ length: 39 }, (_, i) => proposal(urn(t, i + 1), 'upstreamLineage', upstream(urn(t, Math.floor(i / 3))))),
+      ]).flat();
+      const batches = Math.ceil(proposals.length / 1000);
+      await inPool(batches, this.config.ingestClients, (b) =>
+        postJson(
+          this.target,
+          '/aspects?action=ingestProposalBatch',
+          JSON.stringify({ proposals: proposals.slice(b * 1000, (b + 1) * 1000) }),
+        ),
+      );
+      const roots = Array.from({ length: Math.min(trees, 100) }, (_, t) => urn(t, 0));
+      return { roots, edges: trees * 39, seconds: Math.round((performance.now() - started) / 10) / 100 };
     })());
   }
 

@@ -37,3 +37,16 @@ export const DATASET_SEARCH = `query search($input: SearchAcrossEntitiesInput!) 
     facets { field displayName aggregations { value count } }
   }
 }`;
+
+/**
+ * What DataHub's UI asks for impact analysis (search.graphql's searchAcrossLineage, its fragments cut to the fields
+ * every entity has): a page of the entities downstream, each with its degree and paths, and the facets.
+ */
+export const LINEAGE_SEARCH = `query searchAcrossLineage($input: SearchAcrossLineageInput!) {
+  searchAcrossLineage(input: $input) {
+    start count total
+    searchResults { entity { urn type } matchedFields { name value } insights { text icon } paths { path { urn type } } degree }
+    facets { field displayName aggregations { value count } }
+    lineageSearchPath
+  }
+}`;

@@ -1,6 +1,6 @@
 import type { LoadRequest } from './load.ts';
 import { batchBody } from './proposals.ts';
-import { CREATE_TAG, DATASET, SEARCH, TAG, WORDS, graphqlBody } from './queries.ts';
+import { CREATE_TAG, DATASET, LINEAGE_SEARCH, SEARCH, TAG, WORDS, graphqlBody } from './queries.ts';
 
 /** The requests load runs send, shared by the scenarios that mix them (the soak, the reader during truncations). */
 
@@ -16,6 +16,25 @@ export const tagRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) 
 
 /** dataset(urn) over existing datasets, in turn. */
 export const datasetRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) => graphqlBody(DATASET, { urn }))));
+
+/** searchAcrossLineage downstream of each root in turn, the UI's degree filter with every degree selected, 10 results. */
+export const lineageSearch = (roots: string[]) =>
+  graphqlRequest(
+    rotate(
+      roots.map((urn) =>
+        graphqlBody(LINEAGE_SEARCH, {
+          input: {
+            urn,
+            direction: 'DOWNSTREAM',
+            query: '*',
+            start: 0,
+            count: 10,
+            orFilters: [{ and: [{ field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] }] }],
+          },
+        }),
+      ),
+    ),
+  );
 
 /** Shared by every createTag generator of a run, so that no two ever send the same id. */
 let createdTags = 0;

@@ -57,8 +57,8 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   }
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
-  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(5);
-  expect(rows.filter((r) => r.target)).toHaveLength(23);
+  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(6);
+  expect(rows.filter((r) => r.target)).toHaveLength(24);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;
@@ -69,6 +69,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The entity scenarios searched what they ingested, and mds ingest read its whole file.
   // (At least those: a time-series point creates its dataset, as DataHub's does, so the time-series scenarios' datasets count too.)
   expect((details.entitySearch as { entities: number }).entities).toBeGreaterThanOrEqual(config.entityAspects / 4);
+  expect(details.lineageSearch).toMatchObject({ edges: config.lineageEdges - (config.lineageEdges % 39), firstTotal: 39 });
   expect(details.ingestFile).toMatchObject({ items: expect.any(Number), peakRssMb: expect.any(Number) });
   const soak = details.soak as { stats: { requests: number }; warmRssMb: number };
   expect(soak.stats.requests).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { coldStart } from './cold-start.ts';
 import { consoleLoad } from './console-load.ts';
 import { createTag, datasetRead, search, tagRead } from './graphql-vs-ceiling.ts';
 import { ingestFile } from './ingest-file.ts';
+import { lineageSearch } from './lineage.ts';
 import { logCost } from './log-cost.ts';
 import { openapiEntity } from './openapi-entity.ts';
 import { peakRss } from './memory.ts';
@@ -29,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   entityIngestProposal,
   getAspect,
   datasetRead,
+  lineageSearch,
   openapiEntity,
   consoleLoad,
   ingestFile,

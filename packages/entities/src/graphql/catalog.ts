@@ -1,28 +1,20 @@
 import { findEntityOfUrn, isJsonObject, pageOf } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
-import { LINEAGE_RELATIONSHIPS } from '../model/relationships';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
 
+/** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
+/** Which end of its edges an entity is asked about. */
 type Direction = 'INCOMING' | 'OUTGOING';
-/**
- * The edges one hop of lineage follows in each direction: DataHub's lineage relationships, outgoing where the source
- * is the downstream end (`DownstreamOf`, `Consumes`), incoming where it is the upstream end (`Produces`).
- */
-const LINEAGE_EDGES: Readonly<Record<'UPSTREAM' | 'DOWNSTREAM', readonly [type: string, direction: Direction][]>> = {
-  UPSTREAM: LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream ? 'OUTGOING' : 'INCOMING']),
-  DOWNSTREAM: LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream ? 'INCOMING' : 'OUTGOING']),
-};
 /** Every edge of one entity fits in one read; paging is applied to what it answers. */
 const ALL_EDGES = 10_000;
-/** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
 const MAX_DEPTH = 32;
 
 /**
  * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to
- * others: its container chain, browse path, platform instance, relationships and one hop of lineage (entities-api
- * §9.2). Every aspect read goes through the request's batched loaders.
+ * others: its container chain, browse path and platform instance (entities-api §9.2; relationships and lineage are
+ * lineage.ts's). Every aspect read goes through the request's batched loaders.
  */
 export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
   const value = aspectValue(loaders);
@@ -61,26 +53,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   };
   const relationships = relationshipsResolver(loaders);
 
-  type LineageArgs = { input: { direction: 'UPSTREAM' | 'DOWNSTREAM'; start?: number | null; count?: number | null } };
-  const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
-    const page = pageOrRefuse(input.start, input.count);
-    const hops = await Promise.all(
-      LINEAGE_EDGES[input.direction].map(
-        async ([type, direction]) =>
-          (await loaders(context).reader.relationships(urnOf(parent), { direction, types: [type], start: 0, count: ALL_EDGES }))
-            .relationships,
-      ),
-    );
-    const edges = hops
-      .flat()
-      .sort((a, b) => (a.type === b.type ? (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0) : a.type < b.type ? -1 : 1));
-    const shown = edges.slice(page.start, page.start + page.count);
-    const answered = await Promise.all(
-      shown.map(async (edge) => ({ type: edge.type, entity: await entityAt(edge.entity, context), degree: 1 })),
-    );
-    return { start: page.start, count: answered.length, total: edges.length, relationships: answered };
-  };
-
   type EntitiesArgs = {
     input?: {
       query?: string | null;
@@ -104,7 +76,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
         context,
       );
 
-  const linked = { relationships, lineage };
   const resolvers: Resolvers = {
     Container: { parentContainers, entities: entitiesIn('container'), browsePathV2, relationships },
     CorpUser: {
@@ -172,11 +143,11 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     BrowsePathEntry: {
       entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),
     },
-    Dataset: { parentContainers, browsePathV2, ...linked },
-    Dashboard: { parentContainers, ...linked },
-    Chart: { parentContainers, ...linked },
-    DataFlow: { parentContainers, ...linked },
-    DataJob: { parentContainers, ...linked },
+    Dataset: { parentContainers, browsePathV2 },
+    Dashboard: { parentContainers },
+    Chart: { parentContainers },
+    DataFlow: { parentContainers },
+    DataJob: { parentContainers },
   };
   return resolvers;
 }

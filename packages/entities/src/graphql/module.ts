@@ -13,6 +13,7 @@ import { entityTypeResolvers } from './mapping/declare';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
+import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { profileResolvers } from './profiles';
@@ -53,6 +54,7 @@ const TYPE_DEFS = sdlFiles(
   'entity-mutations.graphql',
   'description.graphql',
   'update-mutations.graphql',
+  'lineage.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -160,6 +162,7 @@ export function createEntityGraphql(options: {
         Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships: relationshipsResolver(loaders) }])),
       ),
       profileResolvers(service),
+      lineageResolvers({ loaders, search, searchable, now }),
     ],
   };
 }

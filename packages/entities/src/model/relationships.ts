@@ -8,6 +8,13 @@ import { DATAHUB_MODEL, relationshipFieldsOf, relationshipsOf } from '@mds/core'
 export interface Edge {
   type: string;
   destination: string;
+  /** When the edge was made and last changed (epoch ms) and by whom, where the aspect says (`created/time` …). */
+  createdOn?: number;
+  createdActor?: string;
+  updatedOn?: number;
+  updatedActor?: string;
+  /** Drawn by hand in the UI (the edge's properties have `source: "UI"`): lineage's time bounds keep it. */
+  manual?: boolean;
 }
 
 const RELATIONSHIP_FIELDS = Object.values(DATAHUB_MODEL.aspects).flatMap((aspect) => aspect.relationships ?? []);
@@ -15,29 +22,27 @@ const RELATIONSHIP_FIELDS = Object.values(DATAHUB_MODEL.aspects).flatMap((aspect
 /** Every relationship name DataHub's model declares (for validating `types=List(...)`), sorted. */
 export const RELATIONSHIP_TYPES: readonly string[] = Object.freeze([...new Set(RELATIONSHIP_FIELDS.map((field) => field.name))].sort());
 
-/**
- * The lineage relationships (`isLineage`), each with whether its source is downstream of its destination
- * (`isUpstream`: `DownstreamOf`, `Consumes`) or upstream of it (`Produces`), as DataHub's lineage registry reads them.
- */
-export const LINEAGE_RELATIONSHIPS: readonly { readonly type: string; readonly sourceIsDownstream: boolean }[] = Object.freeze(
-  [...new Map(RELATIONSHIP_FIELDS.filter((field) => field.isLineage).map((field) => [field.name, field.isUpstream]))]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([type, sourceIsDownstream]) => ({ type, sourceIsDownstream })),
-);
-
 /** Whether values of the aspect can declare edges at all (others need no edge bookkeeping). */
 export const declaresEdges = (aspectName: string): boolean => relationshipFieldsOf(aspectName).length > 0;
 
-/** The outgoing edges one aspect value of an entity declares, deduplicated, in the model's field order. */
+/**
+ * The outgoing edges one aspect value of an entity declares, one per type and destination (a destination named by two
+ * fields, as `inputDatasets` and `inputDatasetEdges`, keeps the first field's times and actors, filled in from the
+ * later ones), in the model's field order.
+ */
 export function edgesOf(aspectName: string, value: unknown): Edge[] {
-  const seen = new Set<string>();
-  const out: Edge[] = [];
-  for (const { type, destination } of relationshipsOf(aspectName, value)) {
+  const byKey = new Map<string, Edge>();
+  for (const relationship of relationshipsOf(aspectName, value)) {
+    const { type, destination } = relationship;
     if (destination === '') continue;
     const key = `${type}\u0000${destination}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ type, destination });
+    const edge = byKey.get(key) ?? { type, destination };
+    edge.createdOn ??= relationship.createdOn;
+    edge.createdActor ??= relationship.createdActor;
+    edge.updatedOn ??= relationship.updatedOn;
+    edge.updatedActor ??= relationship.updatedActor;
+    if (relationship.properties?.source === 'UI') edge.manual = true;
+    byKey.set(key, edge);
   }
-  return out;
+  return [...byKey.values()].map((edge) => Object.fromEntries(Object.entries(edge).filter(([, v]) => v !== undefined)) as unknown as Edge);
 }

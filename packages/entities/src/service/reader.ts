@@ -1,5 +1,6 @@
 import { forbidden, type Actor } from '@mds/schema';
-import type { AspectStore, RelationshipQuery, StoredAspect } from '../store/port';
+import { lineageEdges, type LineageDirection } from '../model/lineage';
+import type { AdjacentEdge, AspectStore, RelationshipQuery, StoredAspect, WalkQuery, WalkResult } from '../store/port';
 import type { EntityOperation, Policy } from './policy';
 import type { LatestPoint, PointsRequest, TimeseriesIngestPort, TimeseriesReader } from './ports';
 
@@ -87,6 +88,26 @@ export class EntityReader {
     const checked = this.restCheck('READ', [urn]);
     if (checked) await checked;
     return this.store.relationships(urn, query);
+  }
+
+  /**
+   * The lineage of `urn` in a direction over several hops (model/lineage.ts says which edges), bounded as the query
+   * says; under GraphQL's view rule an entity the caller may not view is left out.
+   */
+  async lineage(urn: string, direction: LineageDirection, query: Omit<WalkQuery, 'outgoing' | 'incoming'>): Promise<WalkResult> {
+    const checked = this.restCheck('READ', [urn]);
+    if (checked) await checked;
+    const found = await this.store.walk(urn, { ...lineageEdges(direction), ...query });
+    if (this.via.api !== 'graphql' || !this.policy.switches.view) return found;
+    const hidden = await this.hiddenFromView(found.entities.map((e) => e.urn));
+    return { ...found, entities: found.entities.filter((e) => !hidden.has(e.urn)) };
+  }
+
+  /** One hop of lineage with each edge's type and stamps (ordered by type, then urns). */
+  async lineageEdges(urn: string, direction: LineageDirection, between?: WalkQuery['between']): Promise<AdjacentEdge[]> {
+    const checked = this.restCheck('READ', [urn]);
+    if (checked) await checked;
+    return this.store.adjacent(urn, { ...lineageEdges(direction), ...(between ? { between } : {}) });
   }
 
   /** The entities with an edge of `type` to `urn`, and the aspect of each declaring it. */

@@ -71,6 +71,52 @@ export interface RelationshipQuery {
   count: number;
 }
 
+/** A kind of edge: the relationship name and the aspect of the source that declares it (`upstreamLineage`, `DownstreamOf`). */
+export interface EdgeKind {
+  aspect: string;
+  type: string;
+}
+
+/**
+ * A bounded walk over the edges from one entity (lineage over several hops). Which edges are followed is the caller's
+ * rule: `outgoing` kinds from source to destination, `incoming` kinds from destination back to source.
+ */
+export interface WalkQuery {
+  outgoing: readonly EdgeKind[];
+  incoming: readonly EdgeKind[];
+  /** How many hops at most (≥ 1). */
+  maxHops: number;
+  /** How many (entity, hop) pairs the walk may produce before it stops; `truncated` says it did. */
+  maxRows: number;
+  /** Only edges made or changed within [start, end] (epoch ms), edges with neither time, and edges drawn by hand. */
+  between?: { start: number; end: number };
+  /** Keep entities whose `status.removed` is true (left out otherwise). */
+  includeSoftDeleted?: boolean;
+  /** Keep entities that are only the end of an edge, with no aspect stored (left out otherwise). */
+  includeGhosts?: boolean;
+  /** Answer the shortest paths from the start to each entity (at most `maxPathsPerEntity`, default 100). */
+  paths?: boolean;
+  maxPathsPerEntity?: number;
+}
+
+export interface WalkResult {
+  /** Each entity reached (never the start), nearest first then by urn: `degree` the fewest hops, `degrees` every hop count seen. */
+  entities: { urn: string; degree: number; degrees: number[]; paths?: string[][] }[];
+  truncated: boolean;
+}
+
+/** An edge one hop from an entity, as `adjacent` answers it: the entity at its other end and the edge's stamps. */
+export interface AdjacentEdge {
+  type: string;
+  urn: string;
+  direction: 'INCOMING' | 'OUTGOING';
+  createdOn: number | null;
+  createdActor: string | null;
+  updatedOn: number | null;
+  updatedActor: string | null;
+  manual: boolean;
+}
+
 /**
  * DataHub's versioned aspect store (`metadata_aspect_v2`, entities-api §3): storage only. It validates nothing and
  * authorizes nothing; the entity service (`../service/`) is its only writer and does both before it writes.
@@ -96,6 +142,10 @@ export interface RelationshipQuery {
  * - `reindex(progress?, batch?)`: the search index and the relationships rebuilt from the stored aspects; answers how many
  *   entities.
  * - `recent(count)`: the entities whose latest aspect was written most recently, newest first (a scan of version 0).
+ * - `walk(urn, query)`: the entities reachable from `urn` over the edges `query` follows, within its hops, rows and
+ *   time bounds (WalkQuery), each with its fewest hops (and shortest paths when asked); soft-deleted and never-stored
+ *   entities left out unless asked.
+ * - `adjacent(urn, query)`: the edges `query` follows from `urn`, one hop, with their stamps, ordered by type and urns.
  */
 export interface AspectStore {
   migrate(): Promise<void>;
@@ -113,6 +163,8 @@ export interface AspectStore {
   referencesTo(urn: string, type: string): Promise<{ urn: string; aspect: string }[]>;
   reindex(progress?: (done: number, total: number) => void, batch?: number): Promise<number>;
   recent(count: number): Promise<{ urn: string; lastWritten: number }[]>;
+  walk(urn: string, query: WalkQuery): Promise<WalkResult>;
+  adjacent(urn: string, query: Pick<WalkQuery, 'outgoing' | 'incoming' | 'between'>): Promise<AdjacentEdge[]>;
 }
 
 /** What may read the store without writing it (the host's tests, the CLI's counts). */

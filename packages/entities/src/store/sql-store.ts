@@ -13,11 +13,12 @@ import {
 } from '@mds/db';
 import { searchDocument, type SearchDocument, type SearchIndex } from '@mds/search';
 import { fileURLToPath } from 'node:url';
-import { declaresEdges, edgesOf } from '../model/relationships';
+import { declaresEdges } from '../model/relationships';
 import { aspectsToRead, decideWrite, decode, slotsOf, type Row, type WriteState } from './decide';
 import { addToOutbox, outboxPending, removeFromOutbox } from './outbox';
 import type { AspectStore, StoredAspect } from './port';
 import { entityRelationship, metadataAspectV2 } from './tables';
+import { adjacentEdges, EDGE_COLUMNS, edgeRows, walkEdges } from './walk';
 
 const MIGRATIONS = {
   sqlite: fileURLToPath(new URL('../../migrations/sqlite', import.meta.url)),
@@ -125,15 +126,8 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       { table: 'entity_relationship', columns: ['source', 'aspect'] },
       rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]),
     );
-    const edges = rewritten.flatMap(({ row, written }) =>
-      edgesOf(row!.aspect, written).map((edge) => [row!.urn, row!.aspect, edge.type, edge.destination]),
-    );
-    await writeRows(tx, {
-      table: 'entity_relationship',
-      columns: ['source', 'aspect', 'type', 'destination'],
-      rows: edges,
-      onConflict: 'ignore',
-    });
+    const edges = rewritten.flatMap(({ row, written }) => edgeRows(tx.dialect, row!.urn, row!.aspect, written));
+    await writeRows(tx, { table: 'entity_relationship', columns: EDGE_COLUMNS, rows: edges, onConflict: 'ignore' });
 
     await reindexEntities(tx, [...state.changed], state.created);
   }
@@ -180,13 +174,8 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     );
     const edges = (await latestRows(tx, urns))
       .filter((row) => declaresEdges(row.aspect))
-      .flatMap((row) => edgesOf(row.aspect, JSON.parse(row.metadata)).map((edge) => [row.urn, row.aspect, edge.type, edge.destination]));
-    await writeRows(tx, {
-      table: 'entity_relationship',
-      columns: ['source', 'aspect', 'type', 'destination'],
-      rows: edges,
-      onConflict: 'ignore',
-    });
+      .flatMap((row) => edgeRows(tx.dialect, row.urn, row.aspect, JSON.parse(row.metadata)));
+    await writeRows(tx, { table: 'entity_relationship', columns: EDGE_COLUMNS, rows: edges, onConflict: 'ignore' });
   }
 
   const store: AspectStore = {
@@ -334,6 +323,9 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       );
       return { total: Number(total), relationships: rows };
     },
+
+    walk: (urn, query) => walkEdges(db, urn, query),
+    adjacent: (urn, query) => adjacentEdges(db, urn, query),
   };
   return store;
 }

@@ -41,6 +41,13 @@ export const entityRelationship = defineTable('entity_relationship', {
     aspect: { type: 'text', length: 200, bytewise: true },
     type: { type: 'text', length: 100, bytewise: true },
     destination: { type: 'text', length: 500, bytewise: true },
+    /** When the edge was made and last changed, epoch milliseconds, when the aspect says (`created/time` …): lineage's time bounds. */
+    createdon: { type: 'bigint', nullable: true },
+    createdactor: { type: 'text', length: 500, nullable: true },
+    updatedon: { type: 'bigint', nullable: true },
+    updatedactor: { type: 'text', length: 500, nullable: true },
+    /** An edge drawn by hand (its properties' `source` is `UI`): time bounds never hide it. */
+    manual: { type: 'boolean', nullable: true },
   },
   primaryKey: ['source', 'aspect', 'type', 'destination'],
   indexes: [{ name: 'entity_relationship_destination', on: ['destination', 'type'] }],

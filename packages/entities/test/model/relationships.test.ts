@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LINEAGE_RELATIONSHIPS, RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
+import { LINEAGE_EDGE_KINDS, lineageEdges } from '../../src/model/lineage';
+import { RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
 
 const JDOE = 'urn:li:corpuser:jdoe';
 const ADMINS = 'urn:li:corpGroup:admins';
@@ -17,6 +18,8 @@ const FINANCE = 'urn:li:domain:finance';
 const CONTAINER = 'urn:li:container:b41c14bc5cb3ccfbb0433c8cbdef2992';
 const STAMP = { time: 1700000000000, actor: JDOE };
 const tags = (...urns: string[]) => ({ tags: urns.map((tag) => ({ tag })) });
+/** The edges' types and destinations (their stamps are tested below). */
+const bare = (aspect: string, value: unknown) => edgesOf(aspect, value).map(({ type, destination }) => ({ type, destination }));
 const edge = (destinationUrn: string) => ({ destinationUrn, created: STAMP, lastModified: STAMP });
 
 describe('RELATIONSHIP_TYPES', () => {
@@ -30,11 +33,42 @@ describe('RELATIONSHIP_TYPES', () => {
   });
 });
 
-describe('LINEAGE_RELATIONSHIPS', () => {
-  it("are the model's lineage relationships, Produces and MemberOf pointing downstream", () => {
-    const lineage = Object.fromEntries(LINEAGE_RELATIONSHIPS.map(({ type, sourceIsDownstream }) => [type, sourceIsDownstream]));
-    expect(lineage).toMatchObject({ DownstreamOf: true, Consumes: true, Produces: false, TrainedBy: true, MemberOf: false });
-    expect(lineage).not.toHaveProperty('OwnedBy');
+describe('LINEAGE_EDGE_KINDS', () => {
+  const kinds = (entity: string) =>
+    LINEAGE_EDGE_KINDS.filter((kind) => kind.entity === entity).map(({ aspect, type, sourceIsDownstream }) => [
+      aspect,
+      type,
+      sourceIsDownstream,
+    ]);
+
+  it("are the model's lineage relationships by declaring entity and aspect, Produces, UsedBy and MemberOf pointing downstream", () => {
+    expect(kinds('dataset')).toEqual([['upstreamLineage', 'DownstreamOf', true]]);
+    expect(kinds('dataJob')).toEqual([
+      ['dataJobInputOutput', 'Consumes', true],
+      ['dataJobInputOutput', 'DownstreamOf', true],
+      ['dataJobInputOutput', 'Produces', false],
+    ]);
+    expect(kinds('mlModel')).toEqual([
+      ['mlModelProperties', 'Consumes', true],
+      ['mlModelProperties', 'MemberOf', false],
+      ['mlModelProperties', 'TrainedBy', true],
+      ['mlModelProperties', 'UsedBy', false],
+    ]);
+    expect(kinds('dataProcessInstance')).toEqual([
+      ['dataProcessInstanceInput', 'DataProcessInstanceConsumes', true],
+      ['dataProcessInstanceOutput', 'DataProcessInstanceProduces', false],
+    ]);
+    expect(kinds('corpuser')).toEqual([]);
+    expect(LINEAGE_EDGE_KINDS.some((kind) => kind.type === 'OwnedBy' || kind.aspect === 'groupMembership')).toBe(false);
+  });
+
+  it('a walk upstream follows downstream-declared edges out and upstream-declared ones in; downstream the reverse', () => {
+    const up = lineageEdges('UPSTREAM');
+    const down = lineageEdges('DOWNSTREAM');
+    expect(up.outgoing).toContainEqual({ aspect: 'upstreamLineage', type: 'DownstreamOf' });
+    expect(up.incoming).toContainEqual({ aspect: 'dataJobInputOutput', type: 'Produces' });
+    expect(down.outgoing).toEqual(up.incoming);
+    expect(down.incoming).toEqual(up.outgoing);
   });
 });
 
@@ -48,7 +82,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       ownerTypes: {},
       lastModified: STAMP,
     };
-    expect(edgesOf('ownership', ownership)).toEqual([
+    expect(bare('ownership', ownership)).toEqual([
       { type: 'OwnedBy', destination: JDOE },
       { type: 'OwnedBy', destination: ADMINS },
       { type: 'ownershipType', destination: 'urn:li:ownershipType:__system__business_owner' },
@@ -56,7 +90,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
   });
 
   it('TaggedWith: globalTags.tags[].tag', () => {
-    expect(edgesOf('globalTags', { tags: [{ tag: PII, context: 'ingested' }, { tag: GOLD }] })).toEqual([
+    expect(bare('globalTags', { tags: [{ tag: PII, context: 'ingested' }, { tag: GOLD }] })).toEqual([
       { type: 'TaggedWith', destination: PII },
       { type: 'TaggedWith', destination: GOLD },
     ]);
@@ -82,7 +116,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
         { fieldPath: 'phone', nativeDataType: 'string', type: { type: {} }, globalTags: tags(PII) },
       ],
     };
-    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([
+    expect(bare('schemaMetadata', schemaMetadata)).toEqual([
       { type: 'SchemaFieldTaggedWith', destination: PII },
       { type: 'SchemaFieldTaggedWith', destination: GOLD },
     ]);
@@ -97,7 +131,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
         { fieldPath: 'id', glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP } },
       ],
     };
-    expect(edgesOf('editableSchemaMetadata', editableSchemaMetadata)).toEqual([
+    expect(bare('editableSchemaMetadata', editableSchemaMetadata)).toEqual([
       { type: 'EditableSchemaFieldTaggedWith', destination: LEGACY },
       { type: 'EditableSchemaFieldWithGlossaryTerm', destination: 'urn:li:glossaryTerm:Id' },
     ]);
@@ -111,7 +145,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       ],
       fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [`urn:li:schemaField:(${ORDERS},id)`], downstreamType: 'FIELD' }],
     };
-    expect(edgesOf('upstreamLineage', upstreamLineage)).toEqual([
+    expect(bare('upstreamLineage', upstreamLineage)).toEqual([
       { type: 'DownstreamOf', destination: ORDERS },
       { type: 'DownstreamOf', destination: USERS },
       { type: 'DownstreamOf', destination: `urn:li:schemaField:(${ORDERS},id)` },
@@ -119,15 +153,15 @@ describe('edgesOf, one row of the §7.6 table each', () => {
   });
 
   it('AssociatedWith: domains.domains[]', () => {
-    expect(edgesOf('domains', { domains: [FINANCE] })).toEqual([{ type: 'AssociatedWith', destination: FINANCE }]);
+    expect(bare('domains', { domains: [FINANCE] })).toEqual([{ type: 'AssociatedWith', destination: FINANCE }]);
   });
 
   it('IsPartOf: container.container', () => {
-    expect(edgesOf('container', { container: CONTAINER })).toEqual([{ type: 'IsPartOf', destination: CONTAINER }]);
+    expect(bare('container', { container: CONTAINER })).toEqual([{ type: 'IsPartOf', destination: CONTAINER }]);
   });
 
   it("IsPartOf: a data job's key names its flow", () => {
-    expect(edgesOf('dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' })).toEqual([
+    expect(bare('dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,PROD)', jobId: 'load' })).toEqual([
       { type: 'IsPartOf', destination: 'urn:li:dataFlow:(airflow,etl,PROD)' },
     ]);
   });
@@ -143,7 +177,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       datasets: [ORDERS],
       datasetEdges: [edge(REVENUE)],
     };
-    expect(edgesOf('dashboardInfo', dashboardInfo)).toEqual([
+    expect(bare('dashboardInfo', dashboardInfo)).toEqual([
       { type: 'Contains', destination: CHART_A },
       { type: 'Contains', destination: CHART_B },
       { type: 'Consumes', destination: ORDERS },
@@ -160,7 +194,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       inputEdges: [edge(REVENUE)],
       type: 'BAR',
     };
-    expect(edgesOf('chartInfo', chartInfo)).toEqual([
+    expect(bare('chartInfo', chartInfo)).toEqual([
       { type: 'Consumes', destination: USERS },
       { type: 'Consumes', destination: REVENUE },
     ]);
@@ -177,7 +211,7 @@ describe('edgesOf, one row of the §7.6 table each', () => {
       inputDatasetFields: [`urn:li:schemaField:(${ORDERS},id)`],
       outputDatasetFields: [],
     };
-    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+    expect(bare('dataJobInputOutput', dataJobInputOutput)).toEqual([
       { type: 'Consumes', destination: ORDERS },
       { type: 'Consumes', destination: USERS },
       { type: 'Produces', destination: REVENUE },
@@ -189,22 +223,43 @@ describe('edgesOf, one row of the §7.6 table each', () => {
   });
 
   it('TermedWith: glossaryTerms.terms[].urn', () => {
-    expect(edgesOf('glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP })).toEqual([
+    expect(bare('glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Id' }], auditStamp: STAMP })).toEqual([
       { type: 'TermedWith', destination: 'urn:li:glossaryTerm:Id' },
     ]);
   });
 
   it('aspects without relationship fields declare no edges', () => {
-    expect(edgesOf('datasetProperties', { name: 'orders', customProperties: {}, tags: [] })).toEqual([]);
-    expect(edgesOf('status', { removed: true })).toEqual([]);
-    expect(edgesOf('toString', {})).toEqual([]);
-    expect(edgesOf('__proto__', {})).toEqual([]);
+    expect(bare('datasetProperties', { name: 'orders', customProperties: {}, tags: [] })).toEqual([]);
+    expect(bare('status', { removed: true })).toEqual([]);
+    expect(bare('toString', {})).toEqual([]);
+    expect(bare('__proto__', {})).toEqual([]);
+  });
+});
+
+describe('edgesOf stamps', () => {
+  it('carries when and by whom an edge was made and changed, and whether it was drawn by hand', () => {
+    const upstreamLineage = {
+      upstreams: [
+        { dataset: ORDERS, type: 'TRANSFORMED', auditStamp: { time: 2000, actor: JDOE }, created: { time: 1000, actor: ADMINS } },
+        { dataset: USERS, type: 'COPY', auditStamp: { time: 0, actor: JDOE }, properties: { source: 'UI' } },
+      ],
+    };
+    expect(edgesOf('upstreamLineage', upstreamLineage)).toEqual([
+      { type: 'DownstreamOf', destination: ORDERS, createdOn: 1000, createdActor: ADMINS, updatedOn: 2000, updatedActor: JDOE },
+      { type: 'DownstreamOf', destination: USERS, updatedOn: 0, updatedActor: JDOE, manual: true },
+    ]);
+  });
+
+  it('fills a destination named twice from both fields (inputDatasets, then inputDatasetEdges)', () => {
+    expect(edgesOf('dataJobInputOutput', { inputDatasets: [ORDERS], outputDatasets: [], inputDatasetEdges: [edge(ORDERS)] })).toEqual([
+      { type: 'Consumes', destination: ORDERS, createdOn: STAMP.time, createdActor: JDOE, updatedOn: STAMP.time, updatedActor: JDOE },
+    ]);
   });
 });
 
 describe('edgesOf deduplication', () => {
   it('keeps the first occurrence of a (type, destination) pair', () => {
-    expect(edgesOf('globalTags', tags(PII, GOLD, PII))).toEqual([
+    expect(bare('globalTags', tags(PII, GOLD, PII))).toEqual([
       { type: 'TaggedWith', destination: PII },
       { type: 'TaggedWith', destination: GOLD },
     ]);
@@ -219,10 +274,10 @@ describe('edgesOf deduplication', () => {
   });
 
   it('merges a urn listed both in the legacy array and in the edge array', () => {
-    expect(edgesOf('dashboardInfo', { charts: [CHART_A], chartEdges: [edge(CHART_A)], datasets: [], datasetEdges: [] })).toEqual([
+    expect(bare('dashboardInfo', { charts: [CHART_A], chartEdges: [edge(CHART_A)], datasets: [], datasetEdges: [] })).toEqual([
       { type: 'Contains', destination: CHART_A },
     ]);
-    expect(edgesOf('chartInfo', { inputs: [{ string: ORDERS }], inputEdges: [edge(ORDERS)] })).toEqual([
+    expect(bare('chartInfo', { inputs: [{ string: ORDERS }], inputEdges: [edge(ORDERS)] })).toEqual([
       { type: 'Consumes', destination: ORDERS },
     ]);
   });
@@ -234,12 +289,12 @@ describe('edgesOf deduplication', () => {
         { fieldPath: 'b', globalTags: tags(PII) },
       ],
     };
-    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
+    expect(bare('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
   });
 
   it('keeps one urn under different types', () => {
     const dataJobInputOutput = { inputDatasets: [ORDERS], outputDatasets: [ORDERS] };
-    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+    expect(bare('dataJobInputOutput', dataJobInputOutput)).toEqual([
       { type: 'Consumes', destination: ORDERS },
       { type: 'Produces', destination: ORDERS },
     ]);
@@ -249,40 +304,40 @@ describe('edgesOf deduplication', () => {
 describe('edgesOf on malformed values', () => {
   it('answers [] for values that are not objects', () => {
     for (const value of [null, undefined, 42, 'urn:li:tag:pii', true, [PII], [{ tag: PII }]]) {
-      expect(edgesOf('globalTags', value)).toEqual([]);
-      expect(edgesOf('container', value)).toEqual([]);
+      expect(bare('globalTags', value)).toEqual([]);
+      expect(bare('container', value)).toEqual([]);
     }
   });
 
   it('answers [] when the arrays are missing, null or of the wrong kind', () => {
-    expect(edgesOf('ownership', {})).toEqual([]);
-    expect(edgesOf('ownership', { owners: null })).toEqual([]);
-    expect(edgesOf('globalTags', { tags: { tag: PII } })).toEqual([]);
-    expect(edgesOf('domains', { domains: FINANCE })).toEqual([]);
-    expect(edgesOf('container', { container: null })).toEqual([]);
-    expect(edgesOf('container', { container: { urn: CONTAINER } })).toEqual([]);
-    expect(edgesOf('schemaMetadata', { fields: 'id' })).toEqual([]);
-    expect(edgesOf('dashboardInfo', { charts: null, chartEdges: 'x', datasets: {}, datasetEdges: 7 })).toEqual([]);
-    expect(edgesOf('dataJobInputOutput', { inputDatasets: null })).toEqual([]);
+    expect(bare('ownership', {})).toEqual([]);
+    expect(bare('ownership', { owners: null })).toEqual([]);
+    expect(bare('globalTags', { tags: { tag: PII } })).toEqual([]);
+    expect(bare('domains', { domains: FINANCE })).toEqual([]);
+    expect(bare('container', { container: null })).toEqual([]);
+    expect(bare('container', { container: { urn: CONTAINER } })).toEqual([]);
+    expect(bare('schemaMetadata', { fields: 'id' })).toEqual([]);
+    expect(bare('dashboardInfo', { charts: null, chartEdges: 'x', datasets: {}, datasetEdges: 7 })).toEqual([]);
+    expect(bare('dataJobInputOutput', { inputDatasets: null })).toEqual([]);
   });
 
   it('skips malformed items and keeps the good ones', () => {
     const ownership = { owners: [null, 7, 'urn:li:corpuser:bare', { owner: 42 }, { owner: '' }, { type: 'NONE' }, { owner: JDOE }] };
-    expect(edgesOf('ownership', ownership)).toEqual([{ type: 'OwnedBy', destination: JDOE }]);
+    expect(bare('ownership', ownership)).toEqual([{ type: 'OwnedBy', destination: JDOE }]);
 
     const globalTags = { tags: [null, { tag: null }, { tag: { urn: PII } }, [], { tag: GOLD }] };
-    expect(edgesOf('globalTags', globalTags)).toEqual([{ type: 'TaggedWith', destination: GOLD }]);
+    expect(bare('globalTags', globalTags)).toEqual([{ type: 'TaggedWith', destination: GOLD }]);
 
     const schemaMetadata = {
       fields: [null, { fieldPath: 'a', globalTags: null }, { fieldPath: 'b', globalTags: { tags: null } }, { globalTags: tags(PII) }],
     };
-    expect(edgesOf('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
+    expect(bare('schemaMetadata', schemaMetadata)).toEqual([{ type: 'SchemaFieldTaggedWith', destination: PII }]);
 
     const chartInfo = { inputs: [null, { string: 3 }, { urn: ORDERS }, 5, USERS], inputEdges: [null, {}, { destinationUrn: null }] };
-    expect(edgesOf('chartInfo', chartInfo)).toEqual([]);
+    expect(bare('chartInfo', chartInfo)).toEqual([]);
 
     const dataJobInputOutput = { inputDatasets: [null, 1, ORDERS], inputDatajobEdges: [{ sourceUrn: EXTRACT }, edge(CLEAN)] };
-    expect(edgesOf('dataJobInputOutput', dataJobInputOutput)).toEqual([
+    expect(bare('dataJobInputOutput', dataJobInputOutput)).toEqual([
       { type: 'Consumes', destination: ORDERS },
       { type: 'DownstreamOf', destination: CLEAN },
     ]);

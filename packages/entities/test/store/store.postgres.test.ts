@@ -4,6 +4,7 @@ import { createSqlSearchIndex } from '@mds/search';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { createSqlAspectStore } from '../../src/store/sql-store';
 import { anything, keyed, type TestWrite } from './writes';
+import { describeLineageContract } from './lineage-contract';
 import { describeStoreContract } from './store-contract';
 
 const databases = postgresTestDatabases();
@@ -11,6 +12,7 @@ afterEach(databases.closeOpened);
 afterAll(databases.dispose);
 
 describeStoreContract('PostgreSQL', databases);
+describeLineageContract('PostgreSQL', databases);
 
 it('concurrent batches that share new tags never wait for one another in a circle (no deadlock, no retry)', async () => {
   const db = await databases.open();

@@ -1,5 +1,6 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach } from 'vitest';
+import { describeLineageContract } from './lineage-contract';
 import { describeStoreContract } from './store-contract';
 
 const databases = sqliteTestDatabases();
@@ -7,3 +8,4 @@ afterEach(databases.closeOpened);
 afterAll(databases.dispose);
 
 describeStoreContract('SQLite', databases);
+describeLineageContract('SQLite', databases);

@@ -1,0 +1,357 @@
+import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
+import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
+import {
+  badRequest,
+  type AndFilterInput,
+  type ApiContext,
+  type EntityParent,
+  type FacetFilterInput,
+  type Resolvers,
+  type SearchFlags,
+} from '@mds/schema';
+import type { LineageDirection } from '../model/lineage';
+import { readUrnParameter } from '../service';
+import { list, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { entityObject } from './dataset';
+import { filterGroups } from './search';
+
+/** DataHub's bounds of a lineage search (`impact.maxHops`, `impact.maxRelations`): hops followed, (entity, hop) pairs explored. */
+export const MAX_HOPS = 1000;
+export const MAX_RELATIONS = 40_000;
+/** The largest page of a lineage search (the UI asks 2,000 at once for its counts). */
+const MAX_LINEAGE_PAGE = 10_000;
+/** The urns one question to the search index names. */
+const URNS_PER_SEARCH = 500;
+/** Every edge of one entity fits in one read; paging is applied to what it answers. */
+const ALL_EDGES = 10_000;
+const DEGREE = 'degree';
+const DEGREE_VALUES = ['1', '2', '3+'] as const;
+
+type Direction = 'INCOMING' | 'OUTGOING';
+interface LineageFlagsInput {
+  startTimeMillis?: number | null;
+  endTimeMillis?: number | null;
+}
+interface LineageSearchInput {
+  urn?: string | null;
+  direction: LineageDirection;
+  types?: readonly string[] | null;
+  query?: string | null;
+  filters?: readonly FacetFilterInput[] | null;
+  orFilters?: readonly AndFilterInput[] | null;
+  startTimeMillis?: number | null;
+  endTimeMillis?: number | null;
+  searchFlags?: SearchFlags | null;
+  lineageFlags?: LineageFlagsInput | null;
+}
+
+/**
+ * The time window of a lineage read, as DataHub's resolvers read it: the window's start, and its end (now when only
+ * the start is given); no window unless both are known.
+ */
+function windowOf(start: number | null | undefined, end: number | null | undefined, now: number) {
+  if (start === null || start === undefined) return undefined;
+  return { start, end: end ?? now };
+}
+
+/** The degree filter's values ("1", "2", "3+") and the hops they need (DataHub's `getMaxHops`); a value else is a 400. */
+function degreeFilter(groups: readonly (readonly FacetFilterInput[])[]) {
+  const values = new Set(
+    groups.flat().flatMap((f) => (f.field === DEGREE ? (f.values?.length ? f.values : f.value ? [f.value] : []) : [])),
+  );
+  for (const value of values) {
+    if (!(DEGREE_VALUES as readonly string[]).includes(value)) throw badRequest(`${value} is not a valid filter value for degree filters`);
+  }
+  const maxHops = values.has('3+') || values.size === 0 ? undefined : values.has('2') ? 2 : 1;
+  const accepts = (degree: number) => values.size === 0 || [...values].some((v) => (v === '3+' ? degree > 2 : degree === Number(v)));
+  return { maxHops, accepts };
+}
+
+const degreeBucket = (degree: number) => (degree > 2 ? '3+' : String(degree));
+
+/**
+ * Lineage as DataHub's GraphQL answers it: `searchAcrossLineage` and `scrollAcrossLineage` over the store's bounded
+ * walk (model/lineage.ts says which edges; the search index narrows by query, types and filters and counts facets),
+ * and the `lineage` and `fineGrainedLineages` fields of entities (`relationships` of every type: catalog.ts). Reads go through the request's
+ * loaders (the entity service under the caller's rule).
+ */
+export function lineageResolvers(options: {
+  loaders: Loaders;
+  search: SearchIndex;
+  searchable: readonly string[];
+  now: () => number;
+}): Resolvers {
+  const { loaders, search, searchable, now } = options;
+
+  /** The entity of a urn: through its type's face, else what its urn says; null for a type without a face. */
+  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
+    const type = findEntityOfUrn(urn)?.graphqlType;
+    if (!type) return null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
+  };
+
+  /** The walk, narrowed as the input says: every result (ordered by degree, then urn), the facets, and the degree counts. */
+  async function lineageSearch(input: LineageSearchInput, context: ApiContext) {
+    if (!input.urn) throw badRequest("'urn' is required");
+    readUrnParameter(input.urn);
+    const groups = filterGroups(input);
+    const filterInputs: FacetFilterInput[][] = input.orFilters?.length
+      ? input.orFilters.map((g) => [...(g.and ?? [])])
+      : input.filters?.length
+        ? [[...input.filters]]
+        : [];
+    const degree = degreeFilter(filterInputs);
+    const others = groups.map((group) => group.filter((c) => c.field !== DEGREE)).filter((group) => group.length > 0);
+    const flags = input.searchFlags ?? {};
+    const lineageFlags = input.lineageFlags ?? {};
+    const between = windowOf(
+      lineageFlags.startTimeMillis ?? input.startTimeMillis,
+      lineageFlags.endTimeMillis ?? input.endTimeMillis ?? ((lineageFlags.startTimeMillis ?? input.startTimeMillis) ? now() : undefined),
+      now(),
+    );
+    const walked = await loaders(context).reader.lineage(input.urn, input.direction, {
+      maxHops: Math.min(MAX_HOPS, degree.maxHops ?? MAX_HOPS),
+      maxRows: MAX_RELATIONS,
+      includeSoftDeleted: flags.includeSoftDeleted ?? false,
+      paths: true,
+      ...(between ? { between } : {}),
+    });
+    const types = input.types?.length ? input.types.filter((type) => searchable.includes(type)) : searchable;
+    let candidates = walked.entities.filter((e) => types.includes(findEntityOfUrn(e.urn)?.graphqlType ?? ''));
+
+    // Words or filters: the search index decides which candidates match, a few hundred urns per question.
+    const query = (input.query ?? '*').trim();
+    const matched = new Map<string, { name: string; value: string }[]>();
+    if ((query !== '' && query !== '*') || others.length) {
+      for (let i = 0; i < candidates.length; i += URNS_PER_SEARCH) {
+        const chunk = candidates.slice(i, i + URNS_PER_SEARCH).map((e) => e.urn);
+        const scope: Criterion = { field: 'urn', values: chunk };
+        const found = await searchIndex({
+          input: query,
+          filters: (others.length ? others : [[]]).map((group) => [scope, ...group]),
+          start: 0,
+          count: chunk.length,
+          includeSoftDeleted: true,
+          facets: [],
+        });
+        for (const hit of found.hits) matched.set(hit.urn, hit.matchedFields);
+      }
+      candidates = candidates.filter((e) => matched.has(e.urn));
+    }
+
+    const degreeCounts = new Map<string, number>();
+    for (const e of candidates) degreeCounts.set(degreeBucket(e.degree), (degreeCounts.get(degreeBucket(e.degree)) ?? 0) + 1);
+    const results = candidates.filter((e) => degree.accepts(e.degree));
+    return { results, matched, degreeCounts, flags, truncated: walked.truncated };
+  }
+
+  async function searchIndex(query: Parameters<SearchIndex['search']>[0]) {
+    try {
+      return await search.search(query);
+    } catch (error) {
+      if (error instanceof SearchQueryError) throw badRequest(error.message);
+      throw error;
+    }
+  }
+
+  /** The facets of the results: `degree` first (DataHub's three buckets), then the index's facets of the entities found. */
+  async function facetsOf(found: Awaited<ReturnType<typeof lineageSearch>>) {
+    if (found.flags.skipAggregates) return [];
+    const degree = {
+      field: DEGREE,
+      displayName: 'Degree of Dependencies',
+      aggregations: DEGREE_VALUES.map((value) => ({ value, count: found.degreeCounts.get(value) ?? 0 })),
+    };
+    const counts = new Map<string, { displayName: string; values: Map<string, number> }>();
+    for (let i = 0; i < found.results.length; i += URNS_PER_SEARCH) {
+      const chunk = found.results.slice(i, i + URNS_PER_SEARCH).map((e) => e.urn);
+      const { facets } = await searchIndex({
+        input: '*',
+        filters: [[{ field: 'urn', values: chunk }]],
+        start: 0,
+        count: 0,
+        includeSoftDeleted: true,
+        maxFacetValues: 1000,
+      });
+      for (const facet of facets) {
+        const into = counts.get(facet.field) ?? { displayName: facet.displayName, values: new Map<string, number>() };
+        for (const { value, count } of facet.values) into.values.set(value, (into.values.get(value) ?? 0) + count);
+        counts.set(facet.field, into);
+      }
+    }
+    const most = found.flags.maxAggValues ?? 20;
+    const others = [...counts].map(([field, { displayName, values }]) => ({
+      field,
+      displayName,
+      aggregations: [...values]
+        .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, most)
+        .map(([value, count]) => ({ value, count })),
+    }));
+    return [degree, ...others];
+  }
+
+  /** One result as DataHub's mapper shapes it (`explored`: its lineage was followed — all but those past the walk's bound). */
+  const resultOf = async (
+    entry: Awaited<ReturnType<typeof lineageSearch>>['results'][number],
+    found: Awaited<ReturnType<typeof lineageSearch>>,
+    context: ApiContext,
+  ) => {
+    const entity = await entityAt(entry.urn, context);
+    if (!entity) return null;
+    return {
+      entity,
+      insights: [],
+      matchedFields: found.matched.get(entry.urn) ?? [],
+      paths: await Promise.all(
+        (entry.paths ?? []).map(async (path) => ({ path: await Promise.all(path.map((urn) => entityAt(urn, context))) })),
+      ),
+      degree: entry.degree,
+      degrees: entry.degrees,
+      explored: !found.truncated,
+      ignoredAsHop: false,
+      truncatedChildren: found.truncated,
+    };
+  };
+
+  const pageOrRefuse = (start: number | null | undefined, count: number | null | undefined) => {
+    const s = start ?? 0;
+    const c = count ?? 10;
+    if (!Number.isSafeInteger(s) || s < 0) throw badRequest(`'start' must be an integer of at least 0`);
+    if (!Number.isSafeInteger(c) || c < 0 || c > MAX_LINEAGE_PAGE)
+      throw badRequest(`'count' must be an integer from 0 to ${MAX_LINEAGE_PAGE}`);
+    return { start: s, count: c };
+  };
+
+  const answerPage = async (found: Awaited<ReturnType<typeof lineageSearch>>, start: number, count: number, context: ApiContext) => {
+    const shown = await Promise.all(found.results.slice(start, start + count).map((entry) => resultOf(entry, found, context)));
+    return shown.filter((r) => r !== null);
+  };
+
+  /** A scroll id: where the next page starts, opaque to the caller. */
+  const scrollIdOf = (offset: number) => Buffer.from(JSON.stringify({ lineageOffset: offset })).toString('base64url');
+  const offsetOf = (scrollId: string | null | undefined) => {
+    if (!scrollId) return 0;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(scrollId, 'base64url').toString());
+      if (isJsonObject(parsed) && Number.isSafeInteger(parsed.lineageOffset) && (parsed.lineageOffset as number) >= 0)
+        return parsed.lineageOffset as number;
+    } catch {
+      // refused below
+    }
+    throw badRequest(`Invalid scrollId: ${scrollId}`);
+  };
+
+  type LineageArgs = {
+    input: {
+      direction: LineageDirection;
+      start?: number | null;
+      count?: number | null;
+      startTimeMillis?: number | null;
+      endTimeMillis?: number | null;
+      includeGhostEntities?: boolean | null;
+    };
+  };
+  /** One hop, as DataHub's `EntityLineageResultResolver`: entities never stored or soft-deleted left out (`filtered`) unless asked. */
+  const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
+    const start = input.start ?? 0;
+    const count = input.count ?? 100;
+    if (!Number.isSafeInteger(start) || start < 0) throw badRequest(`'start' must be an integer of at least 0`);
+    if (!Number.isSafeInteger(count) || count < 0 || count > ALL_EDGES)
+      throw badRequest(`'count' must be an integer from 0 to ${ALL_EDGES}`);
+    const between = windowOf(input.startTimeMillis, input.endTimeMillis, now());
+    const adjacent = await loaders(context).reader.lineageEdges(urnOf(parent), input.direction, between);
+    const unique = [...new Map(adjacent.map((edge) => [`${edge.type}\u0000${edge.urn}`, edge])).values()];
+    let kept = unique;
+    if (!input.includeGhostEntities) {
+      const stored = await Promise.all(
+        unique.map(async (edge) => {
+          const aspects = await loaders(context).aspects(edge.urn);
+          const keyAspect = findEntityOfUrn(edge.urn)?.keyAspect;
+          return !!aspects && !!keyAspect && aspects.has(keyAspect) && aspects.get('status')?.value.removed !== true;
+        }),
+      );
+      kept = unique.filter((_, i) => stored[i]);
+    }
+    const actor = async (urn: string | null) => (urn ? entityAt(urn, context) : null);
+    const relationships = await Promise.all(
+      kept.slice(start, start + count).map(async (edge) => ({
+        type: edge.type,
+        entity: await entityAt(edge.urn, context),
+        degree: 1,
+        createdOn: edge.createdOn,
+        createdActor: await actor(edge.createdActor),
+        updatedOn: edge.updatedOn,
+        updatedActor: await actor(edge.updatedActor),
+        isManual: edge.manual,
+        paths: [],
+      })),
+    );
+    return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
+  };
+
+  /** Column-level lineage of a dataset's upstreamLineage, field urns read as DataHub's mapper reads them. */
+  const fineGrainedLineages = async (parent: Parent, _args: unknown, context: ApiContext) => {
+    const value = (await loaders(context).aspects(urnOf(parent)))?.get('upstreamLineage')?.value;
+    if (!value || !Array.isArray(value.fineGrainedLineages)) return null;
+    return list(value.fineGrainedLineages).map((item) => ({
+      upstreams: schemaFieldRefs(item.upstreams),
+      downstreams: schemaFieldRefs(item.downstreams),
+      query: text(item.query),
+      transformOperation: text(item.transformOperation),
+    }));
+  };
+
+  const linked = { lineage };
+  return {
+    Query: {
+      searchAcrossLineage: async (_parent, { input }, context) => {
+        const page = pageOrRefuse(input.start, input.count);
+        const found = await lineageSearch(input, context);
+        const [searchResults, facets] = await Promise.all([answerPage(found, page.start, page.count, context), facetsOf(found)]);
+        return {
+          start: page.start,
+          count: searchResults.length,
+          total: found.results.length,
+          searchResults,
+          facets,
+          freshness: null,
+          lineageSearchPath: null,
+        };
+      },
+      scrollAcrossLineage: async (_parent, { input }, context) => {
+        const page = pageOrRefuse(offsetOf(input.scrollId), input.count);
+        const found = await lineageSearch(input, context);
+        const [searchResults, facets] = await Promise.all([answerPage(found, page.start, page.count, context), facetsOf(found)]);
+        const next = page.start + page.count;
+        return {
+          nextScrollId: next < found.results.length ? scrollIdOf(next) : null,
+          count: searchResults.length,
+          total: found.results.length,
+          searchResults,
+          facets,
+        };
+      },
+    },
+    Dataset: { ...linked, fineGrainedLineages },
+    Dashboard: linked,
+    Chart: linked,
+    DataFlow: linked,
+    DataJob: linked,
+  };
+}
+
+/** `urn:li:schemaField:(<dataset urn>,<field path>)` as DataHub's `SchemaFieldRef` (its key's two parts); other urns skipped. */
+function schemaFieldRefs(value: unknown) {
+  if (!Array.isArray(value)) return null;
+  return value.flatMap((urn) => {
+    if (typeof urn !== 'string') return [];
+    try {
+      const { entityType, parts } = parseUrn(urn);
+      return entityType === 'schemaField' && parts.length === 2 ? [{ urn: parts[0]!, path: parts[1]! }] : [];
+    } catch (error) {
+      if (error instanceof UrnError) return [];
+      throw error;
+    }
+  });
+}
