@@ -2,6 +2,7 @@ import { isJsonObject } from '@mds/core';
 import {
   badRequest,
   type AndFilterInput,
+  type FacetFilterInput,
   type ApiContext,
   type OperationSourceType,
   type OperationType,
@@ -24,7 +25,7 @@ const member = <T extends string>(values: readonly T[], value: unknown): T | und
 interface RangeArgs {
   startTimeMillis?: number | null;
   endTimeMillis?: number | null;
-  filter?: { or?: readonly AndFilterInput[] | null } | null;
+  filter?: { and: readonly FacetFilterInput[]; or?: readonly AndFilterInput[] | null } | null;
   limit?: number | null;
 }
 
@@ -40,7 +41,10 @@ export function profileResolvers(service: EntityService): Resolvers {
   const points = async (urn: string, aspect: string, args: RangeArgs, context: ApiContext) => {
     const limit = args.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) throw badRequest("'limit' must be a positive integer");
-    const matches = criteria(args.filter?.or ?? []);
+    // `and` and each group of `or` ANDed: one group per group of `or`, each with `and`'s criteria added.
+    const and = args.filter?.and ?? [];
+    const ored = args.filter?.or?.length ? args.filter.or : [{ and: [] }];
+    const matches = criteria(and.length ? ored.map((group) => ({ and: [...and, ...(group.and ?? [])] })) : (args.filter?.or ?? []));
     const found = await graphqlReader(service, context.actor).points({
       entityType: 'dataset',
       aspect,
