@@ -117,8 +117,22 @@ describe('operations', () => {
 
   it('filters on a field with EQUAL, and refuses other conditions with a 400', async () => {
     const query = (condition: string) =>
-      `{ dataset(urn: "${HDFS}") { operations(filter: { or: [{ and: [{ field: "operationType", values: ["DELETE"], condition: ${condition} }] }] }) { timestampMillis } } }`;
+      `{ dataset(urn: "${HDFS}") { operations(filter: { and: [], or: [{ and: [{ field: "operationType", values: ["DELETE"], condition: ${condition} }] }] }) { timestampMillis } } }`;
     expect((await mds.graphql(query('EQUAL'))).body.data.dataset.operations).toEqual([{ timestampMillis: 2000 }]);
     expect(graphqlError(await mds.graphql(query('CONTAIN')))).toEqual({ message: 'Unsupported filter condition CONTAIN', code: 400 });
+  });
+
+  it("filters with DataHub's FilterInput.and, ANDed with the groups of `or`", async () => {
+    const operations = async (filter: string) =>
+      (await mds.graphql(`{ dataset(urn: "${HDFS}") { operations(filter: ${filter}) { timestampMillis } } }`)).body.data.dataset.operations;
+    expect(await operations('{ and: [{ field: "operationType", values: ["DELETE"] }] }')).toEqual([{ timestampMillis: 2000 }]);
+    expect(
+      await operations('{ and: [{ field: "operationType", values: ["DELETE"] }, { field: "actor", values: ["urn:li:corpuser:nobody"] }] }'),
+    ).toEqual([]);
+    expect(
+      await operations(
+        '{ and: [{ field: "operationType", values: ["DELETE"] }], or: [{ and: [{ field: "actor", values: ["urn:li:corpuser:etl"] }] }] }',
+      ),
+    ).toEqual([{ timestampMillis: 2000 }]);
   });
 });

@@ -9,4 +9,4 @@ export {
   type SearchQuery,
   type SearchResult,
 } from './port';
-export { createSqlSearchIndex } from './sql-index';
+export { createSqlSearchIndex, isFacetField } from './sql-index';

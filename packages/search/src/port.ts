@@ -32,8 +32,11 @@ export interface SearchQuery {
    */
   facets?: readonly string[];
   maxFacetValues?: number;
-  /** Default: relevance for words, otherwise urn. `name` sorts case aside; urn breaks every tie. */
-  sort?: { field: 'name' | 'urn'; order: 'ASCENDING' | 'DESCENDING' };
+  /**
+   * Default: relevance for words, otherwise urn. `name` sorts case aside; `entityType` by the entity type's registry
+   * name, case aside, then by name (DataHub's `_index`, one index per type); urn breaks every tie.
+   */
+  sort?: { field: 'name' | 'urn' | 'entityType'; order: 'ASCENDING' | 'DESCENDING' };
 }
 
 export interface SearchResult {
@@ -75,11 +78,22 @@ export interface SearchIndex {
     count: number,
     includeSoftDeleted?: boolean,
   ): Promise<{ entities: string[]; start: number; count: number; total: number }>;
+  /** Names of `entityType` starting with the query's words; `filters` (an or of and-groups) narrow the entities. */
   autocomplete(
     entityType: string,
     query: string,
     limit: number,
+    options?: { filters?: readonly (readonly Criterion[])[] },
   ): Promise<{ query: string; suggestions: string[]; entities: { urn: string }[] }>;
-  /** Over `browsePaths`: groups are the next segments below `path`, entities those whose path is `path`. */
-  browse(entityType: string, path: string, start: number, limit: number): Promise<BrowseResult>;
+  /**
+   * Over `browsePaths`: groups are the next segments below `path`, entities those whose path is `path`; `filters` (an
+   * or of and-groups) narrow the entities counted and listed.
+   */
+  browse(
+    entityType: string,
+    path: string,
+    start: number,
+    limit: number,
+    options?: { filters?: readonly (readonly Criterion[])[] },
+  ): Promise<BrowseResult>;
 }

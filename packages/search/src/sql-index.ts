@@ -163,6 +163,13 @@ const modelFacets = (entityTypes: readonly string[]): string[] => {
   return [...names].sort();
 };
 
+/** Whether the index can count a facet of this name: a document column it groups, a term field or a model field. */
+export const isFacetField = (name: string): boolean =>
+  name === '_entityType' ||
+  name === 'platform' ||
+  name === 'origin' ||
+  (!Object.hasOwn(COLUMNS, name) && name !== 'removed' && termField(name) !== undefined);
+
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
 function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
   const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
@@ -243,6 +250,18 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
  */
 export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   const dialect = SEARCH_DIALECTS[db.dialect];
+  /** An or of and-groups as one condition over `d`; undefined when no group has a criterion. */
+  function filtersSql(filters: SearchQuery['filters']): { sql: string; params: unknown[] } | undefined {
+    const groups = (filters ?? []).filter((group) => group.length > 0);
+    if (groups.length === 0) return undefined;
+    const params: unknown[] = [];
+    const ored = groups.map((group) => {
+      const anded = group.map((criterion) => criterionSql(dialect, criterion));
+      params.push(...anded.flatMap((c) => c.params));
+      return `(${anded.map((c) => c.sql).join(' AND ')})`;
+    });
+    return { sql: `(${ored.join(' OR ')})`, params };
+  }
   /** The WHERE clause of a query's match set over `search_document d` (and `search_text` when there is text). */
   function matchSet(query: SearchQuery) {
     const where: string[] = [];
@@ -263,14 +282,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       where.push(`d.entity_type IN (${names.map(() => '?').join(', ')})`);
       params.push(...names);
     }
-    const groups = (query.filters ?? []).filter((group) => group.length > 0);
-    if (groups.length) {
-      const ored = groups.map((group) => {
-        const anded = group.map((criterion) => criterionSql(dialect, criterion));
-        params.push(...anded.flatMap((c) => c.params));
-        return `(${anded.map((c) => c.sql).join(' AND ')})`;
-      });
-      where.push(`(${ored.join(' OR ')})`);
+    const filtered = filtersSql(query.filters);
+    if (filtered) {
+      where.push(filtered.sql);
+      params.push(...filtered.params);
     }
     const from = ranked ? dialect.textFrom : 'search_document d';
     return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked };
@@ -379,7 +394,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const direction = query.sort?.order === 'DESCENDING' ? 'DESC' : 'ASC';
       const rank = match.ranked && !query.sort ? dialect.rank(match.ranked) : undefined;
       const order = query.sort
-        ? `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn`
+        ? query.sort.field === 'entityType'
+          ? `lower(d.entity_type) ${direction}, lower(d.name), d.urn`
+          : `${query.sort.field === 'urn' ? 'd.urn' : 'lower(d.name)'} ${direction}, d.urn`
         : rank
           ? `${rank.sql}, d.urn`
           : 'd.urn';
@@ -440,23 +457,25 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       return { entities: rows.map((r) => r.urn), start, count: rows.length, total: Number(total) };
     },
 
-    async autocomplete(entityType, query, limit) {
+    async autocomplete(entityType, query, limit, options = {}) {
       const words = queryWords(query);
       if (typeof words !== 'object') return { query, suggestions: [], entities: [] };
       const [matches, rank] = [dialect.matches(words, true), dialect.rank(words)];
+      const filtered = filtersSql(options.filters);
       const rows = await db.all<{ urn: string; name: string }>(
-        `SELECT d.urn, d.name FROM ${dialect.textFrom} WHERE ${matches.sql} AND d.entity_type = ? AND d.removed = 0 ORDER BY ${rank.sql}, d.name LIMIT ?`,
-        [...matches.params, registryNames(entityType)[0]!, ...rank.params, limit],
+        `SELECT d.urn, d.name FROM ${dialect.textFrom} WHERE ${matches.sql} AND d.entity_type = ? AND d.removed = 0${filtered ? ` AND ${filtered.sql}` : ''} ORDER BY ${rank.sql}, d.name LIMIT ?`,
+        [...matches.params, registryNames(entityType)[0]!, ...(filtered?.params ?? []), ...rank.params, limit],
       );
       return { query, suggestions: [...new Set(rows.map((r) => r.name))], entities: rows.map((r) => ({ urn: r.urn })) };
     },
 
-    async browse(entityType, path, start, limit): Promise<BrowseResult> {
+    async browse(entityType, path, start, limit, options = {}): Promise<BrowseResult> {
       const base = path === '/' ? '' : path.replace(/\/+$/, '');
+      const filtered = filtersSql(options.filters);
       const rows = await db.all<{ urn: string; name: string; value: string }>(
         `SELECT d.urn, d.name, v.value FROM search_value v JOIN search_term t ON t.vid = v.vid JOIN search_document d ON d.id = t.id
-         WHERE v.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (v.value = ? OR substr(v.value, 1, length(?)) = ?)`,
-        [registryNames(entityType)[0]!, base || '/', `${base}/`, `${base}/`],
+         WHERE v.field = 'browsePaths' AND d.entity_type = ? AND d.removed = 0 AND (v.value = ? OR substr(v.value, 1, length(?)) = ?)${filtered ? ` AND ${filtered.sql}` : ''}`,
+        [registryNames(entityType)[0]!, base || '/', `${base}/`, `${base}/`, ...(filtered?.params ?? [])],
       );
       // An entity counts once in a group, however many of its paths lead into it.
       const groups = new Map<string, Set<string>>();

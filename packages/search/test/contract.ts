@@ -364,6 +364,32 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       ]);
     });
 
+    it('sorts by entity type then name (DataHub `_index`), either way round, urn breaking ties', async () => {
+      const index = await seeded(dataset('b'), dashboard('a'), dataset('a', { name: 'A' }), dashboard('c'));
+      const byType = async (order: 'ASCENDING' | 'DESCENDING') =>
+        urnsOf(await index.search({ ...all, sort: { field: 'entityType', order } }));
+      expect(await byType('ASCENDING')).toEqual([dashboard('a').urn, dashboard('c').urn, dataset('a').urn, dataset('b').urn]);
+      expect(await byType('DESCENDING')).toEqual([dataset('a').urn, dataset('b').urn, dashboard('a').urn, dashboard('c').urn]);
+    });
+
+    it('autocompletes within filters (an or of and-groups), and refuses an unknown filter field', async () => {
+      const index = await seeded(
+        dataset('orders', { tags: ['urn:li:tag:pii'] }),
+        dataset('order_lines', { platform: 'urn:li:dataPlatform:kafka' }),
+        dataset('ordinals'),
+      );
+      const names = async (filters: { field: string; values: string[] }[][]) =>
+        (await index.autocomplete('dataset', 'ord', 10, { filters })).suggestions.sort();
+      expect(await names([[{ field: 'tags', values: ['urn:li:tag:pii'] }]])).toEqual(['orders']);
+      expect(
+        await names([[{ field: 'tags', values: ['urn:li:tag:pii'] }], [{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }]]),
+      ).toEqual(['order_lines', 'orders']);
+      expect(await names([])).toEqual(['order_lines', 'orders', 'ordinals']);
+      await expect(index.autocomplete('dataset', 'ord', 10, { filters: [[{ field: 'nope', values: ['x'] }]] })).rejects.toThrow(
+        SearchQueryError,
+      );
+    });
+
     it('lists an entity type, autocompletes names, browses paths', async () => {
       const index = await seeded(
         dataset('orders', { browsePaths: ['/prod/hive/sales'] }),
@@ -386,6 +412,8 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
         { name: 'hive', count: 2 },
         { name: 'kafka', count: 1 },
       ]);
+      const kafkaOnly = await index.browse('dataset', '/prod', 0, 10, { filters: [[{ field: 'name', values: ['events'] }]] });
+      expect([kafkaOnly.groups, kafkaOnly.metadata.totalNumEntities]).toEqual([[{ name: 'kafka', count: 1 }], 1]);
       const twice = await seeded(dataset('x', { browsePaths: ['/a/b/c', '/a/b/d'] }));
       expect((await twice.browse('dataset', '/a', 0, 10)).groups).toEqual([{ name: 'b', count: 1 }]);
       const sales = await index.browse('dataset', '/prod/hive/sales', 0, 10);

@@ -1,6 +1,6 @@
 import { findEntity } from '@mds/core';
 import { describe, expect, it } from 'vitest';
-import { searchDocument } from '../src/index';
+import { isFacetField, searchDocument } from '../src/index';
 
 const doc = (entityType: string, urn: string, aspects: Record<string, unknown>) =>
   searchDocument(findEntity(entityType)!, urn, new Map(Object.entries(aspects)));
@@ -160,5 +160,15 @@ describe('searchDocument', () => {
         status: { removed: 'yes' },
       }),
     ).toMatchObject({ tags: [], owners: [], domains: [], removed: false });
+  });
+});
+
+describe('isFacetField', () => {
+  it("knows the columns it groups, the term fields and the model's searchable fields, and nothing else", () => {
+    for (const name of ['_entityType', 'platform', 'origin', 'tags', 'owners', 'domains', 'glossaryTerms', 'container', 'typeNames'])
+      expect(isFacetField(name)).toBe(true);
+    // A @Searchable field of DataHub's model (domainProperties.parentDomain).
+    expect(isFacetField('parentDomain')).toBe(true);
+    for (const name of ['urn', 'name', 'description', 'removed', 'nope', '']) expect(isFacetField(name)).toBe(false);
   });
 });

@@ -1,11 +1,20 @@
-import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, pageOf } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, pageOf, parseEntityUrn, UrnError } from '@mds/core';
 import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
-import { filterGroups, type EntitySearcher } from './search';
+import { sortCriteriaOf, type EntitySearcher } from './search';
 import type { RequestLoaders } from './request-loaders';
 
 /** DataHub's default `limit` of autocomplete. */
 const DEFAULT_SUGGESTIONS = 10;
+
+/** The autocomplete's limit, after DataHub's check of its query (blank is refused), or the caller's 400. */
+function checkedLimit(input: { query: string; limit?: number | null }): number {
+  if (input.query.trim() === '') throw badRequest(`'query' parameter can not be null or empty`);
+  const limit = input.limit ?? DEFAULT_SUGGESTIONS;
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE)
+    throw badRequest(`'limit' must be an integer from 0 to ${MAX_PAGE_SIZE}`);
+  return limit;
+}
 
 interface Folder {
   id: string;
@@ -18,7 +27,6 @@ interface Folder {
  */
 export function browseResolvers(
   search: SearchIndex,
-  searchable: readonly string[],
   searchEntities: EntitySearcher,
   loaders: (context: ApiContext) => RequestLoaders,
 ): QueryResolvers {
@@ -27,7 +35,7 @@ export function browseResolvers(
     reader: RequestLoaders['reader'],
     types: readonly string[],
     query: string,
-    filters: ReturnType<typeof filterGroups>,
+    filters: Awaited<ReturnType<EntitySearcher['narrowed']>>['groups'],
     includeSoftDeleted: boolean,
   ) {
     for (let start = 0; ; start += MAX_PAGE_SIZE) {
@@ -60,15 +68,73 @@ export function browseResolvers(
     }
   }
 
+  /** One type's names completing `input.query` within `groups`, with the entities they name. */
+  async function complete(
+    type: string,
+    input: { query: string; limit?: number | null },
+    groups: Awaited<ReturnType<EntitySearcher['narrowed']>>['groups'],
+    context: ApiContext,
+  ) {
+    const limit = checkedLimit(input);
+    let found;
+    try {
+      found = await search.autocomplete(type, input.query, limit, { filters: groups });
+    } catch (error) {
+      if (error instanceof SearchQueryError) throw badRequest(error.message);
+      throw error;
+    }
+    const entities = await Promise.all(found.entities.map((e) => loaders(context).entity(type, e.urn)));
+    return { type, suggestions: found.suggestions, entities: entities.filter((e) => e !== undefined) };
+  }
+
   return {
+    browse: async (_parent, { input }, context) => {
+      const page = pageOf(input.start, input.count);
+      if ('violation' in page) throw badRequest(page.violation);
+      const { types, groups: filters } = await searchEntities.narrowed({ ...input, types: [input.type], query: '*' }, context);
+      const path = (input.path ?? []).filter((segment) => segment !== '');
+      const empty = { entities: [], groups: [], start: page.start, count: page.count, total: 0, metadata: { path, totalNumEntities: 0 } };
+      if (types.length === 0) return empty;
+      let found;
+      try {
+        found = await search.browse(input.type, `/${path.join('/')}`, page.start, page.count, { filters });
+      } catch (error) {
+        if (error instanceof SearchQueryError) throw badRequest(error.message);
+        throw error;
+      }
+      const entities = await Promise.all(found.entities.map((e) => loaders(context).entity(input.type, e.urn)));
+      return {
+        entities: entities.filter((e) => e !== undefined),
+        groups: found.groups,
+        start: page.start,
+        count: page.count,
+        total: found.numElements,
+        metadata: { path, totalNumEntities: found.metadata.totalNumEntities },
+      };
+    },
+
+    browsePaths: async (_parent, { input }, context) => {
+      try {
+        parseEntityUrn(input.urn);
+      } catch (error) {
+        if (error instanceof UrnError) throw badRequest(`Invalid urn: ${input.urn}`);
+        throw error;
+      }
+      const value = (await loaders(context).reader.latest([input.urn], ['browsePaths'])).get(input.urn)?.get('browsePaths')?.value;
+      const paths = isJsonObject(value) && Array.isArray(value.paths) ? value.paths : [];
+      return paths
+        .filter((p): p is string => typeof p === 'string')
+        .map((p) => ({ path: p.split('/').filter((segment) => segment !== '') }));
+    },
+
     search: (_parent, { input }, context) =>
-      searchEntities({ ...input, types: [input.type], sortCriteria: input.sortInput?.sortCriteria }, context),
+      searchEntities({ ...input, types: [input.type], sortCriteria: sortCriteriaOf(input.sortInput) }, context),
 
     browseV2: async (_parent, { input }, context) => {
       const page = pageOf(input.start, input.count);
       if ('violation' in page) throw badRequest(page.violation);
-      const asked = input.types?.length ? input.types : input.type ? [input.type] : searchable;
-      const types = asked.filter((type) => searchable.includes(type));
+      const asked = input.types?.length ? input.types : input.type ? [input.type] : [];
+      const { types, groups: filters } = await searchEntities.narrowed({ ...input, types: asked, query: input.query ?? '*' }, context);
       const path = input.path ?? [];
       const groups = new Map<string, { folder: Folder; count: number; hasSubGroups: boolean }>();
       let under = 0;
@@ -77,7 +143,7 @@ export function browseResolvers(
           loaders(context).reader,
           types,
           input.query?.trim() || '*',
-          filterGroups(input),
+          filters,
           input.searchFlags?.includeSoftDeleted ?? false,
         )) {
           if (folders.length < path.length || path.some((id, i) => folders[i]!.id !== id)) continue;
@@ -102,22 +168,23 @@ export function browseResolvers(
     },
 
     autoCompleteForMultiple: async (_parent, { input }, context) => {
-      const limit = input.limit ?? DEFAULT_SUGGESTIONS;
-      if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE)
-        throw badRequest(`'limit' must be an integer from 0 to ${MAX_PAGE_SIZE}`);
-      const types = input.types?.length ? input.types.filter((type) => searchable.includes(type)) : searchable;
-      const perType = await Promise.all(
-        types.map(async (type) => {
-          const found = await search.autocomplete(type, input.query, limit);
-          const entities = await Promise.all(found.entities.map((e) => loaders(context).entity(type, e.urn)));
-          return { type, suggestions: found.suggestions, entities: entities.filter((e) => e !== undefined) };
-        }),
-      );
+      checkedLimit(input);
+      const { types, groups } = await searchEntities.narrowed({ ...input }, context);
+      const perType = await Promise.all(types.map((type) => complete(type, input, groups, context)));
       return {
         query: input.query,
         // `searchable` holds the EntityType names of the faces.
         suggestions: perType.filter((t) => t.suggestions.length > 0) as ResolversTypes['AutoCompleteResultForEntity'][],
       };
+    },
+
+    autoComplete: async (_parent, { input }, context) => {
+      // DataHub's resolver has no entity type to ask without one (it fails); here it is the caller's 400.
+      if (!input.type) throw badRequest(`autoComplete needs 'type': the entity type to complete`);
+      checkedLimit(input);
+      const { types, groups } = await searchEntities.narrowed({ ...input, types: [input.type] }, context);
+      const found = types.length ? await complete(input.type, input, groups, context) : { suggestions: [], entities: [] };
+      return { query: input.query, suggestions: found.suggestions, entities: found.entities };
     },
   };
 }

@@ -10,14 +10,14 @@ import { refWithKey } from './common-fields';
 import { containerMappings } from './containers';
 import { DATASET_RULES, datasetMapping, datasetResolvers, entityObject } from './dataset';
 import { entityTypeResolvers } from './mapping/declare';
-import { requestLoaders, type EntityFace } from './request-loaders';
+import { requestLoaders, type EntityFace, type RequestLoaders } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { profileResolvers } from './profiles';
-import { createEntitySearch } from './search';
+import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
@@ -113,7 +113,7 @@ export function createEntityGraphql(options: {
       {
         Query: {
           ...domains.Query,
-          ...browseResolvers(search, searchable, searchEntities, loaders),
+          ...browseResolvers(search, searchEntities, loaders),
           dataset: (_parent, { urn }, context) => ofType('dataset', urn, context),
           dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context),
           chart: (_parent, { urn }, context) => ofType('chart', urn, context),
@@ -125,21 +125,32 @@ export function createEntityGraphql(options: {
           domain: (_parent, { urn }, context) => ofType('domain', urn, context),
           dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
           entity: (_parent, { urn }, context) => entityOf(urn, context),
-          entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
+          entities: async (_parent, { urns, checkForExistence }, context) => {
+            // With checkForExistence, urns of entities not stored are left out (DataHub's filter), not answered null.
+            const kept = checkForExistence
+              ? (
+                  await Promise.all(urns.map(async (urn) => (parseArgument(urn), (await loaders(context).reader.exists(urn)) ? [urn] : [])))
+                ).flat()
+              : urns;
+            return Promise.all(kept.map((urn) => entityOf(urn, context)));
+          },
           entityExists: (_parent, { urn }, context) => {
             parseArgument(urn);
             return loaders(context).reader.exists(urn);
           },
           searchAcrossEntities: (_parent, { input }, context) =>
-            searchEntities({ ...input, sortCriteria: input.sortInput?.sortCriteria }, context),
+            searchEntities({ ...input, sortCriteria: sortCriteriaOf(input.sortInput) }, context),
+          aggregateAcrossEntities: (_parent, { input }, context) => searchEntities.facetsOnly(input, context),
+          scrollAcrossEntities: (_parent, { input }, context) =>
+            searchEntities.scroll({ ...input, sortCriteria: sortCriteriaOf(input.sortInput) }, context),
+        },
+        MatchedField: {
+          // A matched value that is a urn names its entity, as DataHub's mapper resolves it.
+          entity: (parent, _args, context) => urnEntity(parent.value ?? '', loaders(context)),
         },
         AggregationMetadata: {
           // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.
-          entity: async (parent, _args, context) => {
-            const value = parent.value ?? '';
-            const type = findEntityOfUrn(value)?.graphqlType;
-            return type ? ((await loaders(context).entity(type, value)) ?? null) : null;
-          },
+          entity: (parent, _args, context) => urnEntity(parent.value ?? '', loaders(context)),
         },
         Mutation: {
           ...tagMutationResolvers(service),
@@ -165,6 +176,12 @@ export function createEntityGraphql(options: {
       lineageResolvers({ loaders, search, searchable, now }),
     ],
   };
+}
+
+/** The entity a value names when it is a urn of a type with a face; null otherwise (not a urn, no face, absent). */
+async function urnEntity(value: string, loaders: RequestLoaders): Promise<EntityParent | null> {
+  const type = value.startsWith('urn:li:') ? findEntityOfUrn(value)?.graphqlType : undefined;
+  return type ? ((await loaders.entity(type, value)) ?? null) : null;
 }
 
 /** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */

@@ -1,5 +1,14 @@
 import { isJsonObject } from '@mds/core';
-import { badRequest, type AndFilterInput, type ApiContext, type OperationType, type Resolvers } from '@mds/schema';
+import {
+  badRequest,
+  type AndFilterInput,
+  type FacetFilterInput,
+  type ApiContext,
+  type OperationSourceType,
+  type OperationType,
+  type PartitionType,
+  type Resolvers,
+} from '@mds/schema';
 import type { EntityService } from '../service';
 import type { GraphQLResolveInfo } from 'graphql';
 import { urnOf, type Json, type Parent } from './common-fields';
@@ -16,7 +25,7 @@ const member = <T extends string>(values: readonly T[], value: unknown): T | und
 interface RangeArgs {
   startTimeMillis?: number | null;
   endTimeMillis?: number | null;
-  filter?: { or?: readonly AndFilterInput[] | null } | null;
+  filter?: { and: readonly FacetFilterInput[]; or?: readonly AndFilterInput[] | null } | null;
   limit?: number | null;
 }
 
@@ -42,7 +51,10 @@ export function profileResolvers(service: EntityService): Resolvers {
   const points = async (urn: string, aspect: string, args: RangeArgs, context: ApiContext) => {
     const limit = args.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) throw badRequest("'limit' must be a positive integer");
-    const matches = criteria(args.filter?.or ?? []);
+    // `and` and each group of `or` ANDed: one group per group of `or`, each with `and`'s criteria added.
+    const and = args.filter?.and ?? [];
+    const ored = args.filter?.or?.length ? args.filter.or : [{ and: [] }];
+    const matches = criteria(and.length ? ored.map((group) => ({ and: [...and, ...(group.and ?? [])] })) : (args.filter?.or ?? []));
     const found = await graphqlReader(service, context.actor).points({
       entityType: 'dataset',
       aspect,
