@@ -1,6 +1,7 @@
 import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { masked } from '@mds/db';
 import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
+import { createShell, type Shell } from '@mds/shell';
 import { createTags, type Tags } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
 import type { Composition } from './server';
 import { openStorage } from './storage';
+import { version } from './version';
 
 /** Each domain package as its factory answered it: `{ module, service, ... }`. */
 export interface Domains {
@@ -17,6 +19,7 @@ export interface Domains {
   tags: Tags;
   timeseries: Timeseries;
   entities: Entities;
+  shell: Shell;
 }
 
 /** Where compose reports how it stores data (the server's logger; the CLI, whose output is its answer, passes none). */
@@ -55,6 +58,8 @@ export async function compose(
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
     const tags = await createTags({ entities, legacy: storage.legacy });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
+    // What the web UI asks before any page: settings, the caller's flags, views, steps, posts, counts.
+    const shell = await createShell({ env: config.env, version, entities });
     const entityGraphql = createEntityGraphql({
       service: entities.service,
       search: entities.search,
@@ -69,6 +74,7 @@ export async function compose(
         timeseries.module,
         entities.module,
         tags.module,
+        shell.module,
         entityGraphql,
       ],
       authenticate: auth.service.authenticate,
@@ -76,6 +82,7 @@ export async function compose(
       tags,
       timeseries,
       entities,
+      shell,
     };
   } catch (error) {
     await storage.entities.close();

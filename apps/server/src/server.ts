@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp, type AppOptions } from './app';
 import type { Config } from './config';
-import { createCoreModule } from './core-module';
 import { createGraphQLExecutor } from './graphql';
 import { graphqlLimitPlugins } from './graphql-limits';
 import { answeringWhileParsing, sendJson } from './http/respond';
@@ -12,7 +11,6 @@ import type { Logger } from './logger';
 import { createMetrics } from './metrics';
 import { createReadiness } from './readiness';
 import { createRestliDispatcher } from './restli';
-import { version } from './version';
 
 /**
  * What the composition root hands the server: the packages' modules (their APIs, gauges and readiness checks) and
@@ -86,7 +84,7 @@ export async function startServer<C extends Composition>(
     await new Promise((resolve) => server.close(resolve));
     throw error;
   }
-  const modules = [createCoreModule(version), ...composed.modules];
+  const modules = composed.modules;
   const schema = buildApiSchema(modules);
   handle = createApp({
     logger,

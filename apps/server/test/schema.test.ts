@@ -3,7 +3,6 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, expect, it } from 'vitest';
-import { createCoreModule } from '../src/core-module';
 import { startMds, type Mds } from './support/mds';
 
 let mds: Mds | undefined;
@@ -14,7 +13,7 @@ afterAll(() => mds?.close());
 // file of the repository. Both must be the same schema.
 it('the schema assembled from the composed modules is the committed snapshot, schema.graphql', async () => {
   mds = await startMds();
-  const composed = buildApiSchema([createCoreModule('test'), ...mds.domains.modules]);
+  const composed = buildApiSchema(mds.domains.modules);
   const snapshot = readFileSync(createRequire(import.meta.url).resolve('@mds/schema/schema.graphql'), 'utf8');
   expect(`${printSchema(lexicographicSortSchema(composed))}\n`).toBe(snapshot.slice(snapshot.indexOf('\n\n') + 2));
 });

@@ -14,6 +14,7 @@ export {
   type LatestPoint,
   type PlacedProposal,
   type PointsRequest,
+  type PrivilegeGroups,
   type ProposalPlace,
   type StoredAspect,
   type SystemMetadata,

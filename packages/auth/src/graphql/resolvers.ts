@@ -1,7 +1,6 @@
 import { badRequest, forbidden, notFound, type ApiContext, type FacetFilterInput, type Resolvers } from '@mds/schema';
-import { corpUserId, requireCorpUserUrn, requireNotSystemActor } from '../actors';
+import { requireCorpUserUrn, requireNotSystemActor } from '../actors';
 import type { Store, TokenFilter } from '../db/store';
-import { platformPrivilegesOf } from '../platform-privileges';
 import { hasAnyPrivilege, Privilege } from '../privileges';
 import { requireRoleUrn, ROLES } from '../roles';
 import { MAX_LIST_COUNT, requireCount, type TokenService } from '../token-service';
@@ -20,7 +19,7 @@ const canGeneratePersonalTokens = (context: ApiContext) =>
   hasAnyPrivilege(context.actor, [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS, Privilege.MANAGE_ACCESS_TOKENS]);
 
 /**
- * GraphQL for tokens, roles and `me`. Who may do what follows DataHub's resolvers: create for yourself with
+ * GraphQL for tokens and roles. Who may do what follows DataHub's resolvers: create for yourself with
  * GENERATE_PERSONAL_ACCESS_TOKENS or for anyone with MANAGE_ACCESS_TOKENS; list everything with MANAGE_ACCESS_TOKENS
  * or only your own (filter ownerUrn = you); revoke your own or, with MANAGE_ACCESS_TOKENS, any; look a raw token up
  * with MANAGE_ACCESS_TOKENS; assign roles with MANAGE_POLICIES.
@@ -30,12 +29,6 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
 
   return {
     Query: {
-      me: (_parent, _args, context) => ({
-        __typename: 'AuthenticatedUser',
-        corpUser: { __typename: 'CorpUser', urn: context.actor.urn, type: 'CORP_USER', username: corpUserId(context.actor.urn) },
-        platformPrivileges: { __typename: 'PlatformPrivileges', ...platformPrivilegesOf(context.actor) },
-      }),
-
       listAccessTokens: async (_parent, { input }, context) => {
         const filters = (input.filters ?? []).map(toTokenFilter);
         if (!canManageTokens(context) && !(canGeneratePersonalTokens(context) && isListingOwnTokens(filters, context))) throw forbidden();

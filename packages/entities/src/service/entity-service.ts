@@ -113,6 +113,11 @@ export function createEntityService(options: {
       return grant(actor, resources);
     },
 
+    /** Whether `actor` holds one group of `privileges` (on `resource`, when one is named): a question, not a grant (`me`'s flags). */
+    async allows(actor: Actor, privileges: PrivilegeGroups, resource?: string): Promise<boolean> {
+      return privileges.length > 0 && (await policy.authorize(actor, { privileges, resource }));
+    },
+
     /** A grant to edit `urns`: EDIT_ENTITY, or every one of `privileges` (the specific ones of a GraphQL edit). */
     authorizeEdit(actor: Actor, urns: readonly string[], privileges: readonly Privilege[], denied?: Denied): Promise<Grant> {
       return service.authorize(actor, editPrivileges(privileges), urns, denied);
