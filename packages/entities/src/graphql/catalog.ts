@@ -4,6 +4,7 @@ import { aspectValue, commonFields, text, urnOf, type Loaders, type Parent } fro
 import { LINEAGE_RELATIONSHIPS } from '../model/relationships';
 import { entityObject, platformObject } from './dataset';
 import type { EntitySearcher } from './search';
+import { entityRef } from './typenames';
 
 type Direction = 'INCOMING' | 'OUTGOING';
 /**
@@ -18,6 +19,8 @@ const LINEAGE_EDGES: Readonly<Record<'UPSTREAM' | 'DOWNSTREAM', readonly [type: 
 const ALL_EDGES = 10_000;
 /** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
 const MAX_DEPTH = 32;
+/** Declared entity types (issue 31's families) whose `relationships` this file answers, as it does for the others. */
+const RELATED_TYPES = ['MLModel', 'MLModelGroup', 'MLFeature', 'MLFeatureTable', 'MLPrimaryKey'];
 
 /**
  * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to
@@ -32,7 +35,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntityOfUrn(urn)?.graphqlType;
     if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
   };
 
   /** The urns above `urn`, nearest first, following `next` (a container's container, a domain's parent). */
@@ -238,6 +241,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     Dashboard: { container, ...linked },
     Chart: { container, ...linked },
     DataFlow: linked,
+    ...Object.fromEntries(RELATED_TYPES.map((type) => [type, { relationships }])),
     DataJob: linked,
   };
   return resolvers;

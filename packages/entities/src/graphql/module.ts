@@ -1,15 +1,17 @@
-import { findEntity, parseEntityUrn, UrnError, findEntityOfUrn } from '@mds/core';
+import { findEntity, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
+import { sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers } from './catalog';
+import { urnArgument } from './common-fields';
 import { datasetResolvers, entityObject } from './dataset';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { mlResolvers } from './ml';
 import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -43,6 +45,7 @@ const TYPE_DEFS = sdlFiles(
   'entity-mutations.graphql',
   'description.graphql',
   'update-mutations.graphql',
+  'ml.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
@@ -80,7 +83,7 @@ export function createEntityGraphql(options: {
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntity(parseArgument(urn).entityType);
+    const type = findEntity(urnArgument(urn).entityType);
     if (!type) return null;
     const own = entityObject(urn);
     if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
@@ -89,7 +92,7 @@ export function createEntityGraphql(options: {
 
   /** The entity of `urn` when the urn is of `entityType` (another type's urn answers null, as DataHub's does). */
   const ofType = async (entityType: string, urn: string, context: ApiContext) =>
-    parseArgument(urn).entityType === entityType ? entityOf(urn, context) : null;
+    urnArgument(urn).entityType === entityType ? entityOf(urn, context) : null;
 
   return {
     name: 'entity-graphql',
@@ -113,7 +116,7 @@ export function createEntityGraphql(options: {
           entity: (_parent, { urn }, context) => entityOf(urn, context),
           entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
           entityExists: (_parent, { urn }, context) => {
-            parseArgument(urn);
+            urnArgument(urn);
             return loaders(context).reader.exists(urn);
           },
           searchAcrossEntities: (_parent, { input }, context) =>
@@ -139,16 +142,7 @@ export function createEntityGraphql(options: {
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       profileResolvers(service),
+      mlResolvers(loaders),
     ],
   };
-}
-
-/** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
-function parseArgument(urn: string) {
-  try {
-    return parseEntityUrn(urn);
-  } catch (error) {
-    if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
-    throw error;
-  }
 }

@@ -1,0 +1,39 @@
+import { sqliteTestDatabases } from '@mds/db/testing';
+import type { ApiContext } from '@mds/schema';
+import { graphql, type ExecutionResult } from 'graphql';
+import { goldenAspects } from '../../../core/test/support/golden-files';
+import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
+import { schemaOf } from './schema';
+
+export const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
+
+/**
+ * The entity GraphQL face over a fresh SQLite store holding the aspects of DataHub's golden files (`files`, from
+ * packages/entities/test/fixtures/datahub, the items `keep` accepts), ingested through the entity service as
+ * DataHub's file source sends them.
+ */
+export async function goldenGraphql(
+  databases: ReturnType<typeof sqliteTestDatabases>,
+  files: readonly string[],
+  keep: (urn: string) => boolean = () => true,
+) {
+  const entities = await createEntities({ db: await databases.open() });
+  const items = files
+    .flatMap((file) => goldenAspects(file))
+    .filter((a) => a.urn !== undefined && keep(a.urn) && a.changeType === 'UPSERT')
+    .map((a, i) => ({
+      proposal: {
+        entityType: a.entityType,
+        entityUrn: a.urn,
+        changeType: 'UPSERT',
+        aspectName: a.aspectName,
+        aspect: { value: JSON.stringify(a.value), contentType: 'application/json' },
+      },
+      place: { action: 'test', path: `item ${i}` },
+    }));
+  await entities.service.ingest(SYSTEM_ACTOR, items, { batch: false });
+  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search }));
+  const run = (source: string, variableValues?: Record<string, unknown>) =>
+    graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;
+  return { run, entities };
+}
