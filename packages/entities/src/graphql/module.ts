@@ -11,6 +11,7 @@ import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
@@ -46,6 +47,7 @@ const TYPE_DEFS = sdlFiles(
   'description.graphql',
   'update-mutations.graphql',
   'ml.graphql',
+  'metadata-tests.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
@@ -143,6 +145,7 @@ export function createEntityGraphql(options: {
       catalogResolvers(loaders, searchEntities),
       profileResolvers(service),
       mlResolvers(loaders),
+      metadataTestResolvers(service, search, loaders),
     ],
   };
 }

@@ -33,7 +33,9 @@ export async function goldenGraphql(
     }));
   await entities.service.ingest(SYSTEM_ACTOR, items, { batch: false });
   const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search }));
-  const run = (source: string, variableValues?: Record<string, unknown>) =>
-    graphql({ schema, source, variableValues, contextValue: context }) as Promise<ExecutionResult<Record<string, any>>>;
+  const run = (source: string, variableValues?: Record<string, unknown>, options: { context?: ApiContext; operationName?: string } = {}) =>
+    graphql({ schema, source, variableValues, contextValue: options.context ?? context, operationName: options.operationName }) as Promise<
+      ExecutionResult<Record<string, any>>
+    >;
   return { run, entities };
 }
