@@ -242,6 +242,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     Chart: { container, ...linked },
     DataFlow: linked,
     ...Object.fromEntries(RELATED_TYPES.map((type) => [type, { relationships }])),
+    ...Object.fromEntries([['DataProcessInstance', { container, parentContainers, dataPlatformInstance, relationships }]]),
     DataJob: linked,
   };
   return resolvers;

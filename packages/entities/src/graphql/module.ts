@@ -13,6 +13,7 @@ import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
+import { processInstanceResolvers } from './process-instances';
 import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -48,6 +49,7 @@ const TYPE_DEFS = sdlFiles(
   'update-mutations.graphql',
   'ml.graphql',
   'metadata-tests.graphql',
+  'process-instances.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
@@ -146,6 +148,7 @@ export function createEntityGraphql(options: {
       profileResolvers(service),
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders),
+      processInstanceResolvers(service, loaders),
     ],
   };
 }

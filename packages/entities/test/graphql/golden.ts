@@ -9,18 +9,19 @@ export const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
 
 /**
  * The entity GraphQL face over a fresh SQLite store holding the aspects of DataHub's golden files (`files`, from
- * packages/entities/test/fixtures/datahub, the items `keep` accepts), ingested through the entity service as
- * DataHub's file source sends them.
+ * packages/entities/test/fixtures/datahub, the aspects `keep` accepts), ingested through the entity service as
+ * DataHub's file source sends them. This store has no time-series service: time-series aspects are for the
+ * server's tests (apps/server/test/entity-families.e2e.test.ts).
  */
 export async function goldenGraphql(
   databases: ReturnType<typeof sqliteTestDatabases>,
   files: readonly string[],
-  keep: (urn: string) => boolean = () => true,
+  keep: (urn: string, aspectName: string) => boolean = () => true,
 ) {
   const entities = await createEntities({ db: await databases.open() });
   const items = files
     .flatMap((file) => goldenAspects(file))
-    .filter((a) => a.urn !== undefined && keep(a.urn) && a.changeType === 'UPSERT')
+    .filter((a) => a.urn !== undefined && keep(a.urn, a.aspectName) && a.changeType === 'UPSERT')
     .map((a, i) => ({
       proposal: {
         entityType: a.entityType,
