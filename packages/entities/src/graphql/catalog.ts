@@ -20,7 +20,7 @@ const ALL_EDGES = 10_000;
 /** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
 const MAX_DEPTH = 32;
 /** Declared entity types (issue 31's families) whose `relationships` this file answers, as it does for the others. */
-const RELATED_TYPES = ['MLModel', 'MLModelGroup', 'MLFeature', 'MLFeatureTable', 'MLPrimaryKey', 'Test'];
+const RELATED_TYPES = ['MLModel', 'MLModelGroup', 'MLFeature', 'MLFeatureTable', 'MLPrimaryKey', 'Test', 'Incident'];
 
 /**
  * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to

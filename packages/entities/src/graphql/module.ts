@@ -11,6 +11,7 @@ import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { incidentResolvers } from './incidents';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -50,6 +51,7 @@ const TYPE_DEFS = sdlFiles(
   'ml.graphql',
   'metadata-tests.graphql',
   'process-instances.graphql',
+  'incidents.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM']);
@@ -149,6 +151,7 @@ export function createEntityGraphql(options: {
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders),
       processInstanceResolvers(service, loaders),
+      incidentResolvers(loaders),
     ],
   };
 }
