@@ -93,6 +93,7 @@ describe('users and roles', () => {
         'DELETE_ENTITY',
         'MANAGE_DOMAINS',
         'CREATE_DOMAINS',
+        'VIEW_TESTS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(

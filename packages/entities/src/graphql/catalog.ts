@@ -3,6 +3,7 @@ import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '
 import { aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
+import { entityRef } from './typenames';
 
 /** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
 /** Which end of its edges an entity is asked about. */
@@ -10,6 +11,8 @@ type Direction = 'INCOMING' | 'OUTGOING';
 /** Every edge of one entity fits in one read; paging is applied to what it answers. */
 const ALL_EDGES = 10_000;
 const MAX_DEPTH = 32;
+/** Declared entity types (issue 31's families) whose `relationships` this file answers, as it does for the others. */
+const RELATED_TYPES = ['MLModel', 'MLModelGroup', 'MLFeature', 'MLFeatureTable', 'MLPrimaryKey', 'Test', 'Incident'];
 
 /**
  * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to
@@ -24,7 +27,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntityOfUrn(urn)?.graphqlType;
     if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
   };
 
   /** The urns above `urn`, nearest first, following `next` (a container's container, a domain's parent). */
@@ -148,6 +151,8 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     Chart: { parentContainers },
     DataFlow: { parentContainers },
     DataJob: { parentContainers },
+    ...Object.fromEntries(RELATED_TYPES.map((type) => [type, { relationships }])),
+    ...Object.fromEntries([['DataProcessInstance', { parentContainers, relationships }]]),
   };
   return resolvers;
 }

@@ -1,5 +1,5 @@
-import { findEntity, isJsonObject, parseUrn } from '@mds/core';
-import type { ApiContext, EntityParent } from '@mds/schema';
+import { findEntity, isJsonObject, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
+import { badRequest, type ApiContext, type EntityParent } from '@mds/schema';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { fieldResolvers } from './mapping/declare';
 import { idOf } from './ownership';
@@ -10,6 +10,16 @@ export type Json = Record<string, unknown>;
 export type Loaders = (context: ApiContext) => RequestLoaders;
 /** What a field resolver of an entity type is handed: the entity's urn (and what the urn says). */
 export type Parent = EntityParent;
+
+/** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
+export function urnArgument(urn: string) {
+  try {
+    return parseEntityUrn(urn);
+  } catch (error) {
+    if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
+    throw error;
+  }
+}
 
 /** The key aspect of a urn's entity type. */
 const keyAspectOf = (urn: string) => findEntity(parseUrn(urn).entityType)?.keyAspect ?? '';

@@ -1,4 +1,4 @@
-import { findEntityOfUrn, isJsonObject, pageOf, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject, parseUrn, UrnError } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import {
   badRequest,
@@ -27,7 +27,6 @@ const ALL_EDGES = 10_000;
 const DEGREE = 'degree';
 const DEGREE_VALUES = ['1', '2', '3+'] as const;
 
-type Direction = 'INCOMING' | 'OUTGOING';
 interface LineageFlagsInput {
   startTimeMillis?: number | null;
   endTimeMillis?: number | null;

@@ -1,12 +1,12 @@
-import { findEntity, parseEntityUrn, UrnError, findEntityOfUrn } from '@mds/core';
+import { findEntity, findEntityOfUrn } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, resolversIfDeclared, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
+import { resolversIfDeclared, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers, relationshipsResolver } from './catalog';
 import { ASSET_RULES, assetMappings } from './assets';
 import { COMMON_RULES } from './common';
-import { refWithKey } from './common-fields';
+import { refWithKey, urnArgument } from './common-fields';
 import { containerMappings } from './containers';
 import { DATASET_RULES, datasetMapping, datasetResolvers, entityObject } from './dataset';
 import { entityTypeResolvers } from './mapping/declare';
@@ -16,6 +16,10 @@ import { domainResolvers } from './domains';
 import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { incidentResolvers } from './incidents';
+import { metadataTestResolvers } from './metadata-tests';
+import { mlResolvers } from './ml';
+import { processInstanceResolvers } from './process-instances';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -55,6 +59,10 @@ const TYPE_DEFS = sdlFiles(
   'description.graphql',
   'update-mutations.graphql',
   'lineage.graphql',
+  'ml.graphql',
+  'metadata-tests.graphql',
+  'process-instances.graphql',
+  'incidents.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -94,7 +102,7 @@ export function createEntityGraphql(options: {
 
   /** The entity of `urn` if stored, through its type's face; null for types without one. */
   const entityOf = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntity(parseArgument(urn).entityType);
+    const type = findEntity(urnArgument(urn).entityType);
     if (!type) return null;
     const own = entityObject(urn);
     if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
@@ -103,7 +111,7 @@ export function createEntityGraphql(options: {
 
   /** The entity of `urn` when the urn is of `entityType` (another type's urn answers null, as DataHub's does). */
   const ofType = async (entityType: string, urn: string, context: ApiContext) =>
-    parseArgument(urn).entityType === entityType ? entityOf(urn, context) : null;
+    urnArgument(urn).entityType === entityType ? entityOf(urn, context) : null;
 
   return {
     name: 'entity-graphql',
@@ -129,13 +137,13 @@ export function createEntityGraphql(options: {
             // With checkForExistence, urns of entities not stored are left out (DataHub's filter), not answered null.
             const kept = checkForExistence
               ? (
-                  await Promise.all(urns.map(async (urn) => (parseArgument(urn), (await loaders(context).reader.exists(urn)) ? [urn] : [])))
+                  await Promise.all(urns.map(async (urn) => (urnArgument(urn), (await loaders(context).reader.exists(urn)) ? [urn] : [])))
                 ).flat()
               : urns;
             return Promise.all(kept.map((urn) => entityOf(urn, context)));
           },
           entityExists: (_parent, { urn }, context) => {
-            parseArgument(urn);
+            urnArgument(urn);
             return loaders(context).reader.exists(urn);
           },
           searchAcrossEntities: (_parent, { input }, context) =>
@@ -161,11 +169,10 @@ export function createEntityGraphql(options: {
           ...updateMutationResolvers(service, now),
         },
       },
-      entityTypeResolvers(
-        loaders,
-        [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)],
-        { rules: TYPE_RULES, ref: refWithKey },
-      ),
+      entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
+        rules: TYPE_RULES,
+        ref: refWithKey,
+      }),
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       // Every entity type answers its edges alike, whichever package declares the type.
@@ -174,6 +181,10 @@ export function createEntityGraphql(options: {
       ),
       profileResolvers(service),
       lineageResolvers({ loaders, search, searchable, now }),
+      mlResolvers(loaders),
+      metadataTestResolvers(service, search, loaders),
+      processInstanceResolvers(service, loaders),
+      incidentResolvers(loaders),
     ],
   };
 }
@@ -182,14 +193,4 @@ export function createEntityGraphql(options: {
 async function urnEntity(value: string, loaders: RequestLoaders): Promise<EntityParent | null> {
   const type = value.startsWith('urn:li:') ? findEntityOfUrn(value)?.graphqlType : undefined;
   return type ? ((await loaders.entity(type, value)) ?? null) : null;
-}
-
-/** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
-function parseArgument(urn: string) {
-  try {
-    return parseEntityUrn(urn);
-  } catch (error) {
-    if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
-    throw error;
-  }
 }

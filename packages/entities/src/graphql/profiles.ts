@@ -1,14 +1,5 @@
 import { isJsonObject } from '@mds/core';
-import {
-  badRequest,
-  type AndFilterInput,
-  type FacetFilterInput,
-  type ApiContext,
-  type OperationSourceType,
-  type OperationType,
-  type PartitionType,
-  type Resolvers,
-} from '@mds/schema';
+import { badRequest, type AndFilterInput, type FacetFilterInput, type ApiContext, type OperationType, type Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
 import type { GraphQLResolveInfo } from 'graphql';
 import { urnOf, type Json, type Parent } from './common-fields';
