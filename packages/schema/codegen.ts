@@ -29,6 +29,7 @@ const config: CodegenConfig = {
               'Domain',
               'DataPlatform',
               'GlossaryTerm',
+              'GlossaryNode',
               'Tag',
             ].map((type) => [type, '../mappers#EntityParent']),
           ),

@@ -5,9 +5,11 @@ import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
 import { catalogResolvers } from './catalog';
 import { datasetResolvers, entityObject } from './dataset';
+import { entityRef } from './typenames';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
 import { domainResolvers } from './domains';
+import { glossaryResolvers } from './glossary';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { profileResolvers } from './profiles';
@@ -27,6 +29,8 @@ const OWN_TYPES = [
   'CORP_GROUP',
   'DOMAIN',
   'DATA_PLATFORM',
+  'GLOSSARY_TERM',
+  'GLOSSARY_NODE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -38,6 +42,7 @@ const TYPE_DEFS = sdlFiles(
   'profiles.graphql',
   'browse.graphql',
   'domains.graphql',
+  'glossary.graphql',
   'tag-mutations.graphql',
   'owner-mutations.graphql',
   'entity-mutations.graphql',
@@ -67,7 +72,7 @@ export function createEntityGraphql(options: {
   const ownFace: EntityFace = async (urns) => {
     const answered = new Map<string, EntityParent>();
     for (const urn of urns) {
-      const found = entityObject(urn);
+      const found = ownObject(urn);
       if (found) answered.set(urn, found);
     }
     return answered;
@@ -82,7 +87,7 @@ export function createEntityGraphql(options: {
   const entityOf = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntity(parseArgument(urn).entityType);
     if (!type) return null;
-    const own = entityObject(urn);
+    const own = ownObject(urn);
     if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
     return (await loaders(context).entity(type.graphqlType, urn)) ?? null;
   };
@@ -139,8 +144,15 @@ export function createEntityGraphql(options: {
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       profileResolvers(service),
+      ...glossaryResolvers(loaders, search),
     ],
   };
+}
+
+/** The GraphQL object of an urn of a type this package answers (what its urn says; its fields load themselves). */
+function ownObject(urn: string): EntityParent | undefined {
+  const ref = entityObject(urn) ?? entityRef(urn);
+  return ref && OWN_TYPES.includes(ref.type as string) ? ref : undefined;
 }
 
 /** A urn argument, or DataHub's 400 `Invalid urn: <urn>` (entities-api §9.1; DataHub itself answers 500). */
