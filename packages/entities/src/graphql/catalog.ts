@@ -46,8 +46,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     return above;
   };
   const containerOf = (context: ApiContext) => async (urn: string) => text((await value(urn, 'container', context))?.container);
-  const parentDomainOf = (context: ApiContext) => async (urn: string) =>
-    text((await value(urn, 'domainProperties', context))?.parentDomain);
 
   const container = async (parent: Parent, _args: unknown, context: ApiContext) => {
     const urn = await containerOf(context)(urnOf(parent));
@@ -218,17 +216,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       status: common.status,
       exists: common.exists,
       aspects: common.aspects,
-    },
-    Domain: {
-      ownership: common.ownership,
-      institutionalMemory: common.institutionalMemory,
-      exists: common.exists,
-      aspects: common.aspects,
-      parentDomains: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const domains = (await chain(urnOf(parent), parentDomainOf(context))).map((urn) => entityObject(urn)!);
-        return { count: domains.length, domains };
-      },
-      entities: entitiesIn('domains'),
     },
     DataPlatform: { exists: common.exists },
     BrowsePathEntry: {

@@ -250,12 +250,6 @@ export function datasetResolvers(loaders: Loaders): Resolvers {
           : null;
       },
     },
-    Domain: {
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'domainProperties', context);
-        return v ? { name: text(v.name) ?? idOf(urnOf(parent)), description: text(v.description) } : null;
-      },
-    },
     TagAssociation: {
       // The tag as the tags' face answers it; a tag without an entity still shows its urn and id. A selection of
       // nothing but what the urn says needs no read.

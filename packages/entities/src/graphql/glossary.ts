@@ -1,7 +1,7 @@
 import { parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type EntityParent, type QueryResolvers, type Resolvers } from '@mds/schema';
-import type { Loaders } from './common-fields';
+import { commonFields, type Loaders } from './common-fields';
 import type { TypeRules } from './mapping/convert';
 import { entityTypeResolvers, storedEntity, type EntityMapping, type EntityScope } from './mapping/declare';
 import { entityRef } from './typenames';
@@ -51,6 +51,7 @@ export const GLOSSARY_RULES: TypeRules = {};
  * found through the search index, as DataHub finds them through its own.
  */
 export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolvers[] {
+  const common = commonFields(loaders);
   /** The nodes above `urn`, nearest first: each stored parent, following glossaryNodeInfo.parentNode. */
   const parentNodes = async (parent: EntityParent, _args: unknown, context: ApiContext) => {
     const own = parseUrn(parent.urn).entityType === 'glossaryTerm' ? 'glossaryTermInfo' : 'glossaryNodeInfo';
@@ -109,23 +110,25 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolv
         exists: (e) => e.aspects.has('glossaryTermKey'),
         properties: (e) => termInfo(e, true),
         glossaryTermInfo: (e) => termInfo(e, false),
-        ownership: 'ownership',
-        deprecation: 'deprecation',
-        institutionalMemory: 'institutionalMemory',
-        domain: (e) => firstDomain(e),
       },
-      resolvers: { parentNodes },
+      resolvers: {
+        parentNodes,
+        ownership: common.ownership,
+        deprecation: common.deprecation,
+        institutionalMemory: common.institutionalMemory,
+        domain: common.domain,
+      },
     },
     {
       entity: 'glossaryNode',
       fields: {
         exists: (e) => e.aspects.has('glossaryNodeKey'),
         properties: nodeProperties,
-        ownership: 'ownership',
-        institutionalMemory: 'institutionalMemory',
       },
       resolvers: {
         parentNodes,
+        ownership: common.ownership,
+        institutionalMemory: common.institutionalMemory,
         childrenCount: async (parent: EntityParent) => {
           const [termsCount, nodesCount] = await Promise.all([
             childrenOf('glossaryTerm', parent.urn),
@@ -150,13 +153,6 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolv
     },
   };
   return [{ Query: query }, entityTypeResolvers(loaders, mappings, GLOSSARY_RULES)];
-}
-
-/** The first domain of an entity's `domains` aspect, as DataHub's DomainAssociation (the entity is filled in from the urn). */
-export function firstDomain(entity: EntityScope) {
-  const domains = entity.value('domains')?.domains;
-  const first = Array.isArray(domains) ? domains.find((d) => typeof d === 'string') : undefined;
-  return first ? { domain: first } : undefined;
 }
 
 /** The stored entity of `urn` when it is of `entityType`; another type's urn answers null, a malformed one is a 400. */

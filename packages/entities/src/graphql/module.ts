@@ -8,7 +8,7 @@ import { datasetResolvers, entityObject } from './dataset';
 import { entityRef } from './typenames';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
-import { domainResolvers } from './domains';
+import { domainResolvers, domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
@@ -113,7 +113,6 @@ export function createEntityGraphql(options: {
           container: (_parent, { urn }, context) => ofType('container', urn, context),
           corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context),
           corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context),
-          domain: (_parent, { urn }, context) => ofType('domain', urn, context),
           dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
           entity: (_parent, { urn }, context) => entityOf(urn, context),
           entities: (_parent, { urns }, context) => Promise.all(urns.map((urn) => entityOf(urn, context))),
@@ -145,6 +144,7 @@ export function createEntityGraphql(options: {
       catalogResolvers(loaders, searchEntities),
       profileResolvers(service),
       ...glossaryResolvers(loaders, search),
+      ...domainTypeResolvers(loaders, searchEntities),
     ],
   };
 }
