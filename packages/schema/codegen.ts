@@ -30,6 +30,7 @@ const config: CodegenConfig = {
               'DataPlatform',
               'GlossaryTerm',
               'GlossaryNode',
+              'DataProduct',
               'Tag',
             ].map((type) => [type, '../mappers#EntityParent']),
           ),

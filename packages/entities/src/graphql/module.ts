@@ -8,6 +8,7 @@ import { datasetResolvers, entityObject } from './dataset';
 import { entityRef } from './typenames';
 import { requestLoaders, type EntityFace } from './request-loaders';
 import { descriptionResolvers, type DescriptionHandler } from './description';
+import { dataProductResolvers } from './data-products';
 import { domainResolvers, domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { entityMutationResolvers } from './entity-mutations';
@@ -31,6 +32,7 @@ const OWN_TYPES = [
   'DATA_PLATFORM',
   'GLOSSARY_TERM',
   'GLOSSARY_NODE',
+  'DATA_PRODUCT',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -43,6 +45,7 @@ const TYPE_DEFS = sdlFiles(
   'browse.graphql',
   'domains.graphql',
   'glossary.graphql',
+  'data-products.graphql',
   'tag-mutations.graphql',
   'owner-mutations.graphql',
   'entity-mutations.graphql',
@@ -145,6 +148,7 @@ export function createEntityGraphql(options: {
       profileResolvers(service),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
+      ...dataProductResolvers(loaders, searchEntities),
     ],
   };
 }
