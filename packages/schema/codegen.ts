@@ -31,6 +31,7 @@ const config: CodegenConfig = {
               'GlossaryTerm',
               'GlossaryNode',
               'DataProduct',
+              'OwnershipTypeEntity',
               'Tag',
             ].map((type) => [type, '../mappers#EntityParent']),
           ),

@@ -13,6 +13,7 @@ import { domainResolvers, domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
+import { ownershipTypeResolvers } from './ownership-types';
 import { profileResolvers } from './profiles';
 import { createEntitySearch } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -46,6 +47,7 @@ const TYPE_DEFS = sdlFiles(
   'domains.graphql',
   'glossary.graphql',
   'data-products.graphql',
+  'ownership-types.graphql',
   'tag-mutations.graphql',
   'owner-mutations.graphql',
   'entity-mutations.graphql',
@@ -149,6 +151,7 @@ export function createEntityGraphql(options: {
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
+      ...ownershipTypeResolvers(loaders, search),
     ],
   };
 }

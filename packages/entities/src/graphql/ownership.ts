@@ -1,5 +1,6 @@
 import { isJsonObject } from '@mds/core';
 import type { OwnershipType, ResolversTypes } from '@mds/schema';
+import { entityRef } from './typenames';
 
 /** DataHub's OwnershipType values, the deprecated ones included (older ingestion still writes DATAOWNER). */
 const OWNERSHIP_TYPES = new Set([
@@ -42,7 +43,7 @@ export function toGraphQLOwnership(value: unknown, associatedUrn: string): Resol
       isJsonObject(owner.source) && typeof owner.source.type === 'string'
         ? { type: owner.source.type, url: typeof owner.source.url === 'string' ? owner.source.url : null }
         : null;
-    return [{ owner: entity, type, ownershipType: typeUrn ? { urn: typeUrn } : null, source, associatedUrn }];
+    return [{ owner: entity, type, ownershipType: typeUrn ? (entityRef(typeUrn) ?? null) : null, source, associatedUrn }];
   });
   const stamp = value.lastModified;
   const lastModified =
