@@ -1,7 +1,7 @@
 import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, EntityParent, QueryResolvers, Resolvers, SearchAcrossEntitiesInput } from '@mds/schema';
 import { commonFields, type Loaders } from './common-fields';
-import { ofType } from './glossary';
+import { keyCreated, ofType } from './glossary';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
 import type { EntitySearcher } from './search';
 import { findEntity } from '@mds/core';
@@ -51,6 +51,7 @@ export function dataProductResolvers(loaders: Loaders, searchEntities: EntitySea
           ...v,
           name: typeof v.name === 'string' ? v.name : e.parts[0],
           numAssets: assetsOf(v).length,
+          createdOn: keyCreated(e, 'dataProductKey'),
           customProperties: isJsonObject(v.customProperties) ? v.customProperties : {},
         };
       },

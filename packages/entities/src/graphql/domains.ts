@@ -15,7 +15,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { anyOf, ItemWriteError, type EntityService } from '../service';
 import { commonFields, type Loaders } from './common-fields';
-import { ofType } from './glossary';
+import { keyCreated, ofType } from './glossary';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
 import type { EntitySearcher } from './search';
 import { entityRef } from './typenames';
@@ -184,7 +184,7 @@ export function domainTypeResolvers(loaders: Loaders, searchEntities: EntitySear
       id: (e) => e.parts[0],
       properties: (e) => {
         const v = e.value('domainProperties');
-        return v ? { ...v, name: typeof v.name === 'string' ? v.name : e.parts[0] } : undefined;
+        return v ? { ...v, name: typeof v.name === 'string' ? v.name : e.parts[0], createdOn: keyCreated(e, 'domainKey') } : undefined;
       },
     },
     resolvers: {

@@ -43,7 +43,7 @@ describe("Data products, as DataHub's DataProductMapper and ListDataProductAsset
       `query getDataProduct($urn: String!) {
         dataProduct(urn: $urn) {
           urn type
-          properties { name description externalUrl numAssets customProperties { key value associatedUrn } }
+          properties { name description externalUrl numAssets customProperties { key value associatedUrn } createdOn { time actor { urn } } }
           ownership { owners { owner { ... on CorpUser { urn } } type } }
           tags { tags { tag { urn } associatedUrn } }
           glossaryTerms { terms { term { urn } } }
@@ -67,6 +67,7 @@ describe("Data products, as DataHub's DataProductMapper and ListDataProductAsset
           { key: 'version', value: '2.0', associatedUrn: PRODUCT },
           { key: 'classification', value: 'pii', associatedUrn: PRODUCT },
         ],
+        createdOn: { time: 1_700_000_000_000, actor: { urn: SYSTEM_ACTOR.urn } },
       },
       ownership: { owners: [{ owner: { urn: 'urn:li:corpuser:jdoe' }, type: 'BUSINESS_OWNER' }] },
       tags: { tags: [{ tag: { urn: 'urn:li:tag:awesome' }, associatedUrn: PRODUCT }] },

@@ -66,9 +66,13 @@ describe("Domains, as DataHub's DomainMapper and domain resolvers answer them", 
       entities: { start: 0, count: 0, total: 0, searchResults: [] },
     });
     const marketing = await query(`{ domain(urn: "${MARKETING}") {
-      properties { name description } parentDomains { count domains { urn } } entities { start count total searchResults { entity { urn } } } } }`);
+      properties { name description createdOn { time actor { urn } } } parentDomains { count domains { urn } } entities { start count total searchResults { entity { urn } } } } }`);
     expect(marketing.domain).toEqual({
-      properties: { name: 'Sales', description: 'My custom domain' },
+      properties: {
+        name: 'Sales',
+        description: 'My custom domain',
+        createdOn: { time: 1_700_000_000_000, actor: { urn: SYSTEM_ACTOR.urn } },
+      },
       parentDomains: { count: 0, domains: [] },
       entities: { start: 0, count: 1, total: 1, searchResults: [{ entity: { urn: VIEWS } }] },
     });

@@ -48,7 +48,7 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
           institutionalMemory { elements { url } }
           deprecation { deprecated }
           domain { domain { urn } }
-          properties { name definition description termSource sourceRef sourceUrl rawSchema customProperties { key value associatedUrn } }
+          properties { name definition description termSource sourceRef sourceUrl rawSchema customProperties { key value associatedUrn } createdOn { time actor { urn } } }
           glossaryTermInfo { name definition termSource }
         }
       }`,
@@ -83,6 +83,8 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
         sourceUrl: 'https://github.com/datahub-project/datahub/',
         rawSchema: null,
         customProperties: [{ key: 'is_confidential', value: 'False', associatedUrn: SENSITIVE }],
+        // When the term's key was first written, and by whom (DataHub reads the key aspect's created stamp).
+        createdOn: { time: 1_700_000_000_000, actor: { urn: SYSTEM_ACTOR.urn } },
       },
       glossaryTermInfo: { name: 'Sensitive', definition: 'Sensitive Data', termSource: 'INTERNAL' },
     });
@@ -127,7 +129,7 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
         ownership { owners { owner { ... on CorpUser { urn } } } }
       }
       secret: glossaryNode(urn: "urn:li:glossaryNode:Secret") { properties { name description } parentNodes { nodes { urn } } childrenCount { termsCount nodesCount } }
-      bare: glossaryNode(urn: "urn:li:glossaryNode:Bare") { exists properties { name description } }
+      bare: glossaryNode(urn: "urn:li:glossaryNode:Bare") { exists properties { name description createdOn { time } } }
     }`);
     expect(data.classification).toEqual({
       urn: CLASSIFICATION,
@@ -147,7 +149,7 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
       parentNodes: { nodes: [{ urn: CLASSIFICATION }] },
       childrenCount: { termsCount: 1, nodesCount: 0 },
     });
-    expect(data.bare).toEqual({ exists: true, properties: { name: 'Bare', description: null } });
+    expect(data.bare).toEqual({ exists: true, properties: { name: 'Bare', description: null, createdOn: null } });
   });
 
   it('getRootGlossaryTerms and getRootGlossaryNodes list what sits under no node (the UI sends start 0, count 1000)', async () => {
