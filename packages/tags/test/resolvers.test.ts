@@ -8,6 +8,7 @@ const TAG = `query ($urn: String!) {
   tag(urn: $urn) {
     urn type name description
     properties { name description colorHex }
+    editableProperties { name description }
     ownership { owners { owner { ... on CorpUser { urn username } } type associatedUrn } lastModified { time actor } }
     created { time actor }
     lastModified { time actor }
@@ -126,6 +127,8 @@ describe('tag', () => {
           name: 'pii',
           description: 'Personal data',
           properties: { name: 'PII', description: 'Personal data', colorHex: null },
+          // DataHub's TagMapper never fills editableProperties.
+          editableProperties: null,
           ownership: {
             owners: [
               { owner: { urn: 'urn:li:corpuser:editor', username: 'editor' }, type: 'TECHNICAL_OWNER', associatedUrn: 'urn:li:tag:pii' },

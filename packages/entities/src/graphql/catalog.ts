@@ -41,8 +41,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     return above;
   };
   const containerOf = (context: ApiContext) => async (urn: string) => text((await value(urn, 'container', context))?.container);
-  const parentDomainOf = (context: ApiContext) => async (urn: string) =>
-    text((await value(urn, 'domainProperties', context))?.parentDomain);
 
   const parentContainers = async (parent: Parent, _args: unknown, context: ApiContext) => {
     const containers = (await chain(urnOf(parent), containerOf(context))).map((urn) => entityObject(urn)!);
@@ -131,17 +129,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       status: common.status,
       exists: common.exists,
       aspects: common.aspects,
-    },
-    Domain: {
-      ownership: common.ownership,
-      institutionalMemory: common.institutionalMemory,
-      exists: common.exists,
-      aspects: common.aspects,
-      parentDomains: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const domains = (await chain(urnOf(parent), parentDomainOf(context))).map((urn) => entityObject(urn)!);
-        return { count: domains.length, domains };
-      },
-      entities: entitiesIn('domains'),
     },
     BrowsePathEntry: {
       entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),

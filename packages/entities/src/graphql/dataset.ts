@@ -143,12 +143,6 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
 /** Resolvers of the types the dataset's aspects lead to. */
 export function datasetResolvers(loaders: Loaders): Resolvers {
   return {
-    Domain: {
-      properties: async (parent, _args, context) => {
-        const v = (await loaders(context).aspects(parent.urn))?.get('domainProperties')?.value;
-        return v ? { name: text(v.name) ?? idOf(parent.urn), description: text(v.description) } : null;
-      },
-    },
     TagAssociation: {
       // The tag as the tags' face answers it; a tag without an entity still shows its urn and id. A selection of
       // nothing but what the urn says needs no read.

@@ -1,10 +1,26 @@
+import { COMMON_RULES } from './common';
+import { refWithKey } from './common-fields';
 import { Privilege } from '@mds/auth';
 import { MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, conflict, notFound, type QueryResolvers, type MutationResolvers } from '@mds/schema';
+import {
+  badRequest,
+  conflict,
+  notFound,
+  type ApiContext,
+  type EntityParent,
+  type FacetFilterInput,
+  type QueryResolvers,
+  type MutationResolvers,
+  type Resolvers,
+} from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { anyOf, ItemWriteError, type EntityService } from '../service';
-import { entityObject } from './dataset';
+import { commonFields, type Loaders } from './common-fields';
+import { keyCreated, ofType } from './glossary';
+import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
+import type { EntitySearcher } from './search';
+import { entityRef } from './typenames';
 import { graphqlReader } from './mutation-support';
 import { systemTypeUrn } from './ownership';
 
@@ -58,7 +74,7 @@ export function domainResolvers(
         const listed = (await domains(input.query?.trim() || '*')).filter((d) => d.parent === parent);
         // Newest first; the urn keeps the order of domains created in the same millisecond stable.
         listed.sort((a, b) => b.created - a.created || (a.urn < b.urn ? -1 : 1));
-        const shown = listed.slice(page.start, page.start + page.count).flatMap((d) => entityObject(d.urn) ?? []);
+        const shown = listed.slice(page.start, page.start + page.count).flatMap((d) => entityRef(d.urn) ?? []);
         return { start: page.start, count: shown.length, total: listed.length, domains: shown };
       },
     },
@@ -125,6 +141,64 @@ export function domainResolvers(
       },
     },
   };
+}
+
+/** How far up a chain of domains is followed (a cycle in ingested data must not hang a request). */
+const MAX_DEPTH = 32;
+
+/**
+ * The `Domain` entity type (DataHub's DomainMapper, ParentDomainsResolver, DomainEntitiesResolver) and `domain(urn:)`:
+ * its id is the key's, its place the `parentDomain` of its domainProperties, its entities those whose `domains` name it.
+ */
+export function domainTypeResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers[] {
+  const common = commonFields(loaders);
+  /** The domains above `urn`, nearest first: each parent whose properties are stored. */
+  const parentDomains = async (parent: EntityParent, _args: unknown, context: ApiContext) => {
+    const parentOf = async (urn: string) => {
+      const next = (await loaders(context).aspects(urn))?.get('domainProperties')?.value.parentDomain;
+      return typeof next === 'string' ? next : undefined;
+    };
+    const domains: EntityParent[] = [];
+    const seen = new Set([parent.urn]);
+    for (let at = await parentOf(parent.urn); at && !seen.has(at) && domains.length < MAX_DEPTH; at = await parentOf(at)) {
+      const ref = entityRef(at);
+      if (!ref) break;
+      seen.add(at);
+      domains.push(ref);
+    }
+    return { count: domains.length, domains };
+  };
+  type EntitiesInput = { query?: string | null; start?: number | null; count?: number | null; filters?: FacetFilterInput[] | null };
+  const entities = (parent: EntityParent, { input }: { input?: EntitiesInput | null }, context: ApiContext) =>
+    searchEntities(
+      {
+        query: input?.query ?? '*',
+        start: input?.start ?? 0,
+        count: input?.count ?? 20,
+        filters: input?.filters,
+        scope: [{ field: 'domains', values: [parent.urn] }],
+      },
+      context,
+    );
+  const mapping: EntityMapping = {
+    entity: 'domain',
+    fields: {
+      id: (e) => e.parts[0],
+      properties: (e) => {
+        const v = e.value('domainProperties');
+        return v ? { ...v, name: typeof v.name === 'string' ? v.name : e.parts[0], createdOn: keyCreated(e, 'domainKey') } : undefined;
+      },
+    },
+    resolvers: {
+      ownership: common.ownership,
+      institutionalMemory: common.institutionalMemory,
+      aspects: common.aspects,
+      parentDomains,
+      entities,
+    },
+  };
+  const query: QueryResolvers = { domain: (_parent, { urn }, context) => ofType(loaders, 'domain', urn, context) };
+  return [{ Query: query }, entityTypeResolvers(loaders, [mapping], { rules: COMMON_RULES, ref: refWithKey })];
 }
 
 /** The id of a domain urn, or undefined when `urn` is not one. */

@@ -20,6 +20,11 @@ import { incidentResolvers } from './incidents';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
+import { dataProductResolvers } from './data-products';
+import { domainTypeResolvers } from './domains';
+import { glossaryResolvers } from './glossary';
+import { ownershipTypeResolvers } from './ownership-types';
+import { entityRef } from './typenames';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -39,6 +44,9 @@ const OWN_TYPES = [
   'DOMAIN',
   'DATA_PLATFORM',
   'DATA_PLATFORM_INSTANCE',
+  'GLOSSARY_TERM',
+  'GLOSSARY_NODE',
+  'DATA_PRODUCT',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -53,6 +61,9 @@ const TYPE_DEFS = sdlFiles(
   'profiles.graphql',
   'browse.graphql',
   'domains.graphql',
+  'glossary.graphql',
+  'data-products.graphql',
+  'ownership-types.graphql',
   'tag-mutations.graphql',
   'owner-mutations.graphql',
   'entity-mutations.graphql',
@@ -89,7 +100,7 @@ export function createEntityGraphql(options: {
   const ownFace: EntityFace = async (urns) => {
     const answered = new Map<string, EntityParent>();
     for (const urn of urns) {
-      const found = entityObject(urn);
+      const found = ownObject(urn);
       if (found) answered.set(urn, found);
     }
     return answered;
@@ -104,7 +115,7 @@ export function createEntityGraphql(options: {
   const entityOf = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntity(urnArgument(urn).entityType);
     if (!type) return null;
-    const own = entityObject(urn);
+    const own = ownObject(urn);
     if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
     return (await loaders(context).entity(type.graphqlType, urn)) ?? null;
   };
@@ -130,7 +141,6 @@ export function createEntityGraphql(options: {
           container: (_parent, { urn }, context) => ofType('container', urn, context),
           corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context),
           corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context),
-          domain: (_parent, { urn }, context) => ofType('domain', urn, context),
           dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
           entity: (_parent, { urn }, context) => entityOf(urn, context),
           entities: async (_parent, { urns, checkForExistence }, context) => {
@@ -185,8 +195,18 @@ export function createEntityGraphql(options: {
       metadataTestResolvers(service, search, loaders),
       processInstanceResolvers(service, loaders),
       incidentResolvers(loaders),
+      ...glossaryResolvers(loaders, search),
+      ...domainTypeResolvers(loaders, searchEntities),
+      ...dataProductResolvers(loaders, searchEntities),
+      ...ownershipTypeResolvers(loaders, search),
     ],
   };
+}
+
+/** The GraphQL object of an urn of a type this package answers (what its urn says; its fields load themselves). */
+function ownObject(urn: string): EntityParent | undefined {
+  const ref = entityObject(urn) ?? entityRef(urn);
+  return ref && OWN_TYPES.includes(ref.type as string) ? ref : undefined;
 }
 
 /** The entity a value names when it is a urn of a type with a face; null otherwise (not a urn, no face, absent). */

@@ -14,6 +14,7 @@ export function toGraphQLTag(tag: Tag): EntityParent {
     type: 'TAG',
     name: tag.id,
     description: tag.description,
+    editableProperties: null,
     properties: { name: tag.name, description: tag.description, colorHex: tag.colorHex } satisfies TagProperties,
     ownership: (tag.ownership && toGraphQLOwnership(tag.ownership, tag.urn)) satisfies ResolversTypes['Ownership'] | null,
     created: tag.created satisfies AuditStamp,
