@@ -243,7 +243,7 @@ describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
     });
   });
 
-  it('honours skipAggregates, maxAggValues, includeSoftDeleted and sort; an unsupported condition is a 400', async () => {
+  it('honours skipAggregates, maxAggValues, includeSoftDeleted and sort; ANCESTORS_INCL on a flat field compares as EQUAL', async () => {
     expect((await search({ searchFlags: { skipAggregates: true } })).data.searchAcrossEntities.facets).toEqual([]);
     const capped = await search({ types: [], searchFlags: { maxAggValues: 1 } });
     expect(capped.data.searchAcrossEntities.facets.find((f: { field: string }) => f.field === 'platform').aggregations).toHaveLength(1);
@@ -255,8 +255,11 @@ describe('searchAcrossEntities filters and facets (entities-api §9.3)', () => {
     expect((await search({ filters: kafka })).data.searchAcrossEntities.total).toBe(0);
     expect((await search({ filters: kafka, searchFlags: { includeSoftDeleted: true } })).data.searchAcrossEntities.total).toBe(1);
     await mds.graphql(`mutation { batchUpdateSoftDeleted(input: { urns: ["${KAFKA}"], deleted: false }) }`);
-    const refused = await search({ orFilters: [{ and: [{ field: 'platform', values: ['x'], condition: 'ANCESTORS_INCL' }] }] });
-    expect(refused.errors[0]).toMatchObject({ message: 'Unsupported filter condition ANCESTORS_INCL', extensions: { code: 400 } });
+    // ANCESTORS_INCL on a field without a hierarchy (not domains or container) compares as EQUAL.
+    const platform = (value: string) =>
+      search({ orFilters: [{ and: [{ field: 'platform', values: [value], condition: 'ANCESTORS_INCL' }] }] });
+    expect((await platform('x')).data.searchAcrossEntities.total).toBe(0);
+    expect((await platform('urn:li:dataPlatform:kafka')).data.searchAcrossEntities.total).toBe(1);
   });
 
   it('compares a DATETIME field as numbers and a has-values field as booleans; a value of another kind is a 400 naming the field', async () => {

@@ -1,6 +1,6 @@
 import { findEntity, isJsonObject } from '@mds/core';
 import type { EntityReader, EntityService } from '@mds/entities';
-import type { Criterion, SearchIndex } from '@mds/search';
+import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import { badRequest, type Actor } from '@mds/schema';
 import type { ShellConfig } from './config';
 import { flagPrivileges, PLATFORM_FLAGS, PLATFORM_PRIVILEGES, RESOURCE_PRIVILEGES, type PlatformFlag } from './privileges';
@@ -80,6 +80,16 @@ const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.fi
  */
 export class ShellService {
   constructor(private readonly deps: ShellDeps) {}
+
+  /** A search of the index; a filter the index cannot apply (an unknown field, a bad value) is the caller's 400. */
+  private async search(query: Parameters<SearchIndex['search']>[0]) {
+    try {
+      return await this.deps.entities.search.search(query);
+    } catch (error) {
+      if (error instanceof SearchQueryError) throw badRequest(error.message);
+      throw error;
+    }
+  }
 
   private reader(actor: Actor): EntityReader {
     return this.deps.entities.service.reader(actor, { api: 'graphql' });
@@ -220,7 +230,7 @@ export class ShellService {
     const count = request.count ?? DEFAULT_COUNT;
     if (start < 0) throw badRequest(`Field 'start' must be 0 or more (got ${start}).`);
     if (count < 0 || count > MAX_COUNT) throw badRequest(`Field 'count' must be from 0 to ${MAX_COUNT} (got ${count}).`);
-    const found = await this.deps.entities.search.search({
+    const found = await this.search({
       entityTypes: [entityType],
       input: request.query?.trim() || '*',
       filters: filters.filter((group) => group.length > 0),
@@ -254,7 +264,7 @@ export class ShellService {
   /** `getQuickFilters`: the top platforms (by entity count, then by name) and the first source and catalog entity types stored. */
   async quickFilters(actor: Actor, viewUrn?: string | null): Promise<{ field: string; value: string }[]> {
     const scope = await this.viewScope(actor, viewUrn);
-    const result = await this.deps.entities.search.search({
+    const result = await this.search({
       input: '*',
       ...scope,
       start: 0,
@@ -282,7 +292,7 @@ export class ShellService {
   /** How many entities of each type the index holds (within a view, when given), by GraphQL EntityType. */
   async entityCounts(actor: Actor, viewUrn?: string | null): Promise<Map<string, number>> {
     const scope = await this.viewScope(actor, viewUrn);
-    const result = await this.deps.entities.search.search({
+    const result = await this.search({
       input: '*',
       ...scope,
       start: 0,

@@ -381,6 +381,14 @@ describe('listPosts', () => {
     const page = await run(bob, LIST, { input: { start: 1, count: 1 } });
     expect(page.data!.listPosts).toMatchObject({ start: 1, count: 1, total: 2, posts: [{ urn: 'urn:li:post:older' }] });
   });
+
+  it('refuses a filter on a field the index does not know with a 400 naming it (found by the fuzzer: was a 500)', async () => {
+    const { run } = await setup();
+    const refused = await run(bob, 'query ($input: ListPostsInput!) { listPosts(input: $input) { count } }', {
+      input: { orFilters: [{ and: [{ field: 'nope', values: ['x'] }] }] },
+    });
+    expect(refused.errors?.[0]).toMatchObject({ message: expect.stringContaining('Unknown filter field nope'), extensions: { code: 400 } });
+  });
 });
 
 const dataset = (name: string, platform: string) => ({
