@@ -27,7 +27,12 @@ beforeAll(async () => {
   server = await startServer(loadConfig({ PORT: '0', MAX_BODY_BYTES: String(64 * 1024) }), createLogger('silent'), {
     // The host serves what its modules declare (appConfig is @mds/shell's): one query of the test's own.
     modules: [
-      { name: 'test', actions: [echo], typeDefs: ['extend type Query { word: String }'], resolvers: { Query: { word: () => 'hello' } } },
+      {
+        name: 'test',
+        actions: [echo],
+        typeDefs: ['extend type Query { word: String }'],
+        resolvers: { Query: { word: () => 'hello' } } as never,
+      },
     ],
     authenticate: async (header) => (header === 'Bearer ok' ? actor : null),
   });
