@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
 import type { Loaders } from './common-fields';
 import type { EntityMapping } from './mapping/declare';
 
@@ -17,19 +17,11 @@ export function containerMappings(loaders: Loaders): EntityMapping[] {
         editableProperties: 'editableContainerProperties',
         ...ASSET_FIELDS,
       },
-      resolvers: pick(common, [
-        'tags',
-        'ownership',
-        'deprecation',
-        'domain',
-        'status',
-        'subTypes',
-        'glossaryTerms',
-        'institutionalMemory',
-        'exists',
-        'lastIngested',
-        'aspects',
-      ]),
+      // A container has no deprecated `globalTags`, as DataHub's Container has none.
+      resolvers: pick(
+        common,
+        ASSET_COMMON.filter((field) => field !== 'globalTags'),
+      ),
     },
     {
       entity: 'dataPlatform',
