@@ -3,12 +3,15 @@ import { createMdsClient, timeseriesProposal, type IndexSize } from '@mds/client
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatMegabytes } from '../src/cli/index-sizes';
 import { parseAge, parseEndTime } from '../src/cli/truncate';
 import { compose } from '../src/compose';
 import { loadConfig } from '../src/config';
 import { freshDataDir, runCli, spawnServer, type ChildServer } from './support/child';
+
+// Each remote-mode test spawns the CLI (tsx loads the sources): 20 s was seen exceeded at load 20; a bound for a hang.
+vi.setConfig({ testTimeout: 90_000 });
 
 // `mds index-sizes` and `mds truncate` as an operator runs them: child processes, on DATA_DIR or against --url.
 const BIN = fileURLToPath(new URL('../bin/mds.js', import.meta.url));
