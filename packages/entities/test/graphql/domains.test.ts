@@ -1,7 +1,7 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { graphql } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { context, goldenGraphql } from './golden-ingested';
+import { context, goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
 
 const databases = sqliteTestDatabases();

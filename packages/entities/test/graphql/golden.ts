@@ -1,42 +1,48 @@
-import { sqliteTestDatabases } from '@mds/db/testing';
+import type { TestSqlDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
-import { goldenAspects } from '../../../core/test/support/golden-files';
-import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
+import { readFileSync } from 'node:fs';
+import { createEntities, createEntityGraphql, fileItemProposals, SYSTEM_ACTOR } from '../../src/index';
 import { schemaOf } from './schema';
 
 export const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
 
+/** The items of one of DataHub's golden files under test/fixtures/datahub (sources in its SOURCES.md). */
+export const goldenItems = (file: string): unknown[] =>
+  JSON.parse(readFileSync(new URL(`../fixtures/datahub/${file}`, import.meta.url), 'utf8')) as unknown[];
+
+interface GoldenOptions {
+  /** Which of the files' aspects to store (all unless given). */
+  keep?: (urn: string, aspectName: string) => boolean;
+  now?: () => number;
+}
+
 /**
- * The entity GraphQL face over a fresh SQLite store holding the aspects of DataHub's golden files (`files`, from
- * packages/entities/test/fixtures/datahub, the aspects `keep` accepts), ingested through the entity service as
- * DataHub's file source sends them. This store has no time-series service: time-series aspects are for the
- * server's tests (apps/server/test/entity-families.e2e.test.ts).
+ * A fresh entities module (SQLite, no time-series service: time-series aspects are for the server's tests) holding the
+ * items of DataHub's golden files, ingested through the entity service as `datahub ingest` sends them (an item the
+ * service refuses is left out), and this package's GraphQL face over it: `run` answers a document as GraphQL does,
+ * `query` its data, failing on any error.
  */
-export async function goldenGraphql(
-  databases: ReturnType<typeof sqliteTestDatabases>,
-  files: readonly string[],
-  keep: (urn: string, aspectName: string) => boolean = () => true,
-) {
-  const entities = await createEntities({ db: await databases.open() });
-  const items = files
-    .flatMap((file) => goldenAspects(file))
-    .filter((a) => a.urn !== undefined && keep(a.urn, a.aspectName) && a.changeType === 'UPSERT')
-    .map((a, i) => ({
-      proposal: {
-        entityType: a.entityType,
-        entityUrn: a.urn,
-        changeType: 'UPSERT',
-        aspectName: a.aspectName,
-        aspect: { value: JSON.stringify(a.value), contentType: 'application/json' },
-      },
-      place: { action: 'test', path: `item ${i}` },
-    }));
-  await entities.service.ingest(SYSTEM_ACTOR, items, { batch: false });
-  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search }));
-  const run = (source: string, variableValues?: Record<string, unknown>, options: { context?: ApiContext; operationName?: string } = {}) =>
-    graphql({ schema, source, variableValues, contextValue: options.context ?? context, operationName: options.operationName }) as Promise<
+export async function goldenGraphql(databases: Pick<TestSqlDatabases, 'open'>, files: readonly string[], options: GoldenOptions = {}) {
+  const now = options.now ?? (() => 1_700_000_000_000);
+  const entities = await createEntities({ db: await databases.open(), now });
+  const keep = options.keep ?? (() => true);
+  const placed = files
+    .flatMap((file) => goldenItems(file).flatMap((item, i) => fileItemProposals(item, `${file}[${i}]`)))
+    .filter(({ proposal }) => {
+      const { entityUrn, aspectName } = proposal as { entityUrn?: unknown; aspectName?: unknown };
+      return typeof entityUrn === 'string' && typeof aspectName === 'string' && keep(entityUrn, aspectName);
+    });
+  await entities.service.ingest(SYSTEM_ACTOR, placed, { batch: false });
+  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search, now }));
+  const run = (source: string, variableValues?: Record<string, unknown>, opts: { context?: ApiContext; operationName?: string } = {}) =>
+    graphql({ schema, source, variableValues, contextValue: opts.context ?? context, operationName: opts.operationName }) as Promise<
       ExecutionResult<Record<string, any>>
     >;
-  return { run, entities };
+  const query = async (source: string, variableValues?: Record<string, unknown>): Promise<any> => {
+    const result = await run(source, variableValues);
+    if (result.errors?.length) throw new Error(result.errors.map((e) => `${e.message} at ${e.path?.join('.')}`).join('\n'));
+    return result.data;
+  };
+  return { ...entities, entities, schema, run, query };
 }

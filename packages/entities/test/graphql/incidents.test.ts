@@ -35,7 +35,7 @@ const GET_INCIDENTS = `query getEntityIncidents($urn: String!, $start: Int!, $co
 }`;
 
 async function setup() {
-  const { run, entities } = await goldenGraphql(databases, ['cypress_data.json'], (urn) => urn === SAMPLE || urn === DATASET);
+  const { run, entities } = await goldenGraphql(databases, ['cypress_data.json'], { keep: (urn) => urn === SAMPLE || urn === DATASET });
   const grant = await entities.service.authorizeEdit(SYSTEM_ACTOR, [LATE, RESOLVED], []);
   const incident = (created: number, state: string, more: Record<string, unknown>) => ({
     entities: [DATASET],

@@ -36,7 +36,7 @@ const GET_ML_MODEL = `query getMLModel($urn: String!) {
 
 describe("ML entities, as DataHub's ML mappers give them", () => {
   it('getMLModel: the key, mlModelProperties (name backfilled from the key, lineage info always), the features it consumes', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], isMl);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep: isMl });
     const { data, errors } = await run(GET_ML_MODEL, { urn: MODEL });
     expect(errors).toBeUndefined();
     expect(data!.mlModel).toEqual({
@@ -92,7 +92,7 @@ describe("ML entities, as DataHub's ML mappers give them", () => {
   });
 
   it('getMLModelGroup, getMLFeature, getMLPrimaryKey, getMLFeatureTable: each from its key and properties aspect', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], isMl);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep: isMl });
     const { data, errors } = await run(
       `query ($group: String!, $feature: String!, $key: String!, $table: String!) {
         mlModelGroup(urn: $group) {
@@ -191,7 +191,7 @@ describe("ML entities, as DataHub's ML mappers give them", () => {
   });
 
   it("a model card's aspects, written as DataHub documents them: unions of primitives become their boxes", async () => {
-    const { run, entities } = await goldenGraphql(databases, ['cypress_data.json'], isMl);
+    const { run, entities } = await goldenGraphql(databases, ['cypress_data.json'], { keep: isMl });
     const card: Record<string, unknown> = {
       intendedUse: { primaryUses: ['churn'], primaryUsers: ['ENTERPRISE'], outOfScopeUses: ['credit'] },
       mlModelFactorPrompts: { relevantFactors: [{ groups: ['age'] }], evaluationFactors: [] },
@@ -247,7 +247,7 @@ describe("ML entities, as DataHub's ML mappers give them", () => {
   });
 
   it('a root query answers null for an absent entity or another type’s urn, and a 400 for a malformed urn', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], isMl);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep: isMl });
     const absent = await run(
       `{ mlModel(urn: "urn:li:mlModel:(urn:li:dataPlatform:sagemaker,nope,PROD)") { urn } mlFeature(urn: "${MODEL}") { urn } }`,
     );

@@ -1,6 +1,6 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { goldenGraphql } from './golden-ingested';
+import { goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
 
 const databases = sqliteTestDatabases();

@@ -30,7 +30,7 @@ const GET_RUN = `query getDataProcessInstance($urn: String!) {
 
 describe("DataProcessInstance, as DataHub's DataProcessInstanceMapper gives it", () => {
   it('a training run: its properties, training run properties and container', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], keep);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep });
     const { data, errors } = await run(GET_RUN, { urn: TRAINING_RUN });
     expect(errors).toBeUndefined();
     expect(data!.dataProcessInstance).toEqual({
@@ -60,7 +60,7 @@ describe("DataProcessInstance, as DataHub's DataProcessInstanceMapper gives it",
   });
 
   it('an Airflow task run names the job it ran (parentTemplate); the model a run trained points to it (TrainedBy)', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], keep);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep });
     const airflow = await run(GET_RUN, { urn: AIRFLOW_RUN });
     expect(airflow.errors).toBeUndefined();
     expect(airflow.data!.dataProcessInstance).toMatchObject({
@@ -79,7 +79,7 @@ describe("DataProcessInstance, as DataHub's DataProcessInstanceMapper gives it",
   });
 
   it('answers null for an absent run and a 400 for a malformed limit', async () => {
-    const { run } = await goldenGraphql(databases, ['cypress_data.json'], keep);
+    const { run } = await goldenGraphql(databases, ['cypress_data.json'], { keep });
     expect(await run(`{ dataProcessInstance(urn: "urn:li:dataProcessInstance:none") { urn } }`)).toEqual({
       data: { dataProcessInstance: null },
     });
