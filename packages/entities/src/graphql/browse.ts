@@ -1,4 +1,5 @@
-import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, pageOf, parseEntityUrn, UrnError } from '@mds/core';
+import { pageOrRefuse } from './common-fields';
+import { findEntityOfUrn, isJsonObject, MAX_PAGE_SIZE, parseEntityUrn, UrnError } from '@mds/core';
 import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
 import { sortCriteriaOf, type EntitySearcher } from './search';
@@ -89,8 +90,7 @@ export function browseResolvers(
 
   return {
     browse: async (_parent, { input }, context) => {
-      const page = pageOf(input.start, input.count);
-      if ('violation' in page) throw badRequest(page.violation);
+      const page = pageOrRefuse(input.start, input.count);
       const { types, groups: filters } = await searchEntities.narrowed({ ...input, types: [input.type], query: '*' }, context);
       const path = (input.path ?? []).filter((segment) => segment !== '');
       const empty = { entities: [], groups: [], start: page.start, count: page.count, total: 0, metadata: { path, totalNumEntities: 0 } };
@@ -131,8 +131,7 @@ export function browseResolvers(
       searchEntities({ ...input, types: [input.type], sortCriteria: sortCriteriaOf(input.sortInput) }, context),
 
     browseV2: async (_parent, { input }, context) => {
-      const page = pageOf(input.start, input.count);
-      if ('violation' in page) throw badRequest(page.violation);
+      const page = pageOrRefuse(input.start, input.count);
       const asked = input.types?.length ? input.types : input.type ? [input.type] : [];
       const { types, groups: filters } = await searchEntities.narrowed({ ...input, types: asked, query: input.query ?? '*' }, context);
       const path = input.path ?? [];

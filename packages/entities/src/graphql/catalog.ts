@@ -1,6 +1,6 @@
-import { findEntityOfUrn, isJsonObject, pageOf } from '@mds/core';
-import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
-import { aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { findEntityOfUrn, isJsonObject } from '@mds/core';
+import { type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
+import { pageOrRefuse, aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
 import { entityRef } from './typenames';
@@ -142,12 +142,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     ...Object.fromEntries([['DataProcessInstance', { parentContainers, relationships }]]),
   };
   return resolvers;
-}
-
-function pageOrRefuse(start: number | null | undefined, count: number | null | undefined) {
-  const page = pageOf(start, count);
-  if ('violation' in page) throw badRequest(page.violation);
-  return page;
 }
 
 type RelationshipsArgs = {

@@ -1,4 +1,4 @@
-import { findEntity, isJsonObject, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
+import { findEntity, isJsonObject, pageOf, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent } from '@mds/schema';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { fieldResolvers } from './mapping/declare';
@@ -19,6 +19,13 @@ export function urnArgument(urn: string) {
     if (error instanceof UrnError) throw badRequest(`Invalid urn: ${urn}`);
     throw error;
   }
+}
+
+/** A page of a GraphQL input (`start`, `count` up to `max`), or the caller's 400 naming what is wrong. */
+export function pageOrRefuse(start: number | null | undefined, count: number | null | undefined, max?: number) {
+  const page = pageOf(start, count, max);
+  if ('violation' in page) throw badRequest(page.violation);
+  return page;
 }
 
 /** The key aspect of a urn's entity type. */

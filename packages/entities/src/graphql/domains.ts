@@ -1,7 +1,7 @@
 import { COMMON_RULES } from './common';
-import { refWithKey } from './common-fields';
+import { pageOrRefuse, refWithKey } from './common-fields';
 import { Privilege } from '@mds/auth';
-import { MAX_PAGE_SIZE, pageOf, parseUrn, UrnError } from '@mds/core';
+import { MAX_PAGE_SIZE, parseUrn, UrnError } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import {
   badRequest,
@@ -68,8 +68,7 @@ export function domainResolvers(
   return {
     Query: {
       listDomains: async (_parent, { input }) => {
-        const page = pageOf(input.start, input.count ?? 20);
-        if ('violation' in page) throw badRequest(page.violation);
+        const page = pageOrRefuse(input.start, input.count ?? 20);
         const parent = input.parentDomain ?? null;
         const listed = (await domains(input.query?.trim() || '*')).filter((d) => d.parent === parent);
         // Newest first; the urn keeps the order of domains created in the same millisecond stable.

@@ -1,7 +1,7 @@
 import { COMMON_RULES } from './common';
-import { refWithKey } from './common-fields';
-import { isJsonObject, pageOf } from '@mds/core';
-import { badRequest, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
+import { pageOrRefuse, refWithKey } from './common-fields';
+import { isJsonObject } from '@mds/core';
+import { type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { commonFields, list, text, type Loaders } from './common-fields';
 import type { Json, TypeRules } from './mapping/convert';
 import { entityTypeResolvers, type EntityMapping, type EntityScope } from './mapping/declare';
@@ -65,8 +65,7 @@ const createdAt = (value: Json) => (isJsonObject(value.created) && typeof value.
 export function incidentResolvers(loaders: Loaders): Resolvers {
   const incidents = async (parent: EntityParent, args: IncidentArgs, context: ApiContext) => {
     // DataHub's EntityIncidentsResolver pages 0, 20 by default.
-    const page = pageOf(args.start ?? 0, args.count ?? 20);
-    if ('violation' in page) throw badRequest(page.violation);
+    const page = pageOrRefuse(args.start ?? 0, args.count ?? 20);
     const { reader } = loaders(context);
     const edges = await reader.relationships(parent.urn, { direction: 'INCOMING', types: ['IncidentOn'], start: 0, count: MAX_INCIDENTS });
     const found = await Promise.all(

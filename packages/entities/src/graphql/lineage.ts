@@ -11,7 +11,7 @@ import {
 } from '@mds/schema';
 import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
-import { list, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { pageOrRefuse, list, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import { filterGroups } from './search';
 
@@ -213,15 +213,6 @@ export function lineageResolvers(options: {
     };
   };
 
-  const pageOrRefuse = (start: number | null | undefined, count: number | null | undefined) => {
-    const s = start ?? 0;
-    const c = count ?? 10;
-    if (!Number.isSafeInteger(s) || s < 0) throw badRequest(`'start' must be an integer of at least 0`);
-    if (!Number.isSafeInteger(c) || c < 0 || c > MAX_LINEAGE_PAGE)
-      throw badRequest(`'count' must be an integer from 0 to ${MAX_LINEAGE_PAGE}`);
-    return { start: s, count: c };
-  };
-
   const answerPage = async (found: Awaited<ReturnType<typeof lineageSearch>>, start: number, count: number, context: ApiContext) => {
     const shown = await Promise.all(found.results.slice(start, start + count).map((entry) => resultOf(entry, found, context)));
     return shown.filter((r) => r !== null);
@@ -253,11 +244,7 @@ export function lineageResolvers(options: {
   };
   /** One hop, as DataHub's `EntityLineageResultResolver`: entities never stored or soft-deleted left out (`filtered`) unless asked. */
   const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
-    const start = input.start ?? 0;
-    const count = input.count ?? 100;
-    if (!Number.isSafeInteger(start) || start < 0) throw badRequest(`'start' must be an integer of at least 0`);
-    if (!Number.isSafeInteger(count) || count < 0 || count > ALL_EDGES)
-      throw badRequest(`'count' must be an integer from 0 to ${ALL_EDGES}`);
+    const { start, count } = pageOrRefuse(input.start, input.count ?? 100, ALL_EDGES);
     const between = windowOf(input.startTimeMillis, input.endTimeMillis, now());
     const adjacent = await loaders(context).reader.lineageEdges(urnOf(parent), input.direction, between);
     const unique = [...new Map(adjacent.map((edge) => [`${edge.type}\u0000${edge.urn}`, edge])).values()];
@@ -305,7 +292,7 @@ export function lineageResolvers(options: {
   return {
     Query: {
       searchAcrossLineage: async (_parent, { input }, context) => {
-        const page = pageOrRefuse(input.start, input.count);
+        const page = pageOrRefuse(input.start, input.count, MAX_LINEAGE_PAGE);
         const found = await lineageSearch(input, context);
         const [searchResults, facets] = await Promise.all([answerPage(found, page.start, page.count, context), facetsOf(found)]);
         return {
@@ -319,7 +306,7 @@ export function lineageResolvers(options: {
         };
       },
       scrollAcrossLineage: async (_parent, { input }, context) => {
-        const page = pageOrRefuse(offsetOf(input.scrollId), input.count);
+        const page = pageOrRefuse(offsetOf(input.scrollId), input.count, MAX_LINEAGE_PAGE);
         const found = await lineageSearch(input, context);
         const [searchResults, facets] = await Promise.all([answerPage(found, page.start, page.count, context), facetsOf(found)]);
         const next = page.start + page.count;

@@ -1,6 +1,6 @@
 import { COMMON_RULES } from './common';
-import { refWithKey } from './common-fields';
-import { isJsonObject, MAX_PAGE_SIZE, pageOf } from '@mds/core';
+import { pageOrRefuse, refWithKey } from './common-fields';
+import { isJsonObject, MAX_PAGE_SIZE } from '@mds/core';
 import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type Resolvers } from '@mds/schema';
 import { commonFields, type Loaders } from './common-fields';
@@ -31,8 +31,7 @@ export function ownershipTypeResolvers(loaders: Loaders, search: SearchIndex): R
   };
   const query: QueryResolvers = {
     listOwnershipTypes: async (_parent, { input }, context: ApiContext) => {
-      const page = pageOf(input.start ?? 0, input.count ?? 20);
-      if ('violation' in page) throw badRequest(page.violation);
+      const page = pageOrRefuse(input.start ?? 0, input.count ?? 20);
       let found;
       try {
         found = await search.search({

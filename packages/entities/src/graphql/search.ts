@@ -1,4 +1,5 @@
-import { findEntity, isJsonObject, MAX_PAGE_SIZE, pageOf, parseEntityUrn, UrnError } from '@mds/core';
+import { pageOrRefuse } from './common-fields';
+import { findEntity, isJsonObject, MAX_PAGE_SIZE, parseEntityUrn, UrnError } from '@mds/core';
 import { isFacetField, SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
 import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type SearchFlags, type SortCriterion } from '@mds/schema';
 import { indexSort } from '../model/search-sort';
@@ -118,8 +119,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
 
   /** searchAcrossEntities: a page of results, facets, and suggestions when asked for and nothing was found. */
   async function searchPage(request: EntitySearch, context: ApiContext) {
-    const page = pageOf(request.start, request.count);
-    if ('violation' in page) throw badRequest(page.violation);
+    const page = pageOrRefuse(request.start, request.count);
     const ran = await run(request, context, page);
     if (!ran) return { start: page.start, count: 0, total: 0, searchResults: [], facets: [], suggestions: [] };
     const searchResults = await results(ran.found, ran.flags, context);
@@ -143,8 +143,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
   /** scrollAcrossEntities: the page after `scrollId`, and the id of the one after it (null on the last). */
   async function scroll(request: EntitySearch & { scrollId?: string | null }, context: ApiContext) {
     const start = request.scrollId ? scrollPosition(request.scrollId) : 0;
-    const page = pageOf(start, request.count);
-    if ('violation' in page) throw badRequest(page.violation);
+    const page = pageOrRefuse(start, request.count);
     const ran = await run(request, context, page);
     if (!ran) return { nextScrollId: null, count: 0, total: 0, searchResults: [], facets: [] };
     const searchResults = await results(ran.found, ran.flags, context);
