@@ -11,13 +11,12 @@ type Direction = 'INCOMING' | 'OUTGOING';
 /** Every edge of one entity fits in one read; paging is applied to what it answers. */
 const ALL_EDGES = 10_000;
 const MAX_DEPTH = 32;
-/** Declared entity types (issue 31's families) whose `relationships` this file answers, as it does for the others. */
-const RELATED_TYPES = ['MLModel', 'MLModelGroup', 'MLFeature', 'MLFeatureTable', 'MLPrimaryKey', 'Test', 'Incident'];
 
 /**
  * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to
- * others: its container chain, browse path and platform instance (entities-api §9.2; relationships and lineage are
- * lineage.ts's). Every aspect read goes through the request's batched loaders.
+ * others: its container chain, browse path and platform instance (entities-api §9.2; lineage is lineage.ts's; the
+ * `relationships` of every entity type is `relationshipsResolver` below). Every aspect read goes through the request's
+ * batched loaders.
  */
 export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
   const value = aspectValue(loaders);
@@ -52,7 +51,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     const entries = (Array.isArray(v.path) ? v.path : []).filter(isJsonObject);
     return { path: entries.map((entry) => ({ name: text(entry.id) ?? '', urn: text(entry.urn) })) };
   };
-  const relationships = relationshipsResolver(loaders);
 
   type EntitiesArgs = {
     input?: {
@@ -78,7 +76,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       );
 
   const resolvers: Resolvers = {
-    Container: { parentContainers, entities: entitiesIn('container'), browsePathV2, relationships },
+    Container: { parentContainers, entities: entitiesIn('container'), browsePathV2 },
     CorpUser: {
       properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
         const v = await value(urnOf(parent), 'corpUserInfo', context);
@@ -138,8 +136,7 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
     Chart: { parentContainers },
     DataFlow: { parentContainers },
     DataJob: { parentContainers },
-    ...Object.fromEntries(RELATED_TYPES.map((type) => [type, { relationships }])),
-    ...Object.fromEntries([['DataProcessInstance', { parentContainers, relationships }]]),
+    ...Object.fromEntries([['DataProcessInstance', { parentContainers }]]),
   };
   return resolvers;
 }

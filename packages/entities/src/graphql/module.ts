@@ -107,6 +107,7 @@ export function createEntityGraphql(options: {
   };
   const faces: Readonly<Record<string, EntityFace>> = { ...options.faces, ...Object.fromEntries(OWN_TYPES.map((type) => [type, ownFace])) };
   const loaders = requestLoaders(service, faces);
+  const relationships = relationshipsResolver(loaders);
   const searchable = Object.keys(faces).filter((type) => !UNSEARCHED.has(type));
   const searchEntities = createEntitySearch(search, searchable, loaders);
   const domains = domainResolvers(service, search, now);
@@ -186,9 +187,7 @@ export function createEntityGraphql(options: {
       datasetResolvers(loaders),
       catalogResolvers(loaders, searchEntities),
       // Every entity type answers its edges alike, whichever package declares the type.
-      resolversIfDeclared(
-        Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships: relationshipsResolver(loaders) }])),
-      ),
+      resolversIfDeclared(Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships }]))),
       profileResolvers(service),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
