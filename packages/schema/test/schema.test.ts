@@ -1,7 +1,7 @@
 import { graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, buildApiSchema, defineAction, forbidden, parseActionParams } from '../src/index';
+import { ApiError, buildApiSchema, defineAction, forbidden, parseActionParams, resolversIfDeclared } from '../src/index';
 
 describe('parseActionParams', () => {
   const action = defineAction({
@@ -80,5 +80,29 @@ describe('buildApiSchema', () => {
     expect(long.parseValue('1700000000000')).toBe(1_700_000_000_000);
     expect(() => long.parseValue(1.5)).toThrow(/Long cannot represent 1.5/);
     expect(() => long.parseValue('soon')).toThrow(/Long cannot represent/);
+  });
+});
+
+describe('resolversIfDeclared', () => {
+  const sdl = [
+    'extend type Query { word: String }',
+    'type Word implements Entity { urn: String! type: EntityType! relationships(input: RelationshipsInput!): EntityRelationshipsResult }',
+  ];
+  // A fresh map each time: marking one marks that object.
+  const everyEntity = () => ({
+    Word: { relationships: () => ({ relationships: [] }), notAField: () => 1 },
+    Absent: { relationships: () => null },
+  });
+
+  it('keeps the resolvers of declared types and fields, and drops the others, for a map so marked', async () => {
+    const schema = buildApiSchema([
+      { typeDefs: sdl, resolvers: [{ Query: { word: () => 'w' } }, resolversIfDeclared(everyEntity())] as never },
+    ]);
+    expect(schema.getType('Absent')).toBeUndefined();
+    expect((await graphql({ schema, source: '{ word }' })).data).toEqual({ word: 'w' });
+  });
+
+  it('still refuses an unmarked resolver of a type the schema does not declare', () => {
+    expect(() => buildApiSchema([{ typeDefs: sdl, resolvers: [everyEntity()] as never }])).toThrow(/Absent.*not in schema|notAField/);
   });
 });
