@@ -1,5 +1,9 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
-import { MODULE_SDL_GLOBS } from './src/repository-sdl';
+import { MODULE_SDL_GLOBS, repositoryTypeDefs } from './src/repository-sdl';
+import { entityTypeNamesOf } from './src/entity-types';
+import { BASE_TYPE_DEFS } from './src/sdl';
+
+const entityTypeNames = () => entityTypeNamesOf([...BASE_TYPE_DEFS, ...repositoryTypeDefs()]);
 
 // Resolver types for every package, generated from every SDL file of the repository (each beside its resolvers), so
 // a resolver that drifts from the schema fails typecheck.
@@ -14,28 +18,10 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         scalars: { Long: 'number' },
         defaultMapper: 'Partial<{T}>',
-        // Entities answered from their aspects field by field: a resolver hands on the urn, the fields resolve themselves.
+        // Entities (every object type implementing Entity) answered from their aspects field by field: a resolver hands
+        // on the urn, the fields resolve themselves.
         mappers: {
-          ...Object.fromEntries(
-            [
-              'Dataset',
-              'Dashboard',
-              'Chart',
-              'DataFlow',
-              'DataJob',
-              'Container',
-              'CorpUser',
-              'CorpGroup',
-              'Domain',
-              'DataPlatform',
-              'DataPlatformInstance',
-              'GlossaryTerm',
-              'GlossaryNode',
-              'DataProduct',
-              'OwnershipTypeEntity',
-              'Tag',
-            ].map((type) => [type, '../mappers#EntityParent']),
-          ),
+          ...Object.fromEntries(entityTypeNames().map((type) => [type, '../mappers#EntityParent'])),
           BrowsePathEntry: '../mappers#BrowsePathFolder',
         },
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },

@@ -5,12 +5,12 @@ import type { Store, TokenFilter, TokenRow } from './db/store';
 import { durationMs } from './durations';
 import { hashToken, mintToken } from './tokens-jwt';
 
-/** `AccessTokenMetadata` as GraphQL and the CLI see it. */
-export interface AccessTokenMetadata extends TokenRow {
+/** `AccessTokenMetadata` as GraphQL and the CLI see it (a type, not an interface: an entity's parent is an open record). */
+export type AccessTokenMetadata = TokenRow & {
   __typename: 'AccessTokenMetadata';
   urn: string;
   type: 'ACCESS_TOKEN';
-}
+};
 
 export interface CreateTokenInput {
   actorUrn: string;

@@ -5,7 +5,7 @@ import { accessTokens, users } from './schema';
 export const AUTH_TABLES: readonly CopiedTable[] = [copiedTable(users), copiedTable(accessTokens)];
 
 /** A stored token (`access_tokens`): only its salted hash, as `id`. */
-export interface TokenRow {
+export type TokenRow = {
   id: string;
   name: string;
   description: string | null;
@@ -13,7 +13,7 @@ export interface TokenRow {
   ownerUrn: string;
   createdAt: number;
   expiresAt: number | null;
-}
+};
 
 export interface UserRow {
   actorUrn: string;
