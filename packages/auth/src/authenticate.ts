@@ -69,7 +69,7 @@ export function createAuthenticator(options: {
 
   /** The actor of a token whose signature checked out, as the store has it now (synchronously when cached). */
   function actorOf(token: KnownToken, nowMs: number): Actor | null | Promise<Actor | null> {
-    const credential = store.credential(token.id);
+    const credential = store.credential(token.id, token.claims.type);
     return credential instanceof Promise
       ? credential.then((c) => actorOfCredential(token, c, nowMs))
       : actorOfCredential(token, credential, nowMs);

@@ -3,6 +3,8 @@ import type { SqlDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { requireCorpUserUrn, requireNotSystemActor } from './actors';
 import { createAuthenticator, type Authenticator } from './authenticate';
+import { createCredentials, type Credentials } from './credentials/service';
+import type { ScryptCost } from './credentials/passwords';
 import { createStore } from './db/store';
 import { createResolvers } from './graphql/resolvers';
 import { requireRoleUrn, ROLES, type Role } from './roles';
@@ -18,6 +20,12 @@ export interface AuthOptions {
   systemClient?: SystemClient;
   /** Allow NO_EXPIRY tokens (`ACCESS_TOKEN_ALLOW_NO_EXPIRY=true`). */
   allowNoExpiry?: boolean;
+  /** DataHub's `SECRET_SERVICE_ENCRYPTION_KEY`: verifies the native passwords of a database migrated from DataHub. */
+  datahubSecret?: string;
+  /** Lifetime of a sign-in's session token (`SESSION_TOKEN_DURATION_MS`; DataHub's default, one day). */
+  sessionDurationMs?: number;
+  /** scrypt's cost for new passwords (tests lower it). */
+  scryptCost?: ScryptCost;
   /** Clock in milliseconds (tests inject one). */
   now?: () => number;
 }
@@ -35,6 +43,8 @@ export interface AuthService {
     /** The role of a user: a role urn, null for none, undefined for an unknown user. */
     of(actorUrn: string): Promise<string | null | undefined>;
   };
+  /** Native users' passwords, invite tokens, session tokens (src/credentials). */
+  credentials: Credentials;
 }
 
 /**
@@ -50,7 +60,7 @@ const MIGRATIONS = {
 };
 const OWNER = 'auth';
 /** The SDL of tokens, roles and `me`, beside their resolvers. */
-const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'auth.graphql');
+const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'auth.graphql', 'credentials.graphql');
 
 /** Applies auth's migrations, claims the first start, then wires storage, token service, authentication and resolvers. */
 export async function createAuth(options: AuthOptions): Promise<Auth> {
@@ -62,17 +72,28 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
   const signingKey = signingKeyOf(secrets.signingKey);
   const tokens = createTokenService({ store, signingKey, salt: secrets.salt, allowNoExpiry, now });
   const authenticator = createAuthenticator({ store, signingKey, salt: secrets.salt, systemClient, now });
+  const credentials = createCredentials({
+    store,
+    signingKey,
+    salt: secrets.salt,
+    signingSecret: secrets.signingKey,
+    datahubSecret: options.datahubSecret,
+    sessionDurationMs: options.sessionDurationMs,
+    scryptCost: options.scryptCost,
+    now,
+  });
 
   return {
     module: {
       name: OWNER,
       typeDefs: TYPE_DEFS,
-      resolvers: createResolvers({ tokens, store, now }),
+      resolvers: createResolvers({ tokens, store, credentials, now }),
       close: () => authenticator.clearCache(),
     },
     service: {
       authenticate: (authorization) => authenticator.authenticate(authorization),
       tokens,
+      credentials,
       roles: {
         async assign(roleUrn, actors) {
           const role = requireRoleUrn(roleUrn, 'roleUrn');

@@ -8,3 +8,11 @@ export { hashToken, TOKEN_ISSUER } from './tokens-jwt';
 export { ASSIGN_ROLE_FORBIDDEN_MESSAGE } from './graphql/resolvers';
 export type { AccessTokenMetadata, CreateTokenInput, ListTokensInput, ListTokensResult } from './token-service';
 export { AUTH_TABLES, type TokenFilter } from './db/store';
+export {
+  DEFAULT_SESSION_DURATION_MS,
+  type Credentials,
+  type NativeUsers,
+  type SignUpInput,
+  type UserDirectory,
+} from './credentials/service';
+export { DEFAULT_SCRYPT_COST, type ScryptCost } from './credentials/passwords';

@@ -9,6 +9,8 @@ export const TOKEN_VERSION = '2';
 /** The claims mds relies on once a token's signature checked out. */
 export interface VerifiedClaims {
   actorId: string;
+  /** PERSONAL (an access token) or SESSION (minted at sign-in). */
+  type: 'PERSONAL' | 'SESSION';
   /** Seconds since the epoch; undefined never expires. */
   exp: number | undefined;
 }
@@ -27,10 +29,16 @@ export function hashToken(token: string, salt: string): string {
   return hash('sha256', token + salt, 'base64');
 }
 
-/** Signs a personal access token with DataHub's claims; `exp` is left out when it never expires. */
-export async function mintToken(options: { key: KeyObject; actorId: string; nowMs: number; expiresInMs: number | null }): Promise<string> {
-  const { key, actorId, nowMs, expiresInMs } = options;
-  const jwt = new SignJWT({ version: TOKEN_VERSION, type: 'PERSONAL', actorType: 'USER', actorId })
+/** Signs a personal access token (or a SESSION one) with DataHub's claims; `exp` is left out when it never expires. */
+export async function mintToken(options: {
+  key: KeyObject;
+  actorId: string;
+  nowMs: number;
+  expiresInMs: number | null;
+  type?: 'PERSONAL' | 'SESSION';
+}): Promise<string> {
+  const { key, actorId, nowMs, expiresInMs, type = 'PERSONAL' } = options;
+  const jwt = new SignJWT({ version: TOKEN_VERSION, type, actorType: 'USER', actorId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(actorId)
     .setJti(randomUUID())
@@ -42,7 +50,7 @@ export async function mintToken(options: { key: KeyObject; actorId: string; nowM
 
 /**
  * Verifies signature and claims, or returns null. Only HS256 is accepted (so `none`, RS256 and algorithm confusion
- * are refused), the issuer must be DataHub's, and the claims must be a version "2" personal token of a user.
+ * are refused), the issuer must be DataHub's, and the claims must be a version "2" personal or session token of a user.
  * Expiry is checked against `nowMs`; callers re-check it on every use of cached claims.
  */
 export async function verifyTokenSignature(token: string, key: KeyObject, nowMs: number): Promise<VerifiedClaims | null> {
@@ -53,9 +61,9 @@ export async function verifyTokenSignature(token: string, key: KeyObject, nowMs:
     return null;
   }
   const { version, type, actorType, actorId, sub, exp } = payload;
-  if (version !== TOKEN_VERSION || type !== 'PERSONAL' || actorType !== 'USER') return null;
+  if (version !== TOKEN_VERSION || (type !== 'PERSONAL' && type !== 'SESSION') || actorType !== 'USER') return null;
   if (typeof actorId !== 'string' || !actorId || sub !== actorId) return null;
-  return { actorId, exp: typeof exp === 'number' ? exp : undefined };
+  return { actorId, type, exp: typeof exp === 'number' ? exp : undefined };
 }
 
 export function isExpired(claims: VerifiedClaims, nowMs: number): boolean {

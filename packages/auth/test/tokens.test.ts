@@ -225,7 +225,8 @@ describe('verification', () => {
     ['version "1" (stateless)', { ...goodClaims, version: '1' }],
     ['version 2 as a number', { ...goodClaims, version: 2 }],
     ['no version', { type: 'PERSONAL', actorType: 'USER', actorId: 'bob' }],
-    ['another token type', { ...goodClaims, type: 'SESSION' }],
+    ['a SESSION token stored as a personal one', { ...goodClaims, type: 'SESSION' }],
+    ['another token type', { ...goodClaims, type: 'PERSONAL_V3' }],
   ])('refuses %s', async (_case, claims) => {
     const fixture = await withBob();
     const token = await craft(claims);

@@ -1,8 +1,30 @@
 import { copiedTable, createStampedCache, type CopiedTable, type SqlDatabase } from '@mds/db';
-import { accessTokens, users } from './schema';
+import { accessTokens, inviteTokens, nativeCredentials, sessionTokens, users } from './schema';
 
 /** Auth's tables, for copying an installation: users with their roles, and tokens (`first_start` is not copied). */
-export const AUTH_TABLES: readonly CopiedTable[] = [copiedTable(users), copiedTable(accessTokens)];
+export const AUTH_TABLES: readonly CopiedTable[] = [
+  copiedTable(users),
+  copiedTable(accessTokens),
+  copiedTable(nativeCredentials),
+  copiedTable(inviteTokens),
+  copiedTable(sessionTokens),
+];
+
+/** A native user's stored password and pending reset token (`native_credentials`). */
+export interface CredentialRow {
+  actorUrn: string;
+  passwordHash: string;
+  resetTokenHash: string | null;
+  resetTokenExpiresAt: number | null;
+  updatedAt: number;
+}
+
+export interface InviteTokenRow {
+  id: string;
+  encryptedToken: string;
+  roleUrn: string | null;
+  createdAt: number;
+}
 
 /** A stored token (`access_tokens`): only its salted hash, as `id`. */
 export type TokenRow = {
@@ -29,6 +51,9 @@ export interface Credential {
   user: { roleUrn: string | null } | null;
 }
 
+/** A personal access token (`access_tokens`) or a sign-in's session token (`session_tokens`). */
+export type TokenType = 'PERSONAL' | 'SESSION';
+
 export interface TokenFilter {
   field: 'ownerUrn' | 'actorUrn';
   values: string[];
@@ -38,8 +63,13 @@ export interface TokenFilter {
 // Aliases double-quoted: PostgreSQL would otherwise fold them to lower case.
 const TOKEN_COLUMNS = `id, name, description, actor_urn AS "actorUrn", owner_urn AS "ownerUrn", created_at AS "createdAt", expires_at AS "expiresAt"`;
 const FILTER_COLUMNS = { ownerUrn: 'owner_urn', actorUrn: 'actor_urn' } as const;
-const CREDENTIAL_QUERY = `SELECT t.actor_urn AS "actorUrn", t.expires_at AS "expiresAt", u.actor_urn AS "userUrn", u.role_urn AS "roleUrn"
-  FROM access_tokens t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`;
+const credentialQuery = (table: 'access_tokens' | 'session_tokens') =>
+  `SELECT t.actor_urn AS "actorUrn", t.expires_at AS "expiresAt", u.actor_urn AS "userUrn", u.role_urn AS "roleUrn"
+  FROM ${table} t LEFT JOIN users u ON u.actor_urn = t.actor_urn WHERE t.id = ?`;
+const CREDENTIAL_QUERIES = { PERSONAL: credentialQuery('access_tokens'), SESSION: credentialQuery('session_tokens') };
+const CREDENTIAL_COLUMNS = `actor_urn AS "actorUrn", password_hash AS "passwordHash", reset_token_hash AS "resetTokenHash",
+  reset_token_expires_at AS "resetTokenExpiresAt", updated_at AS "updatedAt"`;
+const INVITE_COLUMNS = `id, encrypted_token AS "encryptedToken", role_urn AS "roleUrn", created_at AS "createdAt"`;
 
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
@@ -52,9 +82,9 @@ export function createStore(db: SqlDatabase) {
   // commit moves, ours and other processes'; on PostgreSQL every lookup reads the database, so a revocation or role
   // change made on another replica still applies to the very next request.
   const credentials = createStampedCache<string, Credential | undefined>(db.commitStamp, { maxEntries: 10_000 });
-  const loadCredential = async (id: string): Promise<Credential | undefined> => {
+  const loadCredential = async (id: string, type: TokenType): Promise<Credential | undefined> => {
     const row = await db.get<{ actorUrn: string; expiresAt: number | null; userUrn: string | null; roleUrn: string | null }>(
-      CREDENTIAL_QUERY,
+      CREDENTIAL_QUERIES[type],
       [id],
     );
     if (!row) return undefined;
@@ -63,8 +93,80 @@ export function createStore(db: SqlDatabase) {
 
   return {
     /** Synchronous when cached (SQLite, nothing committed since), a promise otherwise. */
-    credential(id: string): Credential | undefined | Promise<Credential | undefined> {
-      return credentials.get(id, () => loadCredential(id));
+    credential(id: string, type: TokenType = 'PERSONAL'): Credential | undefined | Promise<Credential | undefined> {
+      // Ids are salted hashes of distinct tokens; the type in the key keeps the two tables apart all the same.
+      return credentials.get(`${type}:${id}`, () => loadCredential(id, type));
+    },
+
+    async insertSession(row: { id: string; actorUrn: string; createdAt: number; expiresAt: number }): Promise<void> {
+      await db.run('INSERT INTO session_tokens (id, actor_urn, created_at, expires_at) VALUES (?, ?, ?, ?)', [
+        row.id,
+        row.actorUrn,
+        row.createdAt,
+        row.expiresAt,
+      ]);
+    },
+
+    async deleteSession(id: string): Promise<boolean> {
+      return (await db.run('DELETE FROM session_tokens WHERE id = ?', [id])).changes > 0;
+    },
+
+    /** Creates the user without a role when unknown; a known user keeps its role. */
+    async ensureUser(urn: string, nowMs: number): Promise<void> {
+      await db.run('INSERT INTO users (actor_urn, role_urn, created_at) VALUES (?, NULL, ?) ON CONFLICT (actor_urn) DO NOTHING', [
+        urn,
+        nowMs,
+      ]);
+    },
+
+    findPassword(urn: string): Promise<CredentialRow | undefined> {
+      return db.get<CredentialRow>(`SELECT ${CREDENTIAL_COLUMNS} FROM native_credentials WHERE actor_urn = ?`, [urn]);
+    },
+
+    /** Sets a user's password (clearing any reset token); `onlyIfAbsent`: only when none is stored, answering whether it was. */
+    async setPassword(urn: string, passwordHash: string, nowMs: number, onlyIfAbsent = false): Promise<boolean> {
+      const conflict = onlyIfAbsent
+        ? 'DO NOTHING'
+        : 'DO UPDATE SET password_hash = excluded.password_hash, reset_token_hash = NULL, reset_token_expires_at = NULL, updated_at = excluded.updated_at';
+      const result = await db.run(
+        `INSERT INTO native_credentials (actor_urn, password_hash, reset_token_hash, reset_token_expires_at, updated_at)
+         VALUES (?, ?, NULL, NULL, ?) ON CONFLICT (actor_urn) ${conflict}`,
+        [urn, passwordHash, nowMs],
+      );
+      return result.changes > 0;
+    },
+
+    async setResetToken(urn: string, tokenHash: string, expiresAt: number, nowMs: number): Promise<boolean> {
+      const result = await db.run(
+        'UPDATE native_credentials SET reset_token_hash = ?, reset_token_expires_at = ?, updated_at = ? WHERE actor_urn = ?',
+        [tokenHash, expiresAt, nowMs, urn],
+      );
+      return result.changes > 0;
+    },
+
+    /** The invite tokens of a role (null: those without one), oldest first. */
+    invitesOfRole(roleUrn: string | null): Promise<InviteTokenRow[]> {
+      return roleUrn === null
+        ? db.all<InviteTokenRow>(`SELECT ${INVITE_COLUMNS} FROM invite_tokens WHERE role_urn IS NULL ORDER BY created_at, id`)
+        : db.all<InviteTokenRow>(`SELECT ${INVITE_COLUMNS} FROM invite_tokens WHERE role_urn = ? ORDER BY created_at, id`, [roleUrn]);
+    },
+
+    findInvite(id: string): Promise<InviteTokenRow | undefined> {
+      return db.get<InviteTokenRow>(`SELECT ${INVITE_COLUMNS} FROM invite_tokens WHERE id = ?`, [id]);
+    },
+
+    /** Replaces every invite token of the role by `row`, in one transaction. */
+    async replaceInvites(row: InviteTokenRow): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (row.roleUrn === null) await tx.run('DELETE FROM invite_tokens WHERE role_urn IS NULL');
+        else await tx.run('DELETE FROM invite_tokens WHERE role_urn = ?', [row.roleUrn]);
+        await tx.run('INSERT INTO invite_tokens (id, encrypted_token, role_urn, created_at) VALUES (?, ?, ?, ?)', [
+          row.id,
+          row.encryptedToken,
+          row.roleUrn,
+          row.createdAt,
+        ]);
+      });
     },
 
     findToken(id: string): Promise<TokenRow | undefined> {

@@ -1,5 +1,6 @@
 import { badRequest, forbidden, notFound, type ApiContext, type FacetFilterInput, type Resolvers } from '@mds/schema';
 import { requireCorpUserUrn, requireNotSystemActor } from '../actors';
+import type { Credentials } from '../credentials/service';
 import type { Store, TokenFilter } from '../db/store';
 import { hasAnyPrivilege, Privilege } from '../privileges';
 import { requireRoleUrn, ROLES } from '../roles';
@@ -8,6 +9,11 @@ import { MAX_LIST_COUNT, requireCount, type TokenService } from '../token-servic
 /** DataHub's BatchAssignRoleResolver refuses with its own text, not the generic one. */
 export const ASSIGN_ROLE_FORBIDDEN_MESSAGE =
   'Unauthorized to assign roles. Please contact your DataHub administrator if this needs corrective action.';
+
+/** DataHub's refusals of the invite-token resolvers (`get` / `create`) and of the reset-token one. */
+const INVITE_FORBIDDEN = (verb: 'get' | 'create') =>
+  `Unauthorized to ${verb} invite tokens. Please contact your DataHub administrator if this needs corrective action.`;
+const RESET_TOKEN_FORBIDDEN_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 
 const MAX_ACTORS_PER_ASSIGNMENT = 1000;
 const DEFAULT_ROLES_COUNT = 20;
@@ -24,8 +30,8 @@ const canGeneratePersonalTokens = (context: ApiContext) =>
  * or only your own (filter ownerUrn = you); revoke your own or, with MANAGE_ACCESS_TOKENS, any; look a raw token up
  * with MANAGE_ACCESS_TOKENS; assign roles with MANAGE_POLICIES.
  */
-export function createResolvers(deps: { tokens: TokenService; store: Store; now: () => number }): Resolvers {
-  const { tokens, store, now } = deps;
+export function createResolvers(deps: { tokens: TokenService; store: Store; credentials: Credentials; now: () => number }): Resolvers {
+  const { tokens, store, credentials, now } = deps;
 
   return {
     Query: {
@@ -43,6 +49,12 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
         const metadata = await tokens.findByToken(token);
         if (!metadata) throw notFound('No stored access token matches the given token: it was revoked, or never created by this server.');
         return metadata;
+      },
+
+      // DataHub's GetInviteTokenResolver: MANAGE_POLICIES, the role's current token.
+      getInviteToken: async (_parent, { input }, context) => {
+        if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_POLICIES])) throw forbidden(INVITE_FORBIDDEN('get'));
+        return { __typename: 'InviteToken', inviteToken: await credentials.inviteToken(input.roleUrn ?? null, false) };
       },
 
       listRoles: (_parent, { input }) => {
@@ -87,6 +99,19 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; now:
         if (token && !canManageTokens(context) && token.ownerUrn !== context.actor.urn) throw forbidden();
         await tokens.revoke(tokenId); // 404 when unknown
         return true;
+      },
+
+      // DataHub's CreateInviteTokenResolver: MANAGE_POLICIES, a new token replacing the role's previous one.
+      createInviteToken: async (_parent, { input }, context) => {
+        if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_POLICIES])) throw forbidden(INVITE_FORBIDDEN('create'));
+        return { __typename: 'InviteToken', inviteToken: await credentials.inviteToken(input.roleUrn ?? null, true) };
+      },
+
+      // DataHub's CreateNativeUserResetTokenResolver: MANAGE_USER_CREDENTIALS.
+      createNativeUserResetToken: async (_parent, { input }, context) => {
+        if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_USER_CREDENTIALS])) throw forbidden(RESET_TOKEN_FORBIDDEN_MESSAGE);
+        const userUrn = requireCorpUserUrn(input.userUrn, 'userUrn');
+        return { __typename: 'ResetToken', resetToken: await credentials.createResetToken(userUrn) };
       },
 
       batchAssignRole: async (_parent, { input }, context) => {
