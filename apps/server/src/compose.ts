@@ -7,6 +7,7 @@ import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/t
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config';
+import { createAuthEndpoints, entityUserDirectory } from './http/auth-endpoints';
 import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
 import type { Composition } from './server';
@@ -47,6 +48,8 @@ export async function compose(
       secrets,
       systemClient: resolveSystemClient(config.env),
       allowNoExpiry: resolveAllowNoExpiry(config.env),
+      datahubSecret: config.env.SECRET_SERVICE_ENCRYPTION_KEY || undefined,
+      sessionDurationMs: sessionDurationOf(config.env),
     });
     const timeseries = await createTimeseries({ dataDir: config.dataDir, config: timeseriesConfig, database: storage.entities });
     const entities = await createEntities({
@@ -76,6 +79,8 @@ export async function compose(
         tags.module,
         shell.module,
         entityGraphql,
+        // DataHub's /auth/* endpoints its frontend signs users in with.
+        createAuthEndpoints(auth, auth.service.credentials.nativeUsers(entityUserDirectory(entities.service))),
       ],
       authenticate: auth.service.authenticate,
       auth,
@@ -93,6 +98,16 @@ export async function compose(
     }
     throw error;
   }
+}
+
+/** SESSION_TOKEN_DURATION_MS (DataHub's variable): the lifetime of a sign-in's session token; DataHub's default when unset. */
+function sessionDurationOf(env: Config['env']): number | undefined {
+  const text = env.SESSION_TOKEN_DURATION_MS;
+  if (!text) return undefined;
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new Error(`Invalid SESSION_TOKEN_DURATION_MS=${JSON.stringify(text)}: a positive number of milliseconds`);
+  return ms;
 }
 
 class DatabaseUnreachableError extends Error {

@@ -28,6 +28,13 @@ export async function serve(): Promise<void> {
     );
   }
 
+  // No default password: the root user's first one is generated, stored as a hash, and shown only now, by whichever
+  // process stored it (on any database whose root has none yet).
+  const rootPassword = await domains.auth.service.credentials.claimRootPassword();
+  if (rootPassword) {
+    lines.push('', `The root user ${ROOT_ACTOR_URN} signs in with this password (shown only now):`, `  ${rootPassword}`);
+  }
+
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await running.close();
