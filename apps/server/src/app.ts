@@ -20,6 +20,7 @@ import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType, type BodyPace, type BodyRules } from './http/body';
 import { createCorsGuard } from './http/cors';
+import type { HostPage } from './http/sign-in';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
 import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
@@ -47,6 +48,8 @@ export interface AppOptions {
   routes?: JsonRoute[];
   /** Rest.li GETs: `/<resource>/<key>` and `/<resource>?...` under every Rest.li prefix. */
   reads?: RestliRead[];
+  /** The host's own routes answered from the raw request, unauthenticated (sign-in: http/sign-in.ts). */
+  pages?: readonly HostPage[];
 }
 
 const GRAPHQL_PATH = '/api/graphql';
@@ -140,6 +143,8 @@ export function createApp(options: AppOptions): RequestListener {
     },
   });
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
+  for (const page of options.pages ?? [])
+    addRoute(page.path, page.method, (req, res) => page.handle(req, res, { limit: options.maxBodyBytes, pace: options.bodyPace }));
   // Swagger UI over the generated OpenAPI document; like the explorer, the page itself needs no credentials.
   const swaggerUi = createSwaggerUi({ docs: '/openapi/v3/api-docs' });
   for (const name of swaggerUi.names)

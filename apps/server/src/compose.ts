@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config';
 import { createAuthEndpoints, entityUserDirectory } from './http/auth-endpoints';
+import { createSignInPages } from './http/sign-in';
 import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
 import type { Composition } from './server';
@@ -69,6 +70,7 @@ export async function compose(
       faces: { TAG: tags.face },
       describers: { tag: tags.describe },
     });
+    const nativeUsers = auth.service.credentials.nativeUsers(entityUserDirectory(entities.service));
     return {
       // Closed last to first: the shared database after every module that uses it.
       modules: [
@@ -80,8 +82,10 @@ export async function compose(
         shell.module,
         entityGraphql,
         // DataHub's /auth/* endpoints its frontend signs users in with.
-        createAuthEndpoints(auth, auth.service.credentials.nativeUsers(entityUserDirectory(entities.service))),
+        createAuthEndpoints(auth, nativeUsers),
       ],
+      // DataHub's frontend's sign-in routes, so its web UI needs no frontend server.
+      pages: createSignInPages({ auth, nativeUsers }),
       authenticate: auth.service.authenticate,
       auth,
       tags,

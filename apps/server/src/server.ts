@@ -19,6 +19,8 @@ import { createRestliDispatcher } from './restli';
 export interface Composition {
   modules: ApiModule[];
   authenticate: AppOptions['authenticate'];
+  /** The host's own routes (sign-in), when the composition has them. */
+  pages?: AppOptions['pages'];
 }
 
 export interface RunningServer<C extends Composition = Composition> {
@@ -101,6 +103,7 @@ export async function startServer<C extends Composition>(
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
     routes: modules.flatMap((m) => m.routes ?? []),
     reads: modules.flatMap((m) => m.reads ?? []),
+    pages: composed.pages,
   });
 
   let closing: Promise<void> | undefined;

@@ -202,3 +202,55 @@ describe("DataHub's frontend signing in against mds's /auth endpoints", () => {
     });
   });
 });
+
+describe("mds's own sign-in routes (DataHub's frontend's /logIn, /signUp, /resetNativeUserCredentials)", () => {
+  /** A browser's JSON POST from the page; answers status, body text and the Set-Cookie lines. */
+  const browserPost = async (path: string, body: unknown, contentType = 'application/json') => {
+    const res = await fetch(mds.url + path, { method: 'POST', headers: { 'content-type': contentType }, body: JSON.stringify(body) });
+    return { status: res.status, text: await res.text(), cookies: res.headers.getSetCookie() };
+  };
+  /** The cookies' values by name. */
+  const cookieValues = (lines: string[]) => new Map(lines.map((line) => line.split(';')[0]!.split('=') as [string, string]));
+
+  it('signs in with the session and actor cookies, refuses a wrong password with DataHub texts, and refuses form posts', async () => {
+    await mds.domains.auth.service.credentials.setPassword('urn:li:corpuser:datahub', 'root-password');
+    const wrong = await browserPost('/logIn', { username: 'datahub', password: 'nope' });
+    expect([wrong.status, JSON.parse(wrong.text), wrong.cookies]).toEqual([400, { message: 'Invalid Credentials' }, []]);
+    const blank = await browserPost('/logIn', { username: ' ', password: 'x' });
+    expect([blank.status, JSON.parse(blank.text)]).toEqual([400, { message: 'User name must not be empty.' }]);
+    expect((await browserPost('/logIn', { username: 'datahub', password: 'root-password' }, 'text/plain')).status).toBe(415);
+
+    const ok = await browserPost('/logIn', { username: 'datahub', password: 'root-password' });
+    expect(ok.status).toBe(200);
+    const [actorLine, sessionLine] = ok.cookies;
+    expect(actorLine).toMatch(/^actor=urn:li:corpuser:datahub; Path=\/; Max-Age=86400; SameSite=Lax$/);
+    expect(sessionLine).toMatch(/^PLAY_SESSION=[^;]+; Path=\/; Max-Age=86400; SameSite=Lax; HttpOnly$/);
+    const token = cookieValues(ok.cookies).get('PLAY_SESSION')!;
+    expect((await asSession(token).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
+  });
+
+  it('signs up with an invite and resets a password, each starting a session', async () => {
+    const inviteToken = await mds.domains.auth.service.credentials.inviteToken('urn:li:dataHubRole:Reader', false);
+    const fields = { fullName: 'Pat', email: 'pat@example.com', title: 'PM', password: 'pat-1', inviteToken };
+    const missing = await browserPost('/signUp', { ...fields, title: '' });
+    expect([missing.status, JSON.parse(missing.text)]).toEqual([400, { message: 'Title must not be empty.' }]);
+    const badInvite = await browserPost('/signUp', { ...fields, inviteToken: 'wrong' });
+    expect(badInvite.status).toBe(400);
+    expect(JSON.parse(badInvite.text).message).toContain('Invalid invite token');
+
+    const signedUp = await browserPost('/signUp', fields);
+    expect(signedUp.status).toBe(200);
+    expect(cookieValues(signedUp.cookies).get('actor')).toBe('urn:li:corpuser:pat@example.com');
+    expect(await mds.domains.auth.service.roles.of('urn:li:corpuser:pat@example.com')).toBe('urn:li:dataHubRole:Reader');
+
+    const resetToken = await mds.domains.auth.service.credentials.createResetToken('urn:li:corpuser:pat@example.com');
+    const wrongToken = await browserPost('/resetNativeUserCredentials', { email: 'pat@example.com', password: 'pat-2', resetToken: 'x' });
+    expect(wrongToken.status).toBe(400);
+    const reset = await browserPost('/resetNativeUserCredentials', { email: 'pat@example.com', password: 'pat-2', resetToken });
+    expect(reset.status).toBe(200);
+    const token = cookieValues(reset.cookies).get('PLAY_SESSION')!;
+    expect((await asSession(token).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:pat@example.com');
+    expect((await browserPost('/logIn', { username: 'pat@example.com', password: 'pat-1' })).status).toBe(400);
+    expect((await browserPost('/logIn', { username: 'pat@example.com', password: 'pat-2' })).status).toBe(200);
+  });
+});
