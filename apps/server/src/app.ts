@@ -20,6 +20,7 @@ import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType, type BodyPace, type BodyRules } from './http/body';
 import { createCorsGuard } from './http/cors';
+import { createProxyTrust } from './http/forwarded';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
 import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
@@ -39,6 +40,10 @@ export interface AppOptions {
   /** How slowly a request body may arrive (BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND). */
   bodyPace: BodyPace;
   corsOrigins: readonly string[];
+  /** MDS_TRUSTED_PROXIES: the peers whose X-Forwarded-Host/-Proto are believed. */
+  trustedProxies: readonly string[];
+  /** DATAHUB_BASE_URL's origin. */
+  publicOrigin?: string | undefined;
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
   authenticate: AuthService['authenticate'];
@@ -74,7 +79,8 @@ type Route = (req: IncomingMessage, res: ServerResponse, search: string, info: R
 export function createApp(options: AppOptions): RequestListener {
   const { logger, metrics } = options;
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
-  const corsAdmits = createCorsGuard(options.corsOrigins);
+  const proxies = createProxyTrust(options.trustedProxies);
+  const corsAdmits = createCorsGuard({ allowedOrigins: options.corsOrigins, publicOrigin: options.publicOrigin, proxies });
   const logRequest = requestLogger(logger);
 
   const authenticated = async (req: IncomingMessage, info: RequestInfo): Promise<ApiContext> => {

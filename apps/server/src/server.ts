@@ -42,6 +42,8 @@ type ServerConfig = Pick<
   | 'bodyPace'
   | 'shutdownTimeoutMs'
   | 'corsOrigins'
+  | 'trustedProxies'
+  | 'publicOrigin'
   | 'graphql'
   | 'metricsPublic'
 >;
@@ -95,6 +97,8 @@ export async function startServer<C extends Composition>(
     maxConcurrentIngests: config.maxConcurrentIngests,
     bodyPace: config.bodyPace,
     corsOrigins: config.corsOrigins,
+    trustedProxies: config.trustedProxies,
+    publicOrigin: config.publicOrigin,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,
     executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
