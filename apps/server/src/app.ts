@@ -19,10 +19,11 @@ import { createGraphiQLPage } from './graphiql';
 import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType, type BodyPace, type BodyRules } from './http/body';
-import { createCorsGuard } from './http/cors';
+import { createCorsGuard, ownOriginRule } from './http/cors';
 import { createProxyTrust } from './http/forwarded';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
+import { createSessionRoutes } from './http/session-routes';
 import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
 import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -47,6 +48,8 @@ export interface AppOptions {
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
   authenticate: AuthService['authenticate'];
+  /** Revokes a browser session's token on /logOut; without it, signing out only clears the cookies. */
+  revokeSession?: ((token: string) => Promise<unknown>) | undefined;
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];
@@ -55,6 +58,8 @@ export interface AppOptions {
 }
 
 const GRAPHQL_PATH = '/api/graphql';
+/** Where DataHub's web UI sends its GraphQL (to its frontend, which forwards it to /api/graphql), with its session cookie. */
+const UI_GRAPHQL_PATH = '/api/v2/graphql';
 const GRAPHIQL_PATH = '/api/graphiql';
 /** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
 const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
@@ -81,6 +86,12 @@ export function createApp(options: AppOptions): RequestListener {
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
   const proxies = createProxyTrust(options.trustedProxies);
   const corsAdmits = createCorsGuard({ allowedOrigins: options.corsOrigins, publicOrigin: options.publicOrigin, proxies });
+  const sessions = createSessionRoutes({
+    authenticate: options.authenticate,
+    revokeSession: options.revokeSession,
+    isOwnOrigin: ownOriginRule({ proxies, publicOrigin: options.publicOrigin }),
+    proxies,
+  });
   const logRequest = requestLogger(logger);
 
   const authenticated = async (req: IncomingMessage, info: RequestInfo): Promise<ApiContext> => {
@@ -169,18 +180,27 @@ export function createApp(options: AppOptions): RequestListener {
           .end(req.method === 'HEAD' ? undefined : restliDocs),
     });
   }
-  routes.set(GRAPHQL_PATH, {
-    methods: ['POST'],
-    graphql: true,
-    route: async (req, res, _search, info) => {
+  /** A GraphQL endpoint whose caller `authenticate` finds. */
+  const graphqlRoute =
+    (authenticate: (req: IncomingMessage, info: RequestInfo) => Promise<ApiContext>): Route =>
+    async (req, res, _search, info) => {
       requireJsonContentType(req);
-      const context = await authenticated(req, info);
+      const context = await authenticate(req, info);
       const body = await readJsonBody(req, { limit: options.maxBodyBytes, pace: options.bodyPace });
       const { status, result, operation } = await options.executeGraphQL(body, context);
       info.operation = operation;
       sendJson(res, status, result, status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
-    },
+    };
+  routes.set(GRAPHQL_PATH, { methods: ['POST'], graphql: true, route: graphqlRoute(authenticated) });
+  // The web UI's own paths, as DataHub's frontend serves them: GraphQL signed in by the session cookie (CSRF-checked),
+  // where to go on opening the UI, and signing out.
+  const browserContext = async (req: IncomingMessage, info: RequestInfo) => ({
+    actor: await sessions.browserActor(req),
+    requestId: info.requestId,
   });
+  routes.set(UI_GRAPHQL_PATH, { methods: ['POST'], graphql: true, route: graphqlRoute(browserContext) });
+  routes.set('/authenticate', { methods: ['GET'], route: (req, res, search) => sessions.authenticateRoute(req, res, search) });
+  routes.set('/logOut', { methods: ['GET'], route: (req, res) => sessions.logOutRoute(req, res) });
   for (const resource of options.restli.resources) {
     const route: Route = async (req, res, search, info) => {
       if (req.headers['content-type'] !== undefined) requireJsonContentType(req);

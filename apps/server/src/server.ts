@@ -19,6 +19,8 @@ import { createRestliDispatcher } from './restli';
 export interface Composition {
   modules: ApiModule[];
   authenticate: AppOptions['authenticate'];
+  /** Revokes a browser session's token when its user signs out (/logOut). */
+  revokeSession?: AppOptions['revokeSession'];
 }
 
 export interface RunningServer<C extends Composition = Composition> {
@@ -101,6 +103,7 @@ export async function startServer<C extends Composition>(
     publicOrigin: config.publicOrigin,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,
+    revokeSession: composed.revokeSession,
     executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
     routes: modules.flatMap((m) => m.routes ?? []),

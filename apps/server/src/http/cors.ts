@@ -14,16 +14,12 @@ export interface OriginRules {
 }
 
 /**
- * Browsers may call the API only from its own origin or from an origin the operator lists in CORS_ORIGINS; any other
- * Origin is refused outright (403), so a page elsewhere can neither read answers nor fire writes. Its own origin is
- * the one the browser addressed: `Host`, or what a trusted proxy forwarded, or the configured public URL.
- * Returns false when it answered the request itself (a refusal or a preflight).
+ * Whether `origin` is the site a request was addressed to: the configured public URL, or the host the browser
+ * addressed (what a trusted proxy forwarded, else `Host`).
  */
-export function createCorsGuard(rules: OriginRules) {
-  const allowed = new Set(rules.allowedOrigins);
+export function ownOriginRule(rules: Pick<OriginRules, 'proxies' | 'publicOrigin'>) {
   const { proxies, publicOrigin } = rules;
-  /** Whether `origin` is the address the browser sent this request to. */
-  const isOwnOrigin = (origin: string, req: IncomingMessage): boolean => {
+  return (origin: string, req: IncomingMessage): boolean => {
     if (origin === publicOrigin) return true;
     let url: URL;
     try {
@@ -36,6 +32,17 @@ export function createCorsGuard(rules: OriginRules) {
     // The scheme is compared when a trusted proxy told it; a direct request's Host carries none.
     return !proxies.forwardedProtocol(req) || url.protocol === `${proxies.protocolOf(req)}:`;
   };
+}
+
+/**
+ * Browsers may call the API only from its own origin or from an origin the operator lists in CORS_ORIGINS; any other
+ * Origin is refused outright (403), so a page elsewhere can neither read answers nor fire writes. Its own origin is
+ * the one the browser addressed (ownOriginRule).
+ * Returns false when it answered the request itself (a refusal or a preflight).
+ */
+export function createCorsGuard(rules: OriginRules) {
+  const allowed = new Set(rules.allowedOrigins);
+  const isOwnOrigin = ownOriginRule(rules);
   return function admit(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     if (origin === undefined || isOwnOrigin(origin, req)) return true;
