@@ -19,10 +19,12 @@ import { createGraphiQLPage } from './graphiql';
 import { createSwaggerUi, SWAGGER_UI_PATH } from './swagger-ui';
 import type { GraphQLResponse } from './graphql';
 import { readJsonBody, requireJsonContentType, type BodyPace, type BodyRules } from './http/body';
-import { createCorsGuard } from './http/cors';
+import { createCorsGuard, ownOriginRule } from './http/cors';
+import { createProxyTrust } from './http/forwarded';
 import type { HostPage } from './http/sign-in';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
+import { createSessionRoutes } from './http/session-routes';
 import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
 import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -40,9 +42,15 @@ export interface AppOptions {
   /** How slowly a request body may arrive (BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND). */
   bodyPace: BodyPace;
   corsOrigins: readonly string[];
+  /** MDS_TRUSTED_PROXIES: the peers whose X-Forwarded-Host/-Proto are believed. */
+  trustedProxies: readonly string[];
+  /** DATAHUB_BASE_URL's origin. */
+  publicOrigin?: string | undefined;
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
   authenticate: AuthService['authenticate'];
+  /** Revokes a browser session's token on /logOut; without it, signing out only clears the cookies. */
+  revokeSession?: ((token: string) => Promise<unknown>) | undefined;
   executeGraphQL(body: unknown, context: ApiContext): GraphQLResponse | Promise<GraphQLResponse>;
   restli: RestliDispatcher;
   routes?: JsonRoute[];
@@ -53,6 +61,8 @@ export interface AppOptions {
 }
 
 const GRAPHQL_PATH = '/api/graphql';
+/** Where DataHub's web UI sends its GraphQL (to its frontend, which forwards it to /api/graphql), with its session cookie. */
+const UI_GRAPHQL_PATH = '/api/v2/graphql';
 const GRAPHIQL_PATH = '/api/graphiql';
 /** DataHub serves Rest.li at the root of GMS, and through the frontend's proxy under /api/gms; some docs say /gms. */
 const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
@@ -77,7 +87,14 @@ type Route = (req: IncomingMessage, res: ServerResponse, search: string, info: R
 export function createApp(options: AppOptions): RequestListener {
   const { logger, metrics } = options;
   const graphiql = createGraphiQLPage({ endpoint: GRAPHQL_PATH, title: 'mds GraphiQL' });
-  const corsAdmits = createCorsGuard(options.corsOrigins);
+  const proxies = createProxyTrust(options.trustedProxies);
+  const corsAdmits = createCorsGuard({ allowedOrigins: options.corsOrigins, publicOrigin: options.publicOrigin, proxies });
+  const sessions = createSessionRoutes({
+    authenticate: options.authenticate,
+    revokeSession: options.revokeSession,
+    isOwnOrigin: ownOriginRule({ proxies, publicOrigin: options.publicOrigin }),
+    proxies,
+  });
   const logRequest = requestLogger(logger);
 
   const authenticated = async (req: IncomingMessage, info: RequestInfo): Promise<ApiContext> => {
@@ -144,7 +161,9 @@ export function createApp(options: AppOptions): RequestListener {
   });
   routes.set(GRAPHIQL_PATH, { methods: ['GET', 'HEAD'], route: (req, res) => graphiql(req, res) });
   for (const page of options.pages ?? [])
-    addRoute(page.path, page.method, (req, res) => page.handle(req, res, { limit: options.maxBodyBytes, pace: options.bodyPace }));
+    addRoute(page.path, page.method, (req, res) =>
+      page.handle(req, res, { body: { limit: options.maxBodyBytes, pace: options.bodyPace }, secure: sessions.secure(req) }),
+    );
   // Swagger UI over the generated OpenAPI document; like the explorer, the page itself needs no credentials.
   const swaggerUi = createSwaggerUi({ docs: '/openapi/v3/api-docs' });
   for (const name of swaggerUi.names)
@@ -168,18 +187,27 @@ export function createApp(options: AppOptions): RequestListener {
           .end(req.method === 'HEAD' ? undefined : restliDocs),
     });
   }
-  routes.set(GRAPHQL_PATH, {
-    methods: ['POST'],
-    graphql: true,
-    route: async (req, res, _search, info) => {
+  /** A GraphQL endpoint whose caller `authenticate` finds. */
+  const graphqlRoute =
+    (authenticate: (req: IncomingMessage, info: RequestInfo) => Promise<ApiContext>): Route =>
+    async (req, res, _search, info) => {
       requireJsonContentType(req);
-      const context = await authenticated(req, info);
+      const context = await authenticate(req, info);
       const body = await readJsonBody(req, { limit: options.maxBodyBytes, pace: options.bodyPace });
       const { status, result, operation } = await options.executeGraphQL(body, context);
       info.operation = operation;
       sendJson(res, status, result, status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
-    },
+    };
+  routes.set(GRAPHQL_PATH, { methods: ['POST'], graphql: true, route: graphqlRoute(authenticated) });
+  // The web UI's own paths, as DataHub's frontend serves them: GraphQL signed in by the session cookie (CSRF-checked),
+  // where to go on opening the UI, and signing out.
+  const browserContext = async (req: IncomingMessage, info: RequestInfo) => ({
+    actor: await sessions.browserActor(req),
+    requestId: info.requestId,
   });
+  routes.set(UI_GRAPHQL_PATH, { methods: ['POST'], graphql: true, route: graphqlRoute(browserContext) });
+  routes.set('/authenticate', { methods: ['GET'], route: (req, res, search) => sessions.authenticateRoute(req, res, search) });
+  routes.set('/logOut', { methods: ['GET'], route: (req, res) => sessions.logOutRoute(req, res) });
   for (const resource of options.restli.resources) {
     const route: Route = async (req, res, search, info) => {
       if (req.headers['content-type'] !== undefined) requireJsonContentType(req);

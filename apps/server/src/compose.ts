@@ -86,6 +86,7 @@ export async function compose(
       ],
       // DataHub's frontend's sign-in routes, so its web UI needs no frontend server.
       pages: createSignInPages({ auth, nativeUsers }),
+      revokeSession: (token: string) => auth.service.credentials.revokeSession(token),
       authenticate: auth.service.authenticate,
       auth,
       tags,

@@ -1,5 +1,6 @@
 import { databaseFromEnv, type DatabaseConfig } from '@mds/db';
 import { z } from 'zod';
+import { isProxyEntry } from './http/forwarded';
 
 const MiB = 1024 * 1024;
 
@@ -42,6 +43,20 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins like https://app.example.com' }))),
+  MDS_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().refine(isProxyEntry, { error: 'must be a comma-separated list of addresses or CIDR blocks like 10.0.0.0/8' })),
+    ),
+  // DataHub's variable for the address users open DataHub at (metadata-service's `baseUrl`); no default here.
+  DATAHUB_BASE_URL: z.url({ error: 'must be a URL like https://datahub.example.com' }).optional(),
 });
 
 export type Config = {
@@ -62,6 +77,10 @@ export type Config = {
   metricsPublic: boolean;
   /** Origins allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
+  /** Peers whose X-Forwarded-Host/-Proto are believed (MDS_TRUSTED_PROXIES: addresses and CIDR blocks); none by default. */
+  trustedProxies: string[];
+  /** The origin of DATAHUB_BASE_URL, where users open mds or DataHub's frontend in front of it: a browser there is at home. */
+  publicOrigin: string | undefined;
   graphql: {
     introspection: boolean;
     maxDepth: number;
@@ -112,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     metricsPublic: c.METRICS_PUBLIC,
     corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),
+    trustedProxies: c.MDS_TRUSTED_PROXIES,
+    publicOrigin: c.DATAHUB_BASE_URL === undefined ? undefined : new URL(c.DATAHUB_BASE_URL).origin,
     graphql: {
       introspection: c.GRAPHQL_QUERY_INTROSPECTION_ENABLED,
       maxDepth: c.GRAPHQL_QUERY_DEPTH_LIMIT,

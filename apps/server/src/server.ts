@@ -21,6 +21,8 @@ export interface Composition {
   authenticate: AppOptions['authenticate'];
   /** The host's own routes (sign-in), when the composition has them. */
   pages?: AppOptions['pages'];
+  /** Revokes a browser session's token when its user signs out (/logOut). */
+  revokeSession?: AppOptions['revokeSession'];
 }
 
 export interface RunningServer<C extends Composition = Composition> {
@@ -44,6 +46,8 @@ type ServerConfig = Pick<
   | 'bodyPace'
   | 'shutdownTimeoutMs'
   | 'corsOrigins'
+  | 'trustedProxies'
+  | 'publicOrigin'
   | 'graphql'
   | 'metricsPublic'
 >;
@@ -97,8 +101,11 @@ export async function startServer<C extends Composition>(
     maxConcurrentIngests: config.maxConcurrentIngests,
     bodyPace: config.bodyPace,
     corsOrigins: config.corsOrigins,
+    trustedProxies: config.trustedProxies,
+    publicOrigin: config.publicOrigin,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,
+    revokeSession: composed.revokeSession,
     executeGraphQL: createGraphQLExecutor({ schema, logger, plugins: graphqlLimitPlugins(config.graphql) }),
     restli: createRestliDispatcher(modules.flatMap((m) => m.actions ?? [])),
     routes: modules.flatMap((m) => m.routes ?? []),

@@ -227,6 +227,24 @@ describe("mds's own sign-in routes (DataHub's frontend's /logIn, /signUp, /reset
     expect(sessionLine).toMatch(/^PLAY_SESSION=[^;]+; Path=\/; Max-Age=86400; SameSite=Lax; HttpOnly$/);
     const token = cookieValues(ok.cookies).get('PLAY_SESSION')!;
     expect((await asSession(token).graphql(ME)).body.data.me.corpUser.urn).toBe('urn:li:corpuser:datahub');
+
+    // The page's own calls carry the cookies; signing out (/logOut) revokes the session token itself.
+    const cookie = ok.cookies.map((line) => line.split(';')[0]).join('; ');
+    const pageGraphql = () =>
+      fetch(`${mds.url}/api/v2/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, origin: mds.url, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ query: ME }),
+      });
+    const signedIn = await pageGraphql();
+    expect([signedIn.status, ((await signedIn.json()) as { data: { me: { corpUser: { urn: string } } } }).data.me.corpUser.urn]).toEqual([
+      200,
+      'urn:li:corpuser:datahub',
+    ]);
+    const logOut = await fetch(`${mds.url}/logOut`, { headers: { cookie }, redirect: 'manual' });
+    expect(logOut.status).toBeGreaterThanOrEqual(300);
+    expect((await pageGraphql()).status).toBe(401);
+    expect((await asSession(token).graphql(ME)).status).toBe(401);
   });
 
   it('signs up with an invite and resets a password, each starting a session', async () => {
