@@ -61,21 +61,29 @@ function matches(value: Json, args: IncidentArgs): boolean {
 
 const createdAt = (value: Json) => (isJsonObject(value.created) && typeof value.created.time === 'number' ? value.created.time : 0);
 
-/** `Incident`, and `Dataset.incidents`: the incidents raised on the dataset, newest first, as DataHub pages them. */
+/** The incidents raised on an asset (their `IncidentOn` edges) whose incidentInfo is stored, with it. */
+export async function incidentsOn(loaders: Loaders, urn: string, context: ApiContext): Promise<{ urn: string; info: Json }[]> {
+  const { reader } = loaders(context);
+  const edges = await reader.relationships(urn, { direction: 'INCOMING', types: ['IncidentOn'], start: 0, count: MAX_INCIDENTS });
+  const found = await Promise.all(
+    edges.relationships.map(async ({ entity }) => ({
+      urn: entity,
+      info: (await loaders(context).aspects(entity))?.get('incidentInfo')?.value,
+    })),
+  );
+  return found.filter((i): i is { urn: string; info: Json } => i.info !== undefined);
+}
+
+/** The asset types whose GraphQL type lists its incidents (DataHub's schema). */
+const WITH_INCIDENTS = ['Dataset', 'Chart', 'Dashboard', 'DataFlow', 'DataJob'];
+
+/** `Incident`, and `incidents` of the assets: the incidents raised on one, newest first, as DataHub pages them. */
 export function incidentResolvers(loaders: Loaders): Resolvers {
   const incidents = async (parent: EntityParent, args: IncidentArgs, context: ApiContext) => {
     // DataHub's EntityIncidentsResolver pages 0, 20 by default.
     const page = pageOrRefuse(args.start ?? 0, args.count ?? 20);
-    const { reader } = loaders(context);
-    const edges = await reader.relationships(parent.urn, { direction: 'INCOMING', types: ['IncidentOn'], start: 0, count: MAX_INCIDENTS });
-    const found = await Promise.all(
-      edges.relationships.map(async ({ entity }) => ({
-        urn: entity,
-        info: (await loaders(context).aspects(entity))?.get('incidentInfo')?.value,
-      })),
-    );
-    const kept = found
-      .filter((i): i is { urn: string; info: Json } => i.info !== undefined && matches(i.info, args))
+    const kept = (await incidentsOn(loaders, parent.urn, context))
+      .filter((i) => matches(i.info, args))
       .sort((a, b) => createdAt(b.info) - createdAt(a.info) || (a.urn < b.urn ? -1 : 1));
     const shown = kept.slice(page.start, page.start + page.count);
     return {
@@ -91,5 +99,5 @@ export function incidentResolvers(loaders: Loaders): Resolvers {
     string,
     Record<string, unknown>
   >;
-  return { ...typed, Dataset: { incidents } } as Resolvers;
+  return { ...typed, ...Object.fromEntries(WITH_INCIDENTS.map((type) => [type, { incidents }])) };
 }

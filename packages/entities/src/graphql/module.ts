@@ -17,6 +17,8 @@ import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { incidentResolvers } from './incidents';
+import { assertionResolvers } from './assertions';
+import { healthResolvers } from './health';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -74,6 +76,8 @@ const TYPE_DEFS = sdlFiles(
   'metadata-tests.graphql',
   'process-instances.graphql',
   'incidents.graphql',
+  'assertions.graphql',
+  'health.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -194,6 +198,8 @@ export function createEntityGraphql(options: {
       metadataTestResolvers(service, search, loaders),
       processInstanceResolvers(service, loaders),
       incidentResolvers(loaders),
+      assertionResolvers(service, loaders),
+      healthResolvers(service, loaders),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
