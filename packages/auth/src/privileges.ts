@@ -31,6 +31,8 @@ export const Privilege = {
   CREATE_DOMAINS: 'CREATE_DOMAINS',
   // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
+  EDIT_ENTITY_INCIDENTS: 'EDIT_ENTITY_INCIDENTS',
+  EDIT_ENTITY_ASSERTIONS: 'EDIT_ENTITY_ASSERTIONS',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

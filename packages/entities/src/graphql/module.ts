@@ -197,7 +197,7 @@ export function createEntityGraphql(options: {
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders),
       processInstanceResolvers(service, loaders),
-      incidentResolvers(loaders),
+      incidentResolvers(service, loaders, now),
       assertionResolvers(service, loaders),
       healthResolvers(service, loaders),
       ...glossaryResolvers(loaders, search),
