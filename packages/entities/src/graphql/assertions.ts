@@ -1,13 +1,24 @@
 import { isJsonObject, parseUrn, UrnError } from '@mds/core';
-import { badRequest, type ApiContext, type EntityParent, type FacetFilterInput, type Resolvers } from '@mds/schema';
+import { randomUUID } from 'node:crypto';
+import { Privilege } from '@mds/auth';
+import {
+  badRequest,
+  unprocessable,
+  type Actor,
+  type ApiContext,
+  type EntityParent,
+  type FacetFilterInput,
+  type Resolvers,
+} from '@mds/schema';
 import type { GraphQLObjectType, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
-import type { EntityService } from '../service';
+import { SYSTEM_ACTOR, type EntityService } from '../service';
+import { editPrivileges } from '../service/policy';
 import { COMMON_RULES } from './common';
-import { commonFields, list, pageOrRefuse, refWithKey, text, type Loaders } from './common-fields';
+import { commonFields, list, pageOrRefuse, refWithKey, text, urnArgument, type Loaders } from './common-fields';
 import { DATASET_RULES } from './dataset';
 import { toGraphQL, type Json, type TypeRules } from './mapping/convert';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
-import { graphqlReader } from './mutation-support';
+import { graphqlReader, writeAll } from './mutation-support';
 import { criteria } from './profiles';
 import { rootQuery } from './root-queries';
 
@@ -115,7 +126,7 @@ export async function assertionsOf(loaders: Loaders, urn: string, context: ApiCo
 }
 
 /** `Assertion`, `assertion(urn:)`, its run events, and `Dataset.assertions`. */
-export function assertionResolvers(service: EntityService, loaders: Loaders): Resolvers {
+export function assertionResolvers(service: EntityService, loaders: Loaders, now: () => number): Resolvers {
   const common = commonFields(loaders);
   const runEvents = async (parent: EntityParent, args: RunEventArgs, context: ApiContext, info: GraphQLResolveInfo) => {
     const events = await runEventsOf(service, parent.urn, args, context);
@@ -156,6 +167,7 @@ export function assertionResolvers(service: EntityService, loaders: Loaders): Re
     ...entityTypeResolvers(loaders, [mapping], { rules: RULES, ref: refWithKey }),
     Query: { assertion: rootQuery(loaders, 'assertion') },
     Dataset: { assertions },
+    Mutation: assertionMutations(service, now),
   };
 }
 
@@ -179,4 +191,125 @@ export function asserteeOf(info: Json | undefined): string | undefined {
     if (isJsonObject(part)) return text(part.dataset) ?? text(part.entity) ?? undefined;
   }
   return undefined;
+}
+
+/** DataHub's assertion edits: EDIT_ENTITY, or EDIT_ENTITY_ASSERTIONS, on the asset the assertion checks. */
+const EDIT_ASSERTIONS = editPrivileges([Privilege.EDIT_ENTITY_ASSERTIONS]);
+
+interface CustomAssertionInput {
+  entityUrn: string;
+  type: string;
+  description: string;
+  externalUrl?: string | null;
+  platform: { urn?: string | null; name?: string | null };
+  fieldPath?: string | null;
+  logic?: string | null;
+}
+
+interface ResultInput {
+  type: string;
+  timestampMillis?: number | null;
+  externalUrl?: string | null;
+  properties?: readonly { key: string; value?: string | null }[] | null;
+  error?: { type: string; message: string } | null;
+}
+
+/**
+ * `deleteAssertion`, `upsertCustomAssertion`, `reportAssertionResult`: what DataHub's DeleteAssertionResolver,
+ * UpsertCustomAssertionResolver and ReportAssertionResultResolver (through its AssertionService) write.
+ */
+function assertionMutations(service: EntityService, now: () => number) {
+  const infoOf = async (actor: Actor, urn: string) =>
+    (await graphqlReader(service, actor).latest([urn], ['assertionInfo'])).get(urn)?.get('assertionInfo')?.value;
+
+  return {
+    deleteAssertion: async (_parent: unknown, { urn }: { urn: string }, { actor }: ApiContext) => {
+      if (urnArgument(urn).entityType !== 'assertion') throw badRequest(`Invalid assertion urn: ${urn}`);
+      // An assertion that is not stored is gone already (DataHub answers true).
+      if (!(await graphqlReader(service, actor).exists(urn))) return true;
+      // Decided on the asset it checks; one without assertionInfo, on the assertion itself.
+      const assertee = asserteeOf(await infoOf(actor, urn));
+      const grant = await service.authorizeFor(actor, EDIT_ASSERTIONS, [assertee ?? urn], [urn]);
+      await service.deleteEntity(grant, urn);
+      return true;
+    },
+
+    upsertCustomAssertion: async (
+      _parent: unknown,
+      { urn, input }: { urn?: string | null; input: CustomAssertionInput },
+      { actor }: ApiContext,
+    ) => {
+      const assertion = urn ?? `urn:li:assertion:${randomUUID()}`;
+      if (urnArgument(assertion).entityType !== 'assertion') throw badRequest(`Invalid assertion urn: ${assertion}`);
+      urnArgument(input.entityUrn);
+      const platform = input.platform.urn ?? (input.platform.name ? `urn:li:dataPlatform:${input.platform.name}` : undefined);
+      if (!platform) throw badRequest('Failed to upsert Custom Assertion. Platform Name or Platform Urn must be specified.');
+      if (urnArgument(platform).entityType !== 'dataPlatform') throw badRequest(`Invalid platform urn: ${platform}`);
+      const grant = await service.authorizeFor(actor, EDIT_ASSERTIONS, [input.entityUrn], [assertion]);
+      const info = {
+        type: 'CUSTOM',
+        description: input.description,
+        ...(input.externalUrl != null ? { externalUrl: input.externalUrl } : {}),
+        source: { type: 'EXTERNAL' },
+        customAssertion: {
+          type: input.type,
+          entity: input.entityUrn,
+          ...(input.logic != null ? { logic: input.logic } : {}),
+          ...(input.fieldPath != null ? { field: `urn:li:schemaField:(${input.entityUrn},${input.fieldPath})` } : {}),
+        },
+      };
+      await writeAll(
+        service,
+        grant,
+        [
+          { urn: assertion, aspect: 'assertionInfo', changeType: 'UPSERT', value: info },
+          { urn: assertion, aspect: 'dataPlatformInstance', changeType: 'UPSERT', value: { platform } },
+        ],
+        { time: now() },
+      );
+      return { __typename: 'Assertion', urn: assertion, type: 'ASSERTION' };
+    },
+
+    reportAssertionResult: async (_parent: unknown, { urn, result }: { urn: string; result: ResultInput }, { actor }: ApiContext) => {
+      urnArgument(urn);
+      const [edge] = (
+        await graphqlReader(service, actor).relationships(urn, { direction: 'OUTGOING', types: ['Asserts'], start: 0, count: 1 })
+      ).relationships;
+      if (!edge)
+        throw badRequest(
+          `Failed to report Assertion Run Event. Assertion with urn ${urn} does not exist or is not associated with any entity.`,
+        );
+      await service.authorize(actor, EDIT_ASSERTIONS, [edge.entity]);
+      if (!service.storesPoints('assertion', 'assertionRunEvent'))
+        throw unprocessable('reportAssertionResult: this mds stores no time-series points (assertionRunEvent)');
+      const timestampMillis = result.timestampMillis ?? now();
+      const event = {
+        timestampMillis,
+        runId: String(timestampMillis),
+        assertionUrn: urn,
+        asserteeUrn: edge.entity,
+        status: 'COMPLETE',
+        result: {
+          type: result.type,
+          ...(result.externalUrl != null ? { externalUrl: result.externalUrl } : {}),
+          // The error is kept only for an ERROR result, its message under `message` (DataHub's resolver).
+          ...(result.type === 'ERROR' && result.error
+            ? { error: { type: result.error.type, properties: { message: result.error.message } } }
+            : {}),
+          ...(result.properties ? { nativeResults: Object.fromEntries(result.properties.map((p) => [p.key, p.value ?? ''])) } : {}),
+        },
+      };
+      const proposal = {
+        entityType: 'assertion',
+        entityUrn: urn,
+        aspectName: 'assertionRunEvent',
+        changeType: 'UPSERT',
+        aspect: { contentType: 'application/json', value: JSON.stringify(event) },
+      };
+      // Decided above by the GraphQL policy (EDIT_ENTITY_ASSERTIONS on the asset), so written as the system, not
+      // asked again by the REST APIs' rule (which knows only EDIT_ENTITY).
+      await service.ingest(SYSTEM_ACTOR, [{ proposal, place: { action: 'reportAssertionResult', path: 'result' } }], { batch: false });
+      return true;
+    },
+  };
 }

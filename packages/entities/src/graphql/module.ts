@@ -198,7 +198,7 @@ export function createEntityGraphql(options: {
       metadataTestResolvers(service, search, loaders),
       processInstanceResolvers(service, loaders),
       incidentResolvers(service, loaders, now),
-      assertionResolvers(service, loaders),
+      assertionResolvers(service, loaders, now),
       healthResolvers(service, loaders),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),

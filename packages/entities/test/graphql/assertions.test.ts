@@ -1,5 +1,7 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Privilege } from '@mds/auth';
+import type { Actor } from '@mds/schema';
 import { SYSTEM_ACTOR, type PointsRequest } from '../../src/index';
 import { context, goldenGraphql, goldenItems } from './golden';
 
@@ -344,5 +346,97 @@ describe("health, as DataHub's EntityHealthResolver computes it", () => {
     ]);
     // A chart with no incident and no assertion: only the passing incidents badge.
     expect((await query(HEALTH, { urn: CHART })).entity).toEqual({ health: [{ type: 'INCIDENTS', status: 'PASS', message: null }] });
+  });
+});
+
+describe("assertion edits, as DataHub's UpsertCustomAssertionResolver, DeleteAssertionResolver and ReportAssertionResultResolver make them", () => {
+  const editor: Actor = { urn: 'urn:li:corpuser:editor', privileges: new Set([Privilege.EDIT_ENTITY_ASSERTIONS]) };
+  const viewer: Actor = { urn: 'urn:li:corpuser:viewer', privileges: new Set([Privilege.VIEW_ENTITY_PAGE]) };
+  const as = (actor: Actor) => ({ context: { actor, requestId: `${actor.urn}-${Math.random()}` } });
+  const UPSERT = `mutation upsert($urn: String, $input: UpsertCustomAssertionInput!) {
+    upsertCustomAssertion(urn: $urn, input: $input) { urn platform { urn } info { type description externalUrl source { type } customAssertion { type entityUrn field { urn path } logic } } }
+  }`;
+  // The UI's document (assertion.graphql) and the variables its page sends (variables.json).
+  const DELETE = 'mutation deleteAssertion($urn: String!) { deleteAssertion(urn: $urn) }';
+  const custom = {
+    entityUrn: CHECKED,
+    type: 'dbt test',
+    description: 'ids are unique',
+    platform: { name: 'dbt' },
+    fieldPath: 'id',
+    logic: 'unique(id)',
+  };
+  const aspectsOf = async (service: Awaited<ReturnType<typeof setup>>['service'], urn: string) =>
+    (await service.reader(SYSTEM_ACTOR, { api: 'graphql' }).latest([urn], ['assertionInfo', 'dataPlatformInstance'])).get(urn);
+
+  it('upsertCustomAssertion writes a CUSTOM, EXTERNAL assertionInfo and the platform, and answers the assertion; the dataset lists it', async () => {
+    const { run, service } = await setup();
+    const created = await run(UPSERT, { input: custom }, as(editor));
+    expect(created.errors).toBeUndefined();
+    const urn = created.data!.upsertCustomAssertion.urn as string;
+    expect(urn).toMatch(/^urn:li:assertion:[0-9a-f-]{36}$/);
+    expect(created.data!.upsertCustomAssertion).toEqual({
+      urn,
+      platform: { urn: 'urn:li:dataPlatform:dbt' },
+      info: {
+        type: 'CUSTOM',
+        description: 'ids are unique',
+        externalUrl: null,
+        source: { type: 'EXTERNAL' },
+        customAssertion: {
+          type: 'dbt test',
+          entityUrn: CHECKED,
+          field: { urn: `urn:li:schemaField:(${CHECKED},id)`, path: 'id' },
+          logic: 'unique(id)',
+        },
+      },
+    });
+    const stored = await aspectsOf(service, urn);
+    expect(stored?.get('assertionInfo')?.value).toEqual({
+      type: 'CUSTOM',
+      description: 'ids are unique',
+      source: { type: 'EXTERNAL' },
+      customAssertion: { type: 'dbt test', entity: CHECKED, logic: 'unique(id)', field: `urn:li:schemaField:(${CHECKED},id)` },
+    });
+    expect(stored?.get('dataPlatformInstance')?.value).toEqual({ platform: 'urn:li:dataPlatform:dbt' });
+    const listed = await run(`{ dataset(urn: "${CHECKED}") { assertions { total assertions { urn } } } }`, {}, as(editor));
+    expect(listed.data!.dataset.assertions.assertions).toContainEqual({ urn });
+    // Upserting the same urn replaces it.
+    const again = await run(UPSERT, { urn, input: { ...custom, description: 'still unique', fieldPath: null } }, as(editor));
+    expect(again.data!.upsertCustomAssertion.info.customAssertion.field).toBeNull();
+    expect((await aspectsOf(service, urn))?.get('assertionInfo')?.value.description).toBe('still unique');
+  });
+
+  it('deleteAssertion removes the assertion (its Asserts edge too); an absent one answers true', async () => {
+    const { run } = await setup();
+    expect(await run(DELETE, { urn: CHECK }, as(editor))).toEqual({ data: { deleteAssertion: true } });
+    expect((await run(`{ assertion(urn: "${CHECK}") { urn } }`, {}, as(editor))).data).toEqual({ assertion: null });
+    const listed = await run(`{ dataset(urn: "${CHECKED}") { assertions { total assertions { urn } } } }`, {}, as(editor));
+    expect(listed.data!.dataset.assertions).toEqual({ total: 0, assertions: [] });
+    expect(await run(DELETE, { urn: CHECK }, as(editor))).toEqual({ data: { deleteAssertion: true } });
+  });
+
+  it('refuses an actor without EDIT_ENTITY_ASSERTIONS on the asset, and bad input; nothing changes', async () => {
+    const { run, service } = await setup();
+    const forbidden = ['Unauthorized to perform this action. Please contact your DataHub administrator.', 403];
+    const errors = async (document: string, variables: Record<string, unknown>, actor: Actor) =>
+      (await run(document, variables, as(actor))).errors?.map((e) => [e.message, e.extensions?.code]);
+    expect(await errors(DELETE, { urn: CHECK }, viewer)).toEqual([forbidden]);
+    expect(await errors(UPSERT, { input: custom }, viewer)).toEqual([forbidden]);
+    expect(await errors(UPSERT, { urn: CHECK, input: custom }, viewer)).toEqual([forbidden]);
+    expect((await aspectsOf(service, CHECK))?.get('assertionInfo')?.value.type).toBe('DATASET');
+    expect(await errors(UPSERT, { input: { ...custom, platform: {} } }, editor)).toEqual([
+      ['Failed to upsert Custom Assertion. Platform Name or Platform Urn must be specified.', 400],
+    ]);
+    const report = 'mutation($urn: String!) { reportAssertionResult(urn: $urn, result: { type: SUCCESS }) }';
+    expect(await errors(report, { urn: 'urn:li:assertion:missing' }, editor)).toEqual([
+      [
+        'Failed to report Assertion Run Event. Assertion with urn urn:li:assertion:missing does not exist or is not associated with any entity.',
+        400,
+      ],
+    ]);
+    expect(await errors(report, { urn: CHECK }, viewer)).toEqual([forbidden]);
+    // This package's service has no time-series store: the run cannot be kept, and says so (the server's test writes it).
+    expect((await errors(report, { urn: CHECK }, editor))?.[0]?.[1]).toBe(422);
   });
 });
