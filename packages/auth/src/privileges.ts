@@ -33,6 +33,7 @@ export const Privilege = {
   VIEW_TESTS: 'VIEW_TESTS',
   EDIT_ENTITY_INCIDENTS: 'EDIT_ENTITY_INCIDENTS',
   EDIT_ENTITY_ASSERTIONS: 'EDIT_ENTITY_ASSERTIONS',
+  EDIT_ENTITY_DATA_CONTRACT: 'EDIT_ENTITY_DATA_CONTRACT',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

@@ -19,6 +19,7 @@ import { ownerMutationResolvers } from './owner-mutations';
 import { incidentResolvers } from './incidents';
 import { assertionResolvers } from './assertions';
 import { healthResolvers } from './health';
+import { contractResolvers } from './contracts';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -78,6 +79,7 @@ const TYPE_DEFS = sdlFiles(
   'incidents.graphql',
   'assertions.graphql',
   'health.graphql',
+  'contracts.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -200,6 +202,7 @@ export function createEntityGraphql(options: {
       incidentResolvers(service, loaders, now),
       assertionResolvers(service, loaders, now),
       healthResolvers(service, loaders),
+      contractResolvers(service, loaders, now),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
