@@ -20,6 +20,7 @@ import { incidentResolvers } from './incidents';
 import { assertionResolvers } from './assertions';
 import { healthResolvers } from './health';
 import { contractResolvers } from './contracts';
+import { formResolvers } from './forms';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -80,6 +81,7 @@ const TYPE_DEFS = sdlFiles(
   'assertions.graphql',
   'health.graphql',
   'contracts.graphql',
+  'forms.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -203,6 +205,7 @@ export function createEntityGraphql(options: {
       assertionResolvers(service, loaders, now),
       healthResolvers(service, loaders),
       contractResolvers(service, loaders, now),
+      formResolvers(loaders),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
