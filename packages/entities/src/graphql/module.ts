@@ -199,7 +199,7 @@ export function createEntityGraphql(options: {
       profileResolvers(service),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
-      metadataTestResolvers(service, search, loaders),
+      metadataTestResolvers(service, search, loaders, now),
       processInstanceResolvers(service, loaders),
       incidentResolvers(service, loaders, now),
       assertionResolvers(service, loaders, now),
