@@ -30,8 +30,12 @@ export const Privilege = {
   DELETE_ENTITY: 'DELETE_ENTITY',
   MANAGE_DOMAINS: 'MANAGE_DOMAINS',
   CREATE_DOMAINS: 'CREATE_DOMAINS',
-  // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
+  // Metadata tests: listed and read (`listTests`, `test`) with VIEW_TESTS, created, updated and deleted with MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
+  MANAGE_TESTS: 'MANAGE_TESTS',
+  EDIT_ENTITY_INCIDENTS: 'EDIT_ENTITY_INCIDENTS',
+  EDIT_ENTITY_ASSERTIONS: 'EDIT_ENTITY_ASSERTIONS',
+  EDIT_ENTITY_DATA_CONTRACT: 'EDIT_ENTITY_DATA_CONTRACT',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

@@ -324,6 +324,7 @@ export function lineageResolvers(options: {
     Chart: linked,
     DataFlow: linked,
     DataJob: linked,
+    Assertion: linked,
   };
 }
 

@@ -1,15 +1,18 @@
 import { COMMON_RULES } from './common';
 import { refWithKey } from './common-fields';
+import { randomUUID } from 'node:crypto';
 import { Privilege } from '@mds/auth';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type Resolvers } from '@mds/schema';
-import type { EntityService } from '../service';
+import { ItemWriteError, type EntityService } from '../service';
+import { graphqlReader, writeAll } from './mutation-support';
 import { anyOf } from '../service/policy';
 import { urnArgument, type Loaders } from './common-fields';
 import { entityTypeResolvers, storedEntity, type EntityMapping, type EntityScope } from './mapping/declare';
 
-/** DataHub asks VIEW_TESTS or MANAGE_TESTS; mds has no MANAGE_TESTS (no test mutations), so VIEW_TESTS. */
-const VIEW = anyOf(Privilege.VIEW_TESTS);
+/** DataHub's TestUtils: VIEW_TESTS or MANAGE_TESTS to list, MANAGE_TESTS to create, update, delete. */
+const VIEW = anyOf(Privilege.VIEW_TESTS, Privilege.MANAGE_TESTS);
+const MANAGE = anyOf(Privilege.MANAGE_TESTS);
 /** DataHub's ListTestsResolver defaults. */
 const DEFAULT_START = 0;
 const DEFAULT_COUNT = 20;
@@ -27,8 +30,9 @@ export const TEST_MAPPINGS: readonly EntityMapping[] = [
 ];
 
 /** `test(urn:)` and `listTests`, and the fields of `Test`. */
-export function metadataTestResolvers(service: EntityService, search: SearchIndex, loaders: Loaders): Resolvers {
+export function metadataTestResolvers(service: EntityService, search: SearchIndex, loaders: Loaders, now: () => number): Resolvers {
   return {
+    Mutation: testMutations(service, now),
     ...entityTypeResolvers(loaders, TEST_MAPPINGS, { rules: COMMON_RULES, ref: refWithKey }),
     Query: {
       // DataHub's mapper answers no test for one whose testInfo is not stored.
@@ -53,5 +57,55 @@ export function metadataTestResolvers(service: EntityService, search: SearchInde
         return { start, count: tests.length, total: found.total, tests };
       },
     },
-  } as Resolvers;
+  };
+}
+
+interface TestInput {
+  name: string;
+  category: string;
+  description?: string | null;
+  definition: { json?: string | null };
+}
+
+/** testInfo as DataHub's TestUtils maps the input: the definition is always JSON. */
+const testInfoOf = (input: TestInput) => ({
+  name: input.name,
+  category: input.category,
+  ...(input.description != null ? { description: input.description } : {}),
+  definition: { type: 'JSON', ...(input.definition.json != null ? { json: input.definition.json } : {}) },
+});
+
+/** `createTest`, `updateTest`, `deleteTest`: what DataHub's CreateTestResolver, UpdateTestResolver and DeleteTestResolver write. */
+function testMutations(service: EntityService, now: () => number) {
+  const testUrn = (urn: string) => {
+    if (urnArgument(urn).entityType !== 'test') throw badRequest(`Invalid test urn: ${urn}`);
+    return urn;
+  };
+  return {
+    createTest: async (_parent: unknown, { input }: { input: TestInput & { id?: string | null } }, { actor }: ApiContext) => {
+      const grant = await service.authorize(actor, MANAGE);
+      const urn = testUrn(`urn:li:test:${input.id ?? randomUUID()}`);
+      if (await graphqlReader(service, actor).exists(urn)) throw badRequest('This Test already exists!');
+      try {
+        // CREATE_ENTITY decides between concurrent creates of one id.
+        await service.write(grant, [{ urn, aspect: 'testInfo', changeType: 'CREATE_ENTITY', value: testInfoOf(input) }], { time: now() });
+      } catch (error) {
+        if (!(error instanceof ItemWriteError)) throw error;
+        throw error.error.status === 422 ? badRequest('This Test already exists!') : error.error;
+      }
+      return urn;
+    },
+    updateTest: async (_parent: unknown, { urn, input }: { urn: string; input: TestInput }, { actor }: ApiContext) => {
+      const grant = await service.authorize(actor, MANAGE);
+      await writeAll(service, grant, [{ urn: testUrn(urn), aspect: 'testInfo', changeType: 'UPSERT', value: testInfoOf(input) }], {
+        time: now(),
+      });
+      return urn;
+    },
+    deleteTest: async (_parent: unknown, { urn }: { urn: string }, { actor }: ApiContext) => {
+      const grant = await service.authorize(actor, MANAGE);
+      await service.deleteEntity(grant, testUrn(urn));
+      return true;
+    },
+  };
 }

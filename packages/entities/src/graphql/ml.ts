@@ -167,5 +167,5 @@ export function mlResolvers(loaders: Loaders): Resolvers {
       mlFeatureTable: root('mlFeatureTable'),
       mlPrimaryKey: root('mlPrimaryKey'),
     },
-  } as Resolvers;
+  };
 }

@@ -17,6 +17,10 @@ import { lineageResolvers } from './lineage';
 import { entityMutationResolvers } from './entity-mutations';
 import { ownerMutationResolvers } from './owner-mutations';
 import { incidentResolvers } from './incidents';
+import { assertionResolvers } from './assertions';
+import { healthResolvers } from './health';
+import { contractResolvers } from './contracts';
+import { formResolvers } from './forms';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -74,6 +78,10 @@ const TYPE_DEFS = sdlFiles(
   'metadata-tests.graphql',
   'process-instances.graphql',
   'incidents.graphql',
+  'assertions.graphql',
+  'health.graphql',
+  'contracts.graphql',
+  'forms.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -191,9 +199,13 @@ export function createEntityGraphql(options: {
       profileResolvers(service),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
-      metadataTestResolvers(service, search, loaders),
+      metadataTestResolvers(service, search, loaders, now),
       processInstanceResolvers(service, loaders),
-      incidentResolvers(loaders),
+      incidentResolvers(service, loaders, now),
+      assertionResolvers(service, loaders, now),
+      healthResolvers(service, loaders),
+      contractResolvers(service, loaders, now),
+      formResolvers(loaders),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),

@@ -70,5 +70,5 @@ export function processInstanceResolvers(service: EntityService, loaders: Loader
   return {
     ...entityTypeResolvers(loaders, [mapping], { rules: { ...COMMON_RULES, ...PROCESS_INSTANCE_RULES }, ref: refWithKey }),
     Query: { dataProcessInstance: rootQuery(loaders, 'dataProcessInstance') },
-  } as Resolvers;
+  };
 }

@@ -76,7 +76,7 @@ export function profileResolvers(service: EntityService): Resolvers {
 }
 
 /** A point matches when one and-group's criteria all hold (EQUAL on a dotted field); no group: every point. */
-function criteria(groups: readonly AndFilterInput[]): (point: Json) => boolean {
+export function criteria(groups: readonly AndFilterInput[]): (point: Json) => boolean {
   const tests = groups.map((group) =>
     (group.and ?? []).map((c) => {
       if (c.condition && c.condition !== 'EQUAL') throw badRequest(`Unsupported filter condition ${c.condition}`);

@@ -113,6 +113,20 @@ export function createEntityService(options: {
       return grant(actor, resources);
     },
 
+    /**
+     * A grant to write `targets` decided by `privileges` on `resources` (a 403 otherwise): an entity edited on behalf
+     * of the assets it is about, as DataHub decides an incident's or an assertion's edit by the asset it is raised on.
+     */
+    async authorizeFor(
+      actor: Actor,
+      privileges: PrivilegeGroups,
+      resources: readonly string[],
+      targets: readonly string[],
+    ): Promise<Grant> {
+      await service.authorize(actor, privileges, resources);
+      return grant(actor, [...resources, ...targets]);
+    },
+
     /** Whether `actor` holds one group of `privileges` (on `resource`, when one is named): a question, not a grant (`me`'s flags). */
     async allows(actor: Actor, privileges: PrivilegeGroups, resource?: string): Promise<boolean> {
       return privileges.length > 0 && (await policy.authorize(actor, { privileges, resource }));

@@ -2,7 +2,7 @@ import type { TestSqlDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { readFileSync } from 'node:fs';
-import { createEntities, createEntityGraphql, fileItemProposals, SYSTEM_ACTOR } from '../../src/index';
+import { createEntities, createEntityGraphql, fileItemProposals, SYSTEM_ACTOR, type TimeseriesReader } from '../../src/index';
 import { schemaOf } from './schema';
 
 export const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
@@ -15,6 +15,8 @@ interface GoldenOptions {
   /** Which of the files' aspects to store (all unless given). */
   keep?: (urn: string, aspectName: string) => boolean;
   now?: () => number;
+  /** Reads of time-series points (none: time-series fields answer empty). */
+  points?: TimeseriesReader;
 }
 
 /**
@@ -25,7 +27,7 @@ interface GoldenOptions {
  */
 export async function goldenGraphql(databases: Pick<TestSqlDatabases, 'open'>, files: readonly string[], options: GoldenOptions = {}) {
   const now = options.now ?? (() => 1_700_000_000_000);
-  const entities = await createEntities({ db: await databases.open(), now });
+  const entities = await createEntities({ db: await databases.open(), now, points: options.points });
   const keep = options.keep ?? (() => true);
   const placed = files
     .flatMap((file) => goldenItems(file).flatMap((item, i) => fileItemProposals(item, `${file}[${i}]`)))

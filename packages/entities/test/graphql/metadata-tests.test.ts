@@ -2,6 +2,7 @@ import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Actor } from '@mds/schema';
 import { SYSTEM_ACTOR } from '../../src/index';
 import { goldenGraphql } from './golden';
 
@@ -92,5 +93,66 @@ describe("metadata tests, as DataHub's TestMapper and ListTestsResolver give the
       passing: [{ type: 'SUCCESS', test: { urn: FRESHNESS, name: 'Fresh tables' } }],
       failing: [{ type: 'FAILURE', test: { urn: OWNED, name: 'Has an owner', category: 'Governance' } }],
     });
+  });
+});
+
+describe("test edits, as DataHub's CreateTestResolver, UpdateTestResolver and DeleteTestResolver make them", () => {
+  // The UI's whole test.graphql (its createTest and deleteTest), with the variables of variables.json.
+  const DOCUMENT = readFileSync(
+    new URL('../../../../apps/server/test/fixtures/datahub-web-react/graphql/test.graphql', import.meta.url),
+    'utf8',
+  );
+  const manager: Actor = { urn: 'urn:li:corpuser:manager', privileges: new Set([Privilege.MANAGE_TESTS]) };
+  const viewer: Actor = { urn: 'urn:li:corpuser:viewer', privileges: new Set([Privilege.VIEW_TESTS]) };
+  const as = (actor: Actor, operationName: string) => ({
+    context: { actor, requestId: `${operationName}-${Math.random()}` },
+    operationName,
+  });
+  const UPDATE = 'mutation($urn: String!, $input: UpdateTestInput!) { updateTest(urn: $urn, input: $input) }';
+
+  it('createTest writes testInfo with a JSON definition and answers its urn; updateTest replaces it; deleteTest removes it', async () => {
+    const { run, service } = await goldenGraphql(databases, []);
+    const infoOf = async (urn: string) =>
+      (await service.reader(SYSTEM_ACTOR, { api: 'graphql' }).latest([urn], ['testInfo'])).get(urn)?.get('testInfo')?.value;
+    const input = { name: 'Has owners', category: 'Governance', definition: { json: '{}' } };
+    const created = await run(DOCUMENT, { input }, as(manager, 'createTest'));
+    expect(created.errors).toBeUndefined();
+    const urn = created.data!.createTest as string;
+    expect(urn).toMatch(/^urn:li:test:[0-9a-f-]{36}$/);
+    expect(await infoOf(urn)).toEqual({ name: 'Has owners', category: 'Governance', definition: { type: 'JSON', json: '{}' } });
+    const read = await run(DOCUMENT, { urn }, as(manager, 'getTest'));
+    expect(read.data!.test).toEqual({ urn, name: 'Has owners', category: 'Governance', description: null, definition: { json: '{}' } });
+
+    const again = await run(DOCUMENT, { input: { ...input, id: urn.split(':').pop() } }, as(manager, 'createTest'));
+    expect(again.errors?.map((e) => [e.message, e.extensions?.code])).toEqual([['This Test already exists!', 400]]);
+
+    const updated = await run(
+      UPDATE,
+      { urn, input: { name: 'Owned', category: 'Governance', description: 'two owners', definition: {} } },
+      as(manager, undefined as never),
+    );
+    expect(updated.data).toEqual({ updateTest: urn });
+    expect(await infoOf(urn)).toEqual({ name: 'Owned', category: 'Governance', description: 'two owners', definition: { type: 'JSON' } });
+
+    expect((await run(DOCUMENT, { urn }, as(manager, 'deleteTest'))).data).toEqual({ deleteTest: true });
+    expect(await infoOf(urn)).toBeUndefined();
+    expect((await run(DOCUMENT, { urn }, as(manager, 'getTest'))).data).toEqual({ test: null });
+  });
+
+  it('refuses an actor without MANAGE_TESTS, with DataHub’s text; nothing is written', async () => {
+    const { run } = await goldenGraphql(databases, []);
+    const forbidden = [['Unauthorized to perform this action. Please contact your DataHub administrator.', 403]];
+    const input = { id: 'mine', name: 'Has owners', category: 'Governance', definition: { json: '{}' } };
+    expect((await run(DOCUMENT, { input }, as(viewer, 'createTest'))).errors?.map((e) => [e.message, e.extensions?.code])).toEqual(
+      forbidden,
+    );
+    expect(
+      (await run(DOCUMENT, { urn: 'urn:li:test:mine' }, as(viewer, 'deleteTest'))).errors?.map((e) => [e.message, e.extensions?.code]),
+    ).toEqual(forbidden);
+    const { id: _id, ...update } = input;
+    expect(
+      (await run(UPDATE, { urn: 'urn:li:test:mine', input: update }, as(viewer, undefined as never))).errors?.[0]?.extensions?.code,
+    ).toBe(403);
+    expect((await run(DOCUMENT, { urn: 'urn:li:test:mine' }, as(manager, 'getTest'))).data).toEqual({ test: null });
   });
 });
