@@ -29,6 +29,8 @@ export const Privilege = {
   DELETE_ENTITY: 'DELETE_ENTITY',
   MANAGE_DOMAINS: 'MANAGE_DOMAINS',
   CREATE_DOMAINS: 'CREATE_DOMAINS',
+  MANAGE_STRUCTURED_PROPERTIES: 'MANAGE_STRUCTURED_PROPERTIES',
+  EDIT_ENTITY_PROPERTIES: 'EDIT_ENTITY_PROPERTIES',
   // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
 } as const;

@@ -30,6 +30,7 @@ import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
+import { structuredPropertyResolvers } from './structured-properties';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -47,6 +48,7 @@ const OWN_TYPES = [
   'GLOSSARY_TERM',
   'GLOSSARY_NODE',
   'DATA_PRODUCT',
+  'STRUCTURED_PROPERTY',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -74,6 +76,7 @@ const TYPE_DEFS = sdlFiles(
   'metadata-tests.graphql',
   'process-instances.graphql',
   'incidents.graphql',
+  'structured-properties.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -198,6 +201,7 @@ export function createEntityGraphql(options: {
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
+      ...structuredPropertyResolvers(service, loaders, now),
     ],
   };
 }
