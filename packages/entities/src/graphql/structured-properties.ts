@@ -247,7 +247,8 @@ export function structuredPropertyResolvers(service: EntityService, loaders: Loa
             ...(input.displayName == null ? {} : { displayName: input.displayName }),
             ...(input.description == null ? {} : { description: input.description }),
             ...(input.typeQualifier?.allowedTypes == null ? {} : { typeQualifier: { allowedTypes: input.typeQualifier.allowedTypes } }),
-            ...(input.allowedValues == null ? {} : { allowedValues: allowedValuesOf(input.allowedValues) }),
+            // No allowed values (the UI's form sends []) leaves any value allowed, as DataHub's patch adds none.
+            ...(input.allowedValues?.length ? { allowedValues: allowedValuesOf(input.allowedValues) } : {}),
             created: stamp,
             lastModified: stamp,
           };
@@ -305,7 +306,7 @@ export function structuredPropertyResolvers(service: EntityService, loaders: Loa
                   const before = isJsonObject(current.typeQualifier) ? strings(current.typeQualifier.allowedTypes) : [];
                   next.typeQualifier = { allowedTypes: [...new Set([...before, ...input.typeQualifier.newAllowedTypes])] };
                 }
-                if (input.newAllowedValues != null) {
+                if (input.newAllowedValues?.length) {
                   const before = Array.isArray(current.allowedValues) ? current.allowedValues.filter(isJsonObject) : [];
                   const added = allowedValuesOf(input.newAllowedValues).filter(
                     (a) => !before.some((b) => sameValue(b.value, a.value as PrimitiveValue)),
