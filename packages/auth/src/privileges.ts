@@ -31,6 +31,7 @@ export const Privilege = {
   CREATE_DOMAINS: 'CREATE_DOMAINS',
   MANAGE_STRUCTURED_PROPERTIES: 'MANAGE_STRUCTURED_PROPERTIES',
   EDIT_ENTITY_PROPERTIES: 'EDIT_ENTITY_PROPERTIES',
+  EDIT_ENTITY_APPLICATIONS: 'EDIT_ENTITY_APPLICATIONS_PRIVILEGE',
   // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
 } as const;

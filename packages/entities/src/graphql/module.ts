@@ -31,6 +31,7 @@ import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
 import { structuredPropertyResolvers } from './structured-properties';
+import { applicationResolvers } from './applications';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -49,6 +50,7 @@ const OWN_TYPES = [
   'GLOSSARY_NODE',
   'DATA_PRODUCT',
   'STRUCTURED_PROPERTY',
+  'APPLICATION',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -77,6 +79,7 @@ const TYPE_DEFS = sdlFiles(
   'process-instances.graphql',
   'incidents.graphql',
   'structured-properties.graphql',
+  'applications.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -202,6 +205,7 @@ export function createEntityGraphql(options: {
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
       ...structuredPropertyResolvers(service, loaders, now),
+      ...applicationResolvers(service, loaders, now),
     ],
   };
 }
