@@ -32,6 +32,7 @@ import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
 import { structuredPropertyResolvers } from './structured-properties';
 import { applicationResolvers } from './applications';
+import { schemaFieldResolvers } from './schema-fields';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -51,6 +52,7 @@ const OWN_TYPES = [
   'DATA_PRODUCT',
   'STRUCTURED_PROPERTY',
   'APPLICATION',
+  'SCHEMA_FIELD',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -80,6 +82,7 @@ const TYPE_DEFS = sdlFiles(
   'incidents.graphql',
   'structured-properties.graphql',
   'applications.graphql',
+  'schema-fields.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -206,6 +209,7 @@ export function createEntityGraphql(options: {
       ...ownershipTypeResolvers(loaders, search),
       ...structuredPropertyResolvers(service, loaders, now),
       ...applicationResolvers(service, loaders, now),
+      schemaFieldResolvers(loaders),
     ],
   };
 }
