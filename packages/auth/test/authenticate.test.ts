@@ -94,6 +94,9 @@ describe('users and roles', () => {
         'DELETE_ENTITY',
         'MANAGE_DOMAINS',
         'CREATE_DOMAINS',
+        'MANAGE_STRUCTURED_PROPERTIES',
+        'EDIT_ENTITY_PROPERTIES',
+        'EDIT_ENTITY_APPLICATIONS_PRIVILEGE',
         'VIEW_TESTS',
       ]),
     );

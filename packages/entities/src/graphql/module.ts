@@ -34,6 +34,9 @@ import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
+import { structuredPropertyResolvers } from './structured-properties';
+import { applicationResolvers } from './applications';
+import { schemaFieldResolvers } from './schema-fields';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -51,6 +54,9 @@ const OWN_TYPES = [
   'GLOSSARY_TERM',
   'GLOSSARY_NODE',
   'DATA_PRODUCT',
+  'STRUCTURED_PROPERTY',
+  'APPLICATION',
+  'SCHEMA_FIELD',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -82,6 +88,9 @@ const TYPE_DEFS = sdlFiles(
   'health.graphql',
   'contracts.graphql',
   'forms.graphql',
+  'structured-properties.graphql',
+  'applications.graphql',
+  'schema-fields.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -210,6 +219,9 @@ export function createEntityGraphql(options: {
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
+      ...structuredPropertyResolvers(service, loaders, now),
+      ...applicationResolvers(service, loaders, now),
+      schemaFieldResolvers(loaders),
     ],
   };
 }
