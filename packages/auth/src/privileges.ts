@@ -30,10 +30,10 @@ export const Privilege = {
   DELETE_ENTITY: 'DELETE_ENTITY',
   MANAGE_DOMAINS: 'MANAGE_DOMAINS',
   CREATE_DOMAINS: 'CREATE_DOMAINS',
-  // Metadata tests: listed and read (`listTests`, `test`) with VIEW_TESTS, created, updated and deleted with MANAGE_TESTS.
   MANAGE_STRUCTURED_PROPERTIES: 'MANAGE_STRUCTURED_PROPERTIES',
   EDIT_ENTITY_PROPERTIES: 'EDIT_ENTITY_PROPERTIES',
   EDIT_ENTITY_APPLICATIONS: 'EDIT_ENTITY_APPLICATIONS_PRIVILEGE',
+  // Metadata tests: listed and read (`listTests`, `test`) with VIEW_TESTS, created, updated and deleted with MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
   MANAGE_TESTS: 'MANAGE_TESTS',
   EDIT_ENTITY_INCIDENTS: 'EDIT_ENTITY_INCIDENTS',
