@@ -94,6 +94,13 @@ describe('users and roles', () => {
         'MANAGE_DOMAINS',
         'CREATE_DOMAINS',
         'VIEW_TESTS',
+        'EDIT_ENTITY_GLOSSARY_TERMS',
+        'EDIT_DATASET_COL_GLOSSARY_TERMS',
+        'EDIT_ENTITY_EMBED',
+        'EDIT_ENTITY_PROPERTIES',
+        'MANAGE_GLOSSARIES',
+        'MANAGE_GLOSSARY_CHILDREN',
+        'MANAGE_ALL_GLOSSARY_CHILDREN',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(

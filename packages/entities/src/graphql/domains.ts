@@ -44,7 +44,11 @@ export function domainResolvers(
   service: EntityService,
   search: SearchIndex,
   now: () => number,
-): { Query: QueryResolvers; Mutation: MutationResolvers } {
+): {
+  Query: QueryResolvers;
+  Mutation: MutationResolvers;
+  nameTaken: (name: string, parent: string | null, except: string) => Promise<boolean>;
+} {
   // The tree is what a search of domains finds, open to any caller as search is.
   const searched = service.reader(undefined, { api: 'search' });
   /** The domains matching `query`, with what their properties say of their name, parent and creation. */
@@ -66,6 +70,8 @@ export function domainResolvers(
   const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await searched.exists(urn));
 
   return {
+    nameTaken: async (name, parent, except) =>
+      (await domains()).some((d) => d.urn !== except && d.parent === parent && d.name.toLowerCase() === name.toLowerCase()),
     Query: {
       listDomains: async (_parent, { input }) => {
         const page = pageOrRefuse(input.start, input.count ?? 20);

@@ -30,6 +30,7 @@ import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
+import { propertyMutationResolvers } from './property-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -69,6 +70,7 @@ const TYPE_DEFS = sdlFiles(
   'entity-mutations.graphql',
   'description.graphql',
   'update-mutations.graphql',
+  'property-mutations.graphql',
   'lineage.graphql',
   'ml.graphql',
   'metadata-tests.graphql',
@@ -172,12 +174,13 @@ export function createEntityGraphql(options: {
           entity: (parent, _args, context) => urnEntity(parent.value ?? '', loaders(context)),
         },
         Mutation: {
-          ...tagMutationResolvers(service),
+          ...tagMutationResolvers(service, now),
           ...ownerMutationResolvers(service, now),
           ...entityMutationResolvers(service),
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
+          ...propertyMutationResolvers(service, now, domains.nameTaken),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
