@@ -195,3 +195,23 @@ describe('updateEmbed (UpdateEmbedResolver), updateDisplayProperties (UpdateDisp
     });
   });
 });
+
+describe('updateDataFlow, updateDataJob (DataFlowUpdateInputMapper, DataJobUpdateInputMapper)', () => {
+  it('write the description editor’s text to editableDataFlowProperties / editableDataJobProperties; a Reader is refused', async () => {
+    const cases = [
+      ['updateDataFlow', 'urn:li:dataFlow:(airflow,dag_abc,PROD)', 'editableDataFlowProperties', 'dataFlow'],
+      ['updateDataJob', 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)', 'editableDataJobProperties', 'dataJob'],
+    ] as const;
+    for (const [mutation, urn, aspect, query] of cases) {
+      expect(graphqlError((await sendUiMutation(mds, mutation, { token: reader })) as never)).toEqual(UNAUTHORIZED);
+      expect(await storedAspect(mds, urn, aspect)).toBeUndefined();
+      expect((await sendUiMutation(mds, mutation, { token: editor })).body).toEqual({ data: { [mutation]: { urn } } });
+      expect(await storedAspect(mds, urn, aspect)).toMatchObject({
+        description: 'Edited in the UI',
+        lastModified: { actor: 'urn:li:corpuser:editor' },
+      });
+      const { body } = await mds.graphql(`query { ${query}(urn: "${urn}") { editableProperties { description } } }`);
+      expect(body.data[query].editableProperties).toEqual({ description: 'Edited in the UI' });
+    }
+  });
+});

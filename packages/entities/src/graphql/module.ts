@@ -31,6 +31,7 @@ import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
 import { propertyMutationResolvers } from './property-mutations';
+import { glossaryMutationResolvers } from './glossary-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -71,6 +72,7 @@ const TYPE_DEFS = sdlFiles(
   'description.graphql',
   'update-mutations.graphql',
   'property-mutations.graphql',
+  'glossary-mutations.graphql',
   'lineage.graphql',
   'ml.graphql',
   'metadata-tests.graphql',
@@ -181,6 +183,7 @@ export function createEntityGraphql(options: {
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
           ...propertyMutationResolvers(service, now, domains.nameTaken),
+          ...glossaryMutationResolvers(service, search, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
