@@ -101,6 +101,8 @@ describe('users and roles', () => {
         'MANAGE_GLOSSARIES',
         'MANAGE_GLOSSARY_CHILDREN',
         'MANAGE_ALL_GLOSSARY_CHILDREN',
+        'MANAGE_DATA_PRODUCTS',
+        'EDIT_ENTITY_DATA_PRODUCTS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(

@@ -125,6 +125,36 @@ export function domainResolvers(
         }
         return urn;
       },
+      moveDomain: async (_parent, { input }, { actor }) => {
+        // DataHub's MoveDomainResolver: MANAGE_DOMAINS, then the domain, the new parent, a free name there.
+        const grant = await service.authorize(actor, anyOf(Privilege.MANAGE_DOMAINS));
+        const urn = input.resourceUrn;
+        if (parseDomainUrn(urn) === undefined) throw badRequest('Resource is not a domain.');
+        const tree = await domains();
+        const moved = tree.find((d) => d.urn === urn);
+        if (!moved) throw badRequest('Domain properties do not exist.');
+        const parent = input.parentDomain ?? null;
+        if (parent !== null) {
+          if (parseDomainUrn(parent) === undefined) throw badRequest('Parent entity is not a domain.');
+          if (!(await isDomain(parent))) throw badRequest('Parent entity does not exist.');
+          // Not under itself: a domain's parents must end at the root (DataHub does not check this).
+          const parentOf = new Map(tree.map((d) => [d.urn, d.parent]));
+          for (let at: string | null | undefined = parent, depth = 0; at && depth <= tree.length; at = parentOf.get(at), depth++)
+            if (at === urn) throw badRequest(`Cannot move domain ${urn} under itself or one of its children.`);
+        }
+        if (tree.some((d) => d.urn !== urn && d.parent === parent && d.name.toLowerCase() === moved.name.toLowerCase()))
+          throw conflict(`"${moved.name}" already exists in the destination domain. Please pick a unique name.`);
+        await service.update(
+          grant,
+          { urn, aspect: 'domainProperties' },
+          (current) => {
+            const { parentDomain: _old, ...rest } = current ?? {};
+            return parent === null ? rest : { ...rest, parentDomain: parent };
+          },
+          { time: now() },
+        );
+        return true;
+      },
       deleteDomain: async (_parent, { urn }, { actor }) => {
         const grant = await service.authorize(actor, DELETE);
         if (parseDomainUrn(urn) === undefined) throw badRequest(`Invalid urn: ${urn}`);

@@ -32,6 +32,7 @@ import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
 import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
+import { dataProductMutationResolvers } from './data-product-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -73,6 +74,7 @@ const TYPE_DEFS = sdlFiles(
   'update-mutations.graphql',
   'property-mutations.graphql',
   'glossary-mutations.graphql',
+  'data-product-mutations.graphql',
   'lineage.graphql',
   'ml.graphql',
   'metadata-tests.graphql',
@@ -184,6 +186,7 @@ export function createEntityGraphql(options: {
           ...updateMutationResolvers(service, now),
           ...propertyMutationResolvers(service, now, domains.nameTaken),
           ...glossaryMutationResolvers(service, search, now),
+          ...dataProductMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
