@@ -215,3 +215,21 @@ describe('updateDataFlow, updateDataJob (DataFlowUpdateInputMapper, DataJobUpdat
     }
   });
 });
+
+describe('updateDescription of glossary terms, data products and ML entities (UpdateDescriptionResolver)', () => {
+  it('writes a term’s definition, an ML model’s editable description; a Reader is refused', async () => {
+    const ML_MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:science,scienceModel,PROD)';
+    const describe = (resourceUrn: string, token?: string) =>
+      sendUiMutation(mds, 'updateDescription', { token, change: (v) => (v.input = { resourceUrn, description: 'Written in the UI' }) });
+    expect(graphqlError((await describe(OTHER_TERM, reader)) as never)).toEqual(UNAUTHORIZED);
+    expect((await describe(OTHER_TERM, editor)).body).toEqual({ data: { updateDescription: true } });
+    expect((await storedAspect(mds, OTHER_TERM, 'glossaryTermInfo'))?.definition).toBe('Written in the UI');
+    const term = await mds.graphql(`{ glossaryTerm(urn: "${OTHER_TERM}") { properties { description } } }`);
+    expect(term.body.data.glossaryTerm.properties.description).toBe('Written in the UI');
+
+    expect((await describe(ML_MODEL, editor)).body).toEqual({ data: { updateDescription: true } });
+    expect(await storedAspect(mds, ML_MODEL, 'editableMlModelProperties')).toEqual({ description: 'Written in the UI' });
+    const model = await mds.graphql(`{ mlModel(urn: "${ML_MODEL}") { editableProperties { description } } }`);
+    expect(model.body.data.mlModel.editableProperties.description).toBe('Written in the UI');
+  });
+});

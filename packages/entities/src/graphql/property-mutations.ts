@@ -1,8 +1,8 @@
 import { Privilege } from '@mds/auth';
-import { findEntityOfUrn, isJsonObject } from '@mds/core';
+import { isJsonObject } from '@mds/core';
 import { badRequest, conflict, type Actor, type MutationResolvers } from '@mds/schema';
 import { anyOf, type EntityService, type Grant } from '../service';
-import { entityTypeOf, graphqlReader } from './mutation-support';
+import { authorizeEditOrGlossary, entityTypeOf, graphqlReader } from './mutation-support';
 
 type Aspect = Record<string, unknown>;
 type Stamp = { time: number; actor: string };
@@ -12,7 +12,6 @@ const EMBED = [Privilege.EDIT_ENTITY_EMBED];
 const PROPERTIES = [Privilege.EDIT_ENTITY_PROPERTIES];
 const MANAGE_DOMAINS = anyOf(Privilege.MANAGE_DOMAINS);
 const MANAGE_GLOSSARIES = anyOf(Privilege.MANAGE_GLOSSARIES);
-const GLOSSARY_TYPES = new Set(['glossaryTerm', 'glossaryNode']);
 
 /** Characters a URI may not hold (RFC 3986), as DataHub's `Url` refuses them. */
 const NOT_A_URL = /[\s<>"{}|\\^`]/;
@@ -40,18 +39,8 @@ export function propertyMutationResolvers(
 ): MutationResolvers {
   const stampOf = (actor: Actor): Stamp => ({ time: now(), actor: actor.urn });
 
-  /**
-   * An edit of `urn` needing `privileges` on it; a glossary term or node may instead be edited by who manages the
-   * glossary (DataHub's GlossaryUtils.canUpdateGlossaryEntity; its per-node MANAGE_GLOSSARY_CHILDREN is not modelled).
-   */
-  const authorizeOrGlossary = async (actor: Actor, urn: string, privileges: readonly Privilege[]): Promise<Grant> => {
-    try {
-      return await service.authorizeEdit(actor, [urn], privileges);
-    } catch (error) {
-      if (!GLOSSARY_TYPES.has(findEntityOfUrn(urn)?.name ?? '')) throw error;
-      return service.authorize(actor, MANAGE_GLOSSARIES);
-    }
-  };
+  const authorizeOrGlossary = (actor: Actor, urn: string, privileges: readonly Privilege[]) =>
+    authorizeEditOrGlossary(service, actor, urn, privileges);
 
   /** The links of a resource after `change`, written back; DataHub's checks of the url and the resource first. */
   const editLinks = async (actor: Actor, resourceUrn: string, urls: readonly string[], change: (links: Link[], stamp: Stamp) => Link[]) => {
