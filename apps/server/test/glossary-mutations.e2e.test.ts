@@ -43,6 +43,10 @@ describe('createGlossaryNode, createGlossaryTerm (CreateGlossaryNodeResolver, Cr
       { owner: 'urn:li:corpuser:datahub', type: 'TECHNICAL_OWNER', typeUrn: 'urn:li:ownershipType:__system__technical_owner' },
     ]);
     expect(await rootNodes()).toContainEqual({ urn: nodeUrn, properties: { name: 'Finance' } });
+    const read = await mds.graphql(
+      `{ glossaryNode(urn: "${nodeUrn}") { displayProperties { colorHex } aspects(input: { aspectNames: ["glossaryNodeInfo"] }) { aspectName } } }`,
+    );
+    expect(read.body.data.glossaryNode).toEqual({ displayProperties: null, aspects: [{ aspectName: 'glossaryNodeInfo' }] });
 
     const before = await childrenCount(NODE);
     const term = await sendUiMutation(mds, 'createGlossaryTerm');

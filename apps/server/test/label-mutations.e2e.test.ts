@@ -142,6 +142,13 @@ describe('updateEmbed (UpdateEmbedResolver), updateDisplayProperties (UpdateDisp
   it('updateEmbed sets the render url of a dashboard; an absent entity and a Reader are refused', async () => {
     expect((await sendUiMutation(mds, 'updateEmbed', { token: editor })).body).toEqual({ data: { updateEmbed: true } });
     expect(await storedAspect(mds, DASHBOARD, 'embed')).toEqual({ renderUrl: 'https://looker.example.com/embed/dashboards/1' });
+    const read = await mds.graphql(
+      `{ dashboard(urn: "${DASHBOARD}") { embed { renderUrl } } dataset(urn: "${HIVE}") { embed { renderUrl } externalUrl } }`,
+    );
+    expect(read.body.data).toEqual({
+      dashboard: { embed: { renderUrl: 'https://looker.example.com/embed/dashboards/1' } },
+      dataset: { embed: null, externalUrl: null },
+    });
     const absent = await sendUiMutation(mds, 'updateEmbed', { change: (v) => (v.input.urn = ABSENT) });
     expect(graphqlError(absent as never)).toEqual({
       message: `Failed to update embed for entity with urn ${ABSENT}. Entity does not exist!`,
@@ -160,6 +167,13 @@ describe('updateEmbed (UpdateEmbedResolver), updateDisplayProperties (UpdateDisp
     });
     await sendUiMutation(mds, 'updateDisplayProperties', { change: (v) => (v.input = { colorHex: '#000000' }) });
     expect((await storedAspect(mds, 'urn:li:domain:marketing', 'displayProperties'))?.icon.name).toBe('Storefront');
+    const read = await mds.graphql(
+      `{ domain(urn: "urn:li:domain:marketing") { displayProperties { colorHex icon { iconLibrary name style } } } }`,
+    );
+    expect(read.body.data.domain.displayProperties).toEqual({
+      colorHex: '#000000',
+      icon: { iconLibrary: 'MATERIAL', name: 'Storefront', style: 'Outlined' },
+    });
     expect(graphqlError((await sendUiMutation(mds, 'updateDisplayProperties', { token: reader })) as never)).toEqual(UNAUTHORIZED);
   });
 

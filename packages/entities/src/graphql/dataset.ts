@@ -115,6 +115,9 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
       platform: (e) => e.parts[0],
       properties: 'datasetProperties',
       editableProperties: 'editableDatasetProperties',
+      embed: 'embed',
+      // DataHub's DatasetMapper never sets it (the URL is in properties): null, as there.
+      externalUrl: () => undefined,
       description: (e) => e.value('datasetProperties')?.description,
       uri: (e) => e.value('datasetProperties')?.uri,
       schema: (e) => {

@@ -219,6 +219,7 @@ export function domainTypeResolvers(loaders: Loaders, searchEntities: EntitySear
     entity: 'domain',
     fields: {
       id: (e) => e.parts[0],
+      displayProperties: 'displayProperties',
       properties: (e) => {
         const v = e.value('domainProperties');
         return v ? { ...v, name: typeof v.name === 'string' ? v.name : e.parts[0], createdOn: keyCreated(e, 'domainKey') } : undefined;
