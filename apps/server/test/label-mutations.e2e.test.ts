@@ -247,3 +247,15 @@ describe('updateDescription of glossary terms, data products and ML entities (Up
     expect(model.body.data.mlModel.editableProperties.description).toBe('Written in the UI');
   });
 });
+
+describe('browsePaths of the asset pages (BrowsePathsMapper)', () => {
+  it('answers the stored paths split at /, and none for an entity without them', async () => {
+    const { body } = await mds.graphql(
+      `{ dataset(urn: "${KAFKA}") { browsePaths { path } } chart(urn: "urn:li:chart:(looker,baz1)") { browsePaths { path } } }`,
+    );
+    expect(body.data).toEqual({
+      dataset: { browsePaths: [{ path: ['prod', 'kafka', 'SampleKafkaDataset'] }] },
+      chart: { browsePaths: [] },
+    });
+  });
+});
