@@ -14,6 +14,9 @@ const DOMAIN = 'urn:li:domain:existing';
 const NEW_TAG = 'urn:li:tag:Another';
 const NEW_DOMAIN = 'urn:li:domain:another';
 const JDOE = 'urn:li:corpuser:jdoe';
+const TERM = 'urn:li:glossaryTerm:Existing';
+const NEW_TERM = 'urn:li:glossaryTerm:Another';
+const LINK = 'https://wiki.example.com/existing';
 
 type Kind = 'dataset' | 'dashboard' | 'chart' | 'domain' | 'none';
 interface Case {
@@ -76,6 +79,30 @@ const CASES: Record<string, Case> = {
     mutation: (u) => `updateChart(urn: "${u}", input: { editableProperties: { description: "new" } }) { urn }`,
   },
   updateDomainDescription: { kind: 'domain', mutation: (u) => `updateDescription(input: { description: "new", resourceUrn: "${u}" })` },
+  addTerm: { kind: 'dataset', mutation: (u) => `addTerm(input: { termUrn: "${NEW_TERM}", resourceUrn: "${u}" })` },
+  addTerms: { kind: 'dataset', mutation: (u) => `addTerms(input: { termUrns: ["${NEW_TERM}"], resourceUrn: "${u}" })` },
+  addTermToField: {
+    kind: 'dataset',
+    mutation: (u) => `addTerm(input: { termUrn: "${TERM}", resourceUrn: "${u}", subResourceType: DATASET_FIELD, subResource: "id" })`,
+  },
+  removeTerm: { kind: 'dataset', mutation: (u) => `removeTerm(input: { termUrn: "${TERM}", resourceUrn: "${u}" })` },
+  batchAddTerms: { kind: 'dataset', mutation: (u) => `batchAddTerms(input: { termUrns: ["${NEW_TERM}"], ${one(u)} })` },
+  batchRemoveTerms: { kind: 'dataset', mutation: (u) => `batchRemoveTerms(input: { termUrns: ["${TERM}"], ${one(u)} })` },
+  addLink: { kind: 'dataset', mutation: (u) => `addLink(input: { linkUrl: "https://new", label: "new", resourceUrn: "${u}" })` },
+  updateLink: {
+    kind: 'dataset',
+    mutation: (u) =>
+      `updateLink(input: { currentUrl: "${LINK}", currentLabel: "wiki", linkUrl: "https://new", label: "new", resourceUrn: "${u}" })`,
+  },
+  removeLink: { kind: 'dataset', mutation: (u) => `removeLink(input: { linkUrl: "${LINK}", resourceUrn: "${u}" })` },
+  updateDatasetName: { kind: 'dataset', mutation: (u) => `updateName(input: { urn: "${u}", name: "new" })` },
+  updateEmbed: { kind: 'dashboard', mutation: (u) => `updateEmbed(input: { urn: "${u}", renderUrl: "https://embed" })` },
+  updateDisplayProperties: {
+    kind: 'domain',
+    platform: true,
+    mutation: (u) => `updateDisplayProperties(urn: "${u}", input: { colorHex: "#ffffff" })`,
+  },
+  updateDomainName: { kind: 'domain', platform: true, mutation: (u) => `updateName(input: { urn: "${u}", name: "${u}-renamed" })` },
   createDomain: { kind: 'none', platform: true, mutation: (_u, id) => `createDomain(input: { id: "${id}", name: "${id}" })` },
   deleteDomain: { kind: 'domain', platform: true, mutation: (u) => `deleteDomain(urn: "${u}")` },
 };
@@ -106,6 +133,8 @@ function seed(kind: Kind, urn: string) {
     dataset: {
       ownership,
       globalTags: { tags: [{ tag: TAG }] },
+      glossaryTerms: { terms: [{ urn: TERM }], auditStamp: stamp },
+      institutionalMemory: { elements: [{ url: LINK, description: 'wiki', createStamp: stamp }] },
       domains: { domains: [DOMAIN] },
       schemaMetadata: {
         schemaName: 't',
@@ -168,6 +197,13 @@ beforeAll(async () => {
       changeType: 'UPSERT',
       aspect: { contentType: 'application/json', value: '{"name":"Another"}' },
     },
+    ...[TERM, NEW_TERM].map((entityUrn) => ({
+      entityType: 'glossaryTerm',
+      entityUrn,
+      aspectName: 'glossaryTermInfo',
+      changeType: 'UPSERT',
+      aspect: { contentType: 'application/json', value: '{"definition":"","termSource":"INTERNAL"}' },
+    })),
     {
       entityType: 'corpuser',
       entityUrn: JDOE,

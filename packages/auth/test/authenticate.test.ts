@@ -98,6 +98,15 @@ describe('users and roles', () => {
         'EDIT_ENTITY_PROPERTIES',
         'EDIT_ENTITY_APPLICATIONS_PRIVILEGE',
         'VIEW_TESTS',
+        'EDIT_ENTITY_GLOSSARY_TERMS',
+        'EDIT_DATASET_COL_GLOSSARY_TERMS',
+        'EDIT_ENTITY_EMBED',
+        'EDIT_ENTITY_PROPERTIES',
+        'MANAGE_GLOSSARIES',
+        'MANAGE_GLOSSARY_CHILDREN',
+        'MANAGE_ALL_GLOSSARY_CHILDREN',
+        'MANAGE_DATA_PRODUCTS',
+        'EDIT_ENTITY_DATA_PRODUCTS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(

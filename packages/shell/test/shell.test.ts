@@ -154,6 +154,8 @@ describe('me', () => {
         managePolicies: true,
         createDomains: true,
         manageDomains: true,
+        // The glossary's edits (createGlossaryTerm, updateName …) ask for MANAGE_GLOSSARIES: an Admin holds it.
+        manageGlossaries: true,
       },
     ],
     [

@@ -3,6 +3,7 @@ import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields
 import type { Loaders } from './common-fields';
 import type { Json, TypeRules } from './mapping/convert';
 import type { EntityMapping } from './mapping/declare';
+import { browsePathsOf } from './browse';
 
 /** The platform urn of a tool or orchestrator named in a key (`looker` → `urn:li:dataPlatform:looker`). */
 const platformOf = (name: string | undefined) => (name ? `urn:li:dataPlatform:${name}` : undefined);
@@ -42,6 +43,8 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         query: 'chartQuery',
         editableProperties: 'editableChartProperties',
         editableInfo: 'editableChartProperties',
+        embed: 'embed',
+        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -55,6 +58,8 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         properties: 'dashboardInfo',
         editableProperties: 'editableDashboardProperties',
         editableInfo: 'editableDashboardProperties',
+        embed: 'embed',
+        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -68,6 +73,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         platform: (e) => platformOf(e.parts[0]),
         properties: 'dataFlowInfo',
         editableProperties: 'editableDataFlowProperties',
+        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -82,6 +88,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         properties: 'dataJobInfo',
         inputOutput: 'dataJobInputOutput',
         editableProperties: 'editableDataJobProperties',
+        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
         ...ASSET_FIELDS,
       },
       resolvers: common,

@@ -120,11 +120,7 @@ export function browseResolvers(
         if (error instanceof UrnError) throw badRequest(`Invalid urn: ${input.urn}`);
         throw error;
       }
-      const value = (await loaders(context).reader.latest([input.urn], ['browsePaths'])).get(input.urn)?.get('browsePaths')?.value;
-      const paths = isJsonObject(value) && Array.isArray(value.paths) ? value.paths : [];
-      return paths
-        .filter((p): p is string => typeof p === 'string')
-        .map((p) => ({ path: p.split('/').filter((segment) => segment !== '') }));
+      return browsePathsOf((await loaders(context).reader.latest([input.urn], ['browsePaths'])).get(input.urn)?.get('browsePaths')?.value);
     },
 
     search: (_parent, { input }, context) =>
@@ -186,4 +182,10 @@ export function browseResolvers(
       return { query: input.query, suggestions: found.suggestions, entities: found.entities };
     },
   };
+}
+
+/** The paths of a `browsePaths` aspect as DataHub's BrowsePathsMapper gives them: split at `/`, empty parts left out. */
+export function browsePathsOf(value: unknown): { path: string[] }[] {
+  const paths = isJsonObject(value) && Array.isArray(value.paths) ? value.paths : [];
+  return paths.filter((p): p is string => typeof p === 'string').map((p) => ({ path: p.split('/').filter((segment) => segment !== '') }));
 }

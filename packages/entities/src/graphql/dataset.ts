@@ -1,3 +1,4 @@
+import { browsePathsOf } from './browse';
 import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
@@ -115,6 +116,10 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
       platform: (e) => e.parts[0],
       properties: 'datasetProperties',
       editableProperties: 'editableDatasetProperties',
+      embed: 'embed',
+      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      // DataHub's DatasetMapper never sets it (the URL is in properties): null, as there.
+      externalUrl: () => undefined,
       description: (e) => e.value('datasetProperties')?.description,
       uri: (e) => e.value('datasetProperties')?.uri,
       schema: (e) => {

@@ -2,7 +2,7 @@ import { Privilege } from '@mds/auth';
 import { findEntity, findEntityOfUrn } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { EntityService } from '../service';
-import { entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
+import { authorizeEditOrGlossary, entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 export interface DescriptionInput {
   description: string;
@@ -24,6 +24,24 @@ const DESCRIBED_IN: Readonly<Record<string, string>> = {
   chart: 'editableChartProperties',
   dataFlow: 'editableDataFlowProperties',
   dataJob: 'editableDataJobProperties',
+  glossaryTerm: 'glossaryTermInfo',
+  glossaryNode: 'glossaryNodeInfo',
+  dataProduct: 'dataProductProperties',
+  notebook: 'editableNotebookProperties',
+  mlModel: 'editableMlModelProperties',
+  mlModelGroup: 'editableMlModelGroupProperties',
+  mlFeatureTable: 'editableMlFeatureTableProperties',
+  mlFeature: 'editableMlFeatureProperties',
+  mlPrimaryKey: 'editableMlPrimaryKeyProperties',
+};
+/** The field of the aspect holding the description, where it is not `description`. */
+const DESCRIPTION_FIELD: Readonly<Record<string, string>> = { glossaryTermInfo: 'definition', glossaryNodeInfo: 'definition' };
+/** Aspects whose other fields are required: the description of an entity without one cannot be written alone. */
+const NEEDS_STORED: Readonly<Record<string, string>> = {
+  domainProperties: 'Properties for this Domain do not yet exist!',
+  glossaryTermInfo: 'Info for this Glossary Term does not yet exist!',
+  glossaryNodeInfo: 'Info for this Glossary Node does not yet exist!',
+  dataProductProperties: 'Properties for this Data Product do not yet exist!',
 };
 const DOCS = [Privilege.EDIT_ENTITY_DOCS];
 const FIELD_DOCS = [Privilege.EDIT_DATASET_COL_DESCRIPTION];
@@ -49,14 +67,14 @@ export function descriptionResolvers(service: EntityService, handlers: Readonly<
         const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
         return writeAll(service, grant, [{ urn, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }]);
       }
-      const grant = await service.authorizeEdit(actor, [urn], DOCS);
+      const grant = await authorizeEditOrGlossary(service, actor, urn, DOCS);
       const aspect = type ? DESCRIBED_IN[type] : undefined;
       if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect))
         throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);
       if (!(await entityTypeOf(reader, urn))) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
       await service.update(grant, { urn, aspect }, (current) => {
-        if (type === 'domain' && !current) throw badRequest('Properties for this Domain do not yet exist!');
-        return { ...current, description: input.description };
+        if (!current && NEEDS_STORED[aspect]) throw badRequest(NEEDS_STORED[aspect]);
+        return { ...current, [DESCRIPTION_FIELD[aspect] ?? 'description']: input.description };
       });
       return true;
     },

@@ -44,7 +44,11 @@ export function domainResolvers(
   service: EntityService,
   search: SearchIndex,
   now: () => number,
-): { Query: QueryResolvers; Mutation: MutationResolvers } {
+): {
+  Query: QueryResolvers;
+  Mutation: MutationResolvers;
+  nameTaken: (name: string, parent: string | null, except: string) => Promise<boolean>;
+} {
   // The tree is what a search of domains finds, open to any caller as search is.
   const searched = service.reader(undefined, { api: 'search' });
   /** The domains matching `query`, with what their properties say of their name, parent and creation. */
@@ -66,6 +70,8 @@ export function domainResolvers(
   const isDomain = async (urn: string) => parseDomainUrn(urn) !== undefined && (await searched.exists(urn));
 
   return {
+    nameTaken: async (name, parent, except) =>
+      (await domains()).some((d) => d.urn !== except && d.parent === parent && d.name.toLowerCase() === name.toLowerCase()),
     Query: {
       listDomains: async (_parent, { input }) => {
         const page = pageOrRefuse(input.start, input.count ?? 20);
@@ -118,6 +124,36 @@ export function domainResolvers(
           throw error.index === 0 && error.error.status === 422 ? badRequest('This Domain already exists!') : error.error;
         }
         return urn;
+      },
+      moveDomain: async (_parent, { input }, { actor }) => {
+        // DataHub's MoveDomainResolver: MANAGE_DOMAINS, then the domain, the new parent, a free name there.
+        const grant = await service.authorize(actor, anyOf(Privilege.MANAGE_DOMAINS));
+        const urn = input.resourceUrn;
+        if (parseDomainUrn(urn) === undefined) throw badRequest('Resource is not a domain.');
+        const tree = await domains();
+        const moved = tree.find((d) => d.urn === urn);
+        if (!moved) throw badRequest('Domain properties do not exist.');
+        const parent = input.parentDomain ?? null;
+        if (parent !== null) {
+          if (parseDomainUrn(parent) === undefined) throw badRequest('Parent entity is not a domain.');
+          if (!(await isDomain(parent))) throw badRequest('Parent entity does not exist.');
+          // Not under itself: a domain's parents must end at the root (DataHub does not check this).
+          const parentOf = new Map(tree.map((d) => [d.urn, d.parent]));
+          for (let at: string | null | undefined = parent, depth = 0; at && depth <= tree.length; at = parentOf.get(at), depth++)
+            if (at === urn) throw badRequest(`Cannot move domain ${urn} under itself or one of its children.`);
+        }
+        if (tree.some((d) => d.urn !== urn && d.parent === parent && d.name.toLowerCase() === moved.name.toLowerCase()))
+          throw conflict(`"${moved.name}" already exists in the destination domain. Please pick a unique name.`);
+        await service.update(
+          grant,
+          { urn, aspect: 'domainProperties' },
+          (current) => {
+            const { parentDomain: _old, ...rest } = current ?? {};
+            return parent === null ? rest : { ...rest, parentDomain: parent };
+          },
+          { time: now() },
+        );
+        return true;
       },
       deleteDomain: async (_parent, { urn }, { actor }) => {
         const grant = await service.authorize(actor, DELETE);
@@ -183,6 +219,7 @@ export function domainTypeResolvers(loaders: Loaders, searchEntities: EntitySear
     entity: 'domain',
     fields: {
       id: (e) => e.parts[0],
+      displayProperties: 'displayProperties',
       properties: (e) => {
         const v = e.value('domainProperties');
         return v ? { ...v, name: typeof v.name === 'string' ? v.name : e.parts[0], createdOn: keyCreated(e, 'domainKey') } : undefined;

@@ -119,6 +119,7 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolv
         deprecation: common.deprecation,
         institutionalMemory: common.institutionalMemory,
         domain: common.domain,
+        aspects: common.aspects,
       },
     },
     {
@@ -126,9 +127,11 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolv
       fields: {
         exists: (e) => e.aspects.has('glossaryNodeKey'),
         properties: nodeProperties,
+        displayProperties: 'displayProperties',
       },
       resolvers: {
         parentNodes,
+        aspects: common.aspects,
         ownership: common.ownership,
         institutionalMemory: common.institutionalMemory,
         childrenCount: async (parent: EntityParent) => {

@@ -37,6 +37,9 @@ import { updateMutationResolvers } from './update-mutations';
 import { structuredPropertyResolvers } from './structured-properties';
 import { applicationResolvers } from './applications';
 import { schemaFieldResolvers } from './schema-fields';
+import { propertyMutationResolvers } from './property-mutations';
+import { glossaryMutationResolvers } from './glossary-mutations';
+import { dataProductMutationResolvers } from './data-product-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -79,6 +82,9 @@ const TYPE_DEFS = sdlFiles(
   'entity-mutations.graphql',
   'description.graphql',
   'update-mutations.graphql',
+  'property-mutations.graphql',
+  'glossary-mutations.graphql',
+  'data-product-mutations.graphql',
   'lineage.graphql',
   'ml.graphql',
   'metadata-tests.graphql',
@@ -189,12 +195,15 @@ export function createEntityGraphql(options: {
           entity: (parent, _args, context) => urnEntity(parent.value ?? '', loaders(context)),
         },
         Mutation: {
-          ...tagMutationResolvers(service),
+          ...tagMutationResolvers(service, now),
           ...ownerMutationResolvers(service, now),
           ...entityMutationResolvers(service),
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
+          ...propertyMutationResolvers(service, now, domains.nameTaken),
+          ...glossaryMutationResolvers(service, search, now),
+          ...dataProductMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {

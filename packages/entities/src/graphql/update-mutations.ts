@@ -87,9 +87,12 @@ const DATASET_PARTS = {
 } satisfies Record<string, Part<never>>;
 const DASHBOARD_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDashboardProperties') };
 const CHART_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableChartProperties') };
+const DATA_FLOW_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDataFlowProperties') };
+const DATA_JOB_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDataJobProperties') };
 
 /**
- * `updateDataset`, `updateDashboard`, `updateChart` (entities-api §10): each part of the input replaces one aspect
+ * `updateDataset`, `updateDashboard`, `updateChart`, `updateDataFlow`, `updateDataJob` (entities-api §10; DataHub's
+ * *UpdateInputMapper of each type): each part of the input replaces one aspect
  * whole, all parts in one write, after the privileges of every part (EDIT_ENTITY, or every part's own) and the
  * entity's existence (D3) are checked.
  */
@@ -122,5 +125,7 @@ export function updateMutationResolvers(service: EntityService, now: () => numbe
     updateDataset: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataset', DATASET_PARTS, input),
     updateDashboard: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input),
     updateChart: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'chart', CHART_PARTS, input),
+    updateDataFlow: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataFlow', DATA_FLOW_PARTS, input),
+    updateDataJob: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataJob', DATA_JOB_PARTS, input),
   };
 }
