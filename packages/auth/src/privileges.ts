@@ -31,6 +31,11 @@ export const Privilege = {
   CREATE_DOMAINS: 'CREATE_DOMAINS',
   // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
+  MANAGE_GLOBAL_VIEWS: 'MANAGE_GLOBAL_VIEWS',
+  MANAGE_GLOBAL_ANNOUNCEMENTS: 'MANAGE_GLOBAL_ANNOUNCEMENTS',
+  CREATE_GLOBAL_ANNOUNCEMENTS: 'CREATE_GLOBAL_ANNOUNCEMENTS',
+  MANAGE_GLOBAL_OWNERSHIP_TYPES: 'MANAGE_GLOBAL_OWNERSHIP_TYPES',
+  MANAGE_FEATURES: 'MANAGE_FEATURES',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

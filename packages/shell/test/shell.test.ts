@@ -154,6 +154,7 @@ describe('me', () => {
         managePolicies: true,
         createDomains: true,
         manageDomains: true,
+        manageFeatures: true,
       },
     ],
     [
