@@ -23,7 +23,7 @@ import { processInstanceResolvers } from './process-instances';
 import { dataProductResolvers } from './data-products';
 import { domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
-import { ownershipTypeResolvers } from './ownership-types';
+import { ownershipTypeMutations, ownershipTypeResolvers } from './ownership-types';
 import { entityRef } from './typenames';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
@@ -178,6 +178,7 @@ export function createEntityGraphql(options: {
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
+          ...ownershipTypeMutations(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
