@@ -3,10 +3,11 @@ import { sdlFiles, type Domain } from '@mds/schema';
 import { parseShellConfig } from './config';
 import { ShellEdits } from './edits';
 import { createShellResolvers } from './graphql/resolvers';
+import { homePageResolvers } from './home-page';
 import { ShellService, type ShellDeps } from './service';
 
 /** The SDL of the app shell, beside its resolvers. */
-const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'shell.graphql', 'shell-mutations.graphql');
+const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'shell.graphql', 'shell-mutations.graphql', 'home-page.graphql');
 
 export interface CreateShellDeps extends Omit<ShellDeps, 'config'> {
   /** The environment DataHub's settings are read from (ShellConfigError on a bad value). */
@@ -23,5 +24,12 @@ export async function createShell(deps: CreateShellDeps): Promise<Shell> {
     deps.entities.service,
     (type) => ENTITY_SPECS.find((e) => e.graphqlType === type)?.name ?? type.toLowerCase(),
   );
-  return { module: { name: 'shell', typeDefs: TYPE_DEFS, resolvers: createShellResolvers(service, edits) }, service };
+  return {
+    module: {
+      name: 'shell',
+      typeDefs: TYPE_DEFS,
+      resolvers: [createShellResolvers(service, edits), homePageResolvers(deps.entities.service)],
+    },
+    service,
+  };
 }
