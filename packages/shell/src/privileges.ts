@@ -70,6 +70,19 @@ export const PLATFORM_PRIVILEGES: readonly ListedPrivilege[] = [
   listed(Privilege.GET_TIMESERIES_INDEX_SIZES, 'Get Timeseries Index Sizes', 'Read the sizes of the time-series indices.'),
   listed(Privilege.TRUNCATE_TIMESERIES_INDEX, 'Truncate Timeseries Index', 'Delete old time-series points.'),
   listed(Privilege.GET_ES_TASK_STATUS, 'Get Task Status', 'Follow a long-running index task.'),
+  listed(
+    Privilege.MANAGE_GLOBAL_VIEWS,
+    'Manage Public Views',
+    'Create, edit and delete the views shared with everyone, and pick the default one.',
+  ),
+  listed(Privilege.CREATE_GLOBAL_ANNOUNCEMENTS, 'Create Announcements', 'Publish and edit announcements.'),
+  listed(Privilege.MANAGE_GLOBAL_ANNOUNCEMENTS, 'Manage Announcements', 'Publish, edit and delete any announcement.'),
+  listed(Privilege.MANAGE_GLOBAL_OWNERSHIP_TYPES, 'Manage Ownership Types', 'Create, edit and delete ownership types.'),
+  listed(
+    Privilege.MANAGE_FEATURES,
+    'Manage Platform Features',
+    'Turn platform features on or off (documentation propagation, applications).',
+  ),
 ];
 
 /** The privileges on one entity that mds's roles (and ownership) grant, the same for every entity type. */

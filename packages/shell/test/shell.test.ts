@@ -156,6 +156,7 @@ describe('me', () => {
         manageDomains: true,
         // The glossary's edits (createGlossaryTerm, updateName …) ask for MANAGE_GLOSSARIES: an Admin holds it.
         manageGlossaries: true,
+        manageFeatures: true,
       },
     ],
     [

@@ -27,7 +27,7 @@ import { processInstanceResolvers } from './process-instances';
 import { dataProductResolvers } from './data-products';
 import { domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
-import { ownershipTypeResolvers } from './ownership-types';
+import { ownershipTypeMutations, ownershipTypeResolvers } from './ownership-types';
 import { entityRef } from './typenames';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
@@ -204,6 +204,7 @@ export function createEntityGraphql(options: {
           ...propertyMutationResolvers(service, now, domains.nameTaken),
           ...glossaryMutationResolvers(service, search, now),
           ...dataProductMutationResolvers(service, now),
+          ...ownershipTypeMutations(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {

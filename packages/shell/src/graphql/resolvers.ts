@@ -1,6 +1,7 @@
 import { findEntity, isJsonObject } from '@mds/core';
-import type { EntityType, FacetFilterInput, Resolvers } from '@mds/schema';
+import { badRequest, type Actor, type EntityType, type FacetFilterInput, type Resolvers } from '@mds/schema';
 import { GraphQLEnumType, type GraphQLResolveInfo } from 'graphql';
+import type { ShellEdits } from '../edits';
 import type { ShellService, View } from '../service';
 
 const CORP_USER_PREFIX = 'urn:li:corpuser:';
@@ -39,9 +40,58 @@ function viewObject(view: View, info: GraphQLResolveInfo) {
   };
 }
 
-/** The shell's queries, each answered by the service as the caller. */
-export function createShellResolvers(service: ShellService): Resolvers {
+/** A required boolean of DataHub's model sent as null: a 400 naming the field. */
+function requiredSwitch(value: boolean | null | undefined, field: string): boolean {
+  if (typeof value !== 'boolean') throw badRequest(`Field '${field}' must be true or false.`);
+  return value;
+}
+
+/** The shell's queries and edits, each answered by the service as the caller. */
+export function createShellResolvers(service: ShellService, edits: ShellEdits): Resolvers {
+  /** A view as stored after an edit, mapped as the queries map it. */
+  const storedView = async (actor: Actor, urn: string, info: GraphQLResolveInfo) => {
+    const [view] = await service.views(actor, [urn]);
+    return view ? viewObject(view, info) : null;
+  };
   return {
+    Mutation: {
+      createView: async (_parent, { input }, { actor }, info) => storedView(actor, await edits.createView(actor, input), info),
+      updateView: async (_parent, { urn, input }, { actor }, info) => {
+        await edits.updateView(actor, urn, input);
+        return storedView(actor, urn, info);
+      },
+      deleteView: async (_parent, { urn }, { actor }) => {
+        await edits.deleteView(actor, urn);
+        return true;
+      },
+      createPost: async (_parent, { input }, { actor }) => {
+        await edits.createPost(actor, input);
+        return true;
+      },
+      updatePost: async (_parent, { input }, { actor }) => {
+        await edits.updatePost(actor, input);
+        return true;
+      },
+      deletePost: async (_parent, { urn }, { actor }) => {
+        await edits.deletePost(actor, urn);
+        return true;
+      },
+      batchUpdateStepStates: async (_parent, { input }, { actor }) => ({ results: await edits.updateStepStates(actor, input.states) }),
+      updateGlobalViewsSettings: async (_parent, { input }, { actor }) => {
+        await edits.updateGlobalSettings(actor, { views: { defaultView: input.defaultView ?? null } });
+        return true;
+      },
+      updateDocPropagationSettings: async (_parent, { input }, { actor }) => {
+        const columnPropagationEnabled = requiredSwitch(input.docColumnPropagation, 'docColumnPropagation');
+        await edits.updateGlobalSettings(actor, { docPropagation: { columnPropagationEnabled } });
+        return true;
+      },
+      updateApplicationsSettings: async (_parent, { input }, { actor }) => {
+        await edits.updateGlobalSettings(actor, { applications: { enabled: requiredSwitch(input.enabled, 'enabled') } });
+        return true;
+      },
+    },
+
     Query: {
       appConfig: async (_parent, _args, context) => {
         const config = service.appConfig();
