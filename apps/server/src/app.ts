@@ -25,6 +25,7 @@ import type { HostPage } from './http/sign-in';
 import { createSlots } from './http/slots';
 import { sendError, sendJson } from './http/respond';
 import { createSessionRoutes } from './http/session-routes';
+import type { WebUi } from './http/web-ui';
 import { databaseUnavailable, isUnreachable, RETRY_AFTER_SECONDS } from './http/unavailable';
 import { requestLogger, type Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -46,6 +47,8 @@ export interface AppOptions {
   trustedProxies: readonly string[];
   /** DATAHUB_BASE_URL's origin. */
   publicOrigin?: string | undefined;
+  /** MDS_WEB_UI_DIR's web UI: every GET the routes do not take, outside the API's paths. */
+  webUi?: WebUi | undefined;
   /** Serve /metrics without credentials (METRICS_PUBLIC=true). */
   metricsPublic: boolean;
   authenticate: AuthService['authenticate'];
@@ -328,12 +331,21 @@ export function createApp(options: AppOptions): RequestListener {
     };
   };
 
+  const webUi = options.webUi;
+  const webUiEntry: RouteEntry | undefined = webUi && {
+    methods: ['GET', 'HEAD'],
+    keyed: 'web UI',
+    route: (req, res, _search) => webUi.serve(req, res, (req.url ?? '/').split('?', 1)[0]!),
+  };
+  /** The web UI's answer for a path no route takes (its files, else its page), unless the path is the API's. */
+  const webUiRoute = (path: string) => (webUiEntry && webUi!.owns(path) ? webUiEntry : undefined);
+
   return (req, res) => {
     const started = performance.now();
     const info: RequestInfo = { requestId: requestIdOf(req), operation: '' };
     res.setHeader('x-request-id', info.requestId);
     const [path = '/', search = ''] = (req.url ?? '/').split('?', 2);
-    const entry = routes.get(path) ?? keyedRead(path) ?? patternRoute(path, req.method ?? '');
+    const entry = routes.get(path) ?? keyedRead(path) ?? patternRoute(path, req.method ?? '') ?? webUiRoute(path);
     // Counted and logged once the answer has left, without a 'finish' listener per request (~3 % of a read).
     const sent = () => {
       const seconds = (performance.now() - started) / 1000;

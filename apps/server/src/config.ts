@@ -1,4 +1,6 @@
 import { databaseFromEnv, type DatabaseConfig } from '@mds/db';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { isProxyEntry } from './http/forwarded';
 
@@ -57,6 +59,12 @@ const schema = z.object({
     ),
   // DataHub's variable for the address users open DataHub at (metadata-service's `baseUrl`); no default here.
   DATAHUB_BASE_URL: z.url({ error: 'must be a URL like https://datahub.example.com' }).optional(),
+  MDS_WEB_UI_DIR: z
+    .string()
+    .refine((dir) => existsSync(join(dir, 'index.html')), {
+      error: 'holds no index.html: point it at the dist folder of a built DataHub web UI',
+    })
+    .optional(),
 });
 
 export type Config = {
@@ -81,6 +89,8 @@ export type Config = {
   trustedProxies: string[];
   /** The origin of DATAHUB_BASE_URL, where users open mds or DataHub's frontend in front of it: a browser there is at home. */
   publicOrigin: string | undefined;
+  /** MDS_WEB_UI_DIR: a built DataHub web UI to serve (its files, and index.html for the UI's pages); none by default. */
+  webUiDir: string | undefined;
   graphql: {
     introspection: boolean;
     maxDepth: number;
@@ -133,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     corsOrigins: c.CORS_ORIGINS.map((o) => new URL(o).origin),
     trustedProxies: c.MDS_TRUSTED_PROXIES,
     publicOrigin: c.DATAHUB_BASE_URL === undefined ? undefined : new URL(c.DATAHUB_BASE_URL).origin,
+    webUiDir: c.MDS_WEB_UI_DIR,
     graphql: {
       introspection: c.GRAPHQL_QUERY_INTROSPECTION_ENABLED,
       maxDepth: c.GRAPHQL_QUERY_DEPTH_LIMIT,

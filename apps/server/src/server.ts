@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { createGraphQLExecutor } from './graphql';
 import { graphqlLimitPlugins } from './graphql-limits';
 import { answeringWhileParsing, sendJson } from './http/respond';
+import { createWebUi } from './http/web-ui';
 import type { Logger } from './logger';
 import { createMetrics } from './metrics';
 import { createReadiness } from './readiness';
@@ -48,6 +49,7 @@ type ServerConfig = Pick<
   | 'corsOrigins'
   | 'trustedProxies'
   | 'publicOrigin'
+  | 'webUiDir'
   | 'graphql'
   | 'metricsPublic'
 >;
@@ -62,6 +64,8 @@ export async function startServer<C extends Composition>(
   composition: C | (() => Promise<C>),
   hooks: { listening?(url: string): void } = {},
 ): Promise<RunningServer<C>> {
+  // A missing or empty UI folder stops the start before the port is taken.
+  const webUi = config.webUiDir === undefined ? undefined : createWebUi(config.webUiDir);
   let handle: RequestListener = starting;
   // Once closing, every answer closes its connection: busy keep-alive clients would otherwise hold the drain open
   // until the shutdown timeout, and then lose whatever was in flight.
@@ -103,6 +107,7 @@ export async function startServer<C extends Composition>(
     corsOrigins: config.corsOrigins,
     trustedProxies: config.trustedProxies,
     publicOrigin: config.publicOrigin,
+    webUi,
     metricsPublic: config.metricsPublic,
     authenticate: composed.authenticate,
     revokeSession: composed.revokeSession,
