@@ -30,6 +30,7 @@ import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
+import { userResolvers } from './users';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -74,6 +75,7 @@ const TYPE_DEFS = sdlFiles(
   'metadata-tests.graphql',
   'process-instances.graphql',
   'incidents.graphql',
+  'users.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -198,6 +200,7 @@ export function createEntityGraphql(options: {
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
+      userResolvers(loaders, TYPE_RULES),
     ],
   };
 }
