@@ -31,6 +31,7 @@ export const Privilege = {
   CREATE_DOMAINS: 'CREATE_DOMAINS',
   // Metadata tests are listed and read (`listTests`, `test`); mds has no mutation managing them, so no MANAGE_TESTS.
   VIEW_TESTS: 'VIEW_TESTS',
+  MANAGE_USERS_AND_GROUPS: 'MANAGE_USERS_AND_GROUPS',
 } as const;
 export type Privilege = (typeof Privilege)[keyof typeof Privilege];
 

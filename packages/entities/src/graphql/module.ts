@@ -30,7 +30,7 @@ import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
 import { updateMutationResolvers } from './update-mutations';
-import { userResolvers } from './users';
+import { userMutationResolvers, userResolvers } from './users';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -180,6 +180,7 @@ export function createEntityGraphql(options: {
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
+          ...userMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {

@@ -1,5 +1,7 @@
-import { isJsonObject } from '@mds/core';
-import type { Resolvers } from '@mds/schema';
+import { Privilege } from '@mds/auth';
+import { isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { badRequest, type MutationResolvers, type Resolvers } from '@mds/schema';
+import { anyOf, type EntityService } from '../service';
 import { COMMON_FIELDS } from './common';
 import { commonFields, refWithKey, type Loaders } from './common-fields';
 import type { TypeRules } from './mapping/convert';
@@ -77,4 +79,32 @@ export function userResolvers(loaders: Loaders, rules: TypeRules): Resolvers {
   const common = commonFields(loaders);
   const mappings = USER_MAPPINGS.map((mapping) => ({ ...mapping, resolvers: { exists: common.exists, aspects: common.aspects } }));
   return entityTypeResolvers(loaders, mappings, { rules: { ...rules, ...USER_RULES }, ref: refWithKey });
+}
+
+const MANAGE_USERS = anyOf(Privilege.MANAGE_USERS_AND_GROUPS);
+
+/** The urn of a user, or a 400 naming the argument (a group's or a dataset's urn is refused, not written). */
+function userUrn(urn: string): string {
+  let entityType: string | undefined;
+  try {
+    entityType = parseUrn(urn).entityType;
+  } catch (error) {
+    if (!(error instanceof UrnError)) throw error;
+  }
+  if (entityType !== 'corpuser') throw badRequest(`Invalid user urn: ${urn}`);
+  return urn;
+}
+
+/** The mutations of users and groups (DataHub's resolvers of `resolvers/user` and `resolvers/group`). */
+export function userMutationResolvers(service: EntityService, now: () => number): MutationResolvers {
+  return {
+    // UpdateUserStatusResolver: MANAGE_USERS_AND_GROUPS; corpUserStatus with the actor's stamp.
+    updateUserStatus: async (_parent, { urn, status }, { actor }) => {
+      const grant = await service.authorize(actor, MANAGE_USERS);
+      userUrn(urn);
+      const stamp = { time: now(), actor: actor.urn };
+      await service.write(grant, [{ urn, aspect: 'corpUserStatus', changeType: 'UPSERT', value: { status, lastModified: stamp } }], stamp);
+      return urn;
+    },
+  };
 }

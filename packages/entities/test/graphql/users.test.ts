@@ -1,6 +1,8 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { goldenGraphql } from './golden';
+import { Privilege } from '@mds/auth';
+import { readFileSync } from 'node:fs';
 import { SYSTEM_ACTOR } from '../../src/index';
 
 const databases = sqliteTestDatabases();
@@ -188,5 +190,46 @@ describe("Users and groups, as DataHub's CorpUserMapper and CorpGroupMapper answ
       plain: { name: 'plain', exists: true, origin: { type: 'UNKNOWN', externalType: null }, info: null, properties: null },
       user: null,
     });
+  });
+});
+
+// The UI's own mutation (datahub-web-react's user.graphql, fixture copied in apps/server/test/fixtures).
+const UPDATE_USER_STATUS =
+  readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/graphql/user.graphql', import.meta.url), 'utf8')
+    .split('\nmutation ')
+    .map((part) => `mutation ${part}`)
+    .find((part) => part.startsWith('mutation updateUserStatus('))!
+    .split('\n}')[0]! + '\n}';
+
+describe("updateUserStatus, as DataHub's UpdateUserStatusResolver writes it", () => {
+  const admin = {
+    actor: { urn: 'urn:li:corpuser:admin', privileges: new Set<string>([Privilege.MANAGE_USERS_AND_GROUPS]) },
+    requestId: 'test',
+  };
+  const editor = { actor: { urn: 'urn:li:corpuser:eddie', privileges: new Set<string>([Privilege.EDIT_ENTITY]) }, requestId: 'test' };
+
+  it('an actor with MANAGE_USERS_AND_GROUPS sets corpUserStatus, stamped with the actor; the user reads it back', async () => {
+    const { run, service } = await people();
+    const result = await run(UPDATE_USER_STATUS, { urn: BARE, status: 'SUSPENDED' }, { context: admin });
+    expect(result).toEqual({ data: { updateUserStatus: BARE } });
+    const stored = await service.reader(SYSTEM_ACTOR, { api: 'graphql' }).get(BARE, 'corpUserStatus');
+    expect(stored?.value).toEqual({ status: 'SUSPENDED', lastModified: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:admin' } });
+    // Each read is a request of its own (a request's reads are cached for that request).
+    const statusOf = async (urn: string) =>
+      (await run(`{ corpUser(urn: "${urn}") { status } }`, undefined, { context: { ...admin, requestId: 'read' } })).data;
+    expect(await statusOf(BARE)).toEqual({ corpUser: { status: 'SUSPENDED' } });
+    expect(await run(UPDATE_USER_STATUS, { urn: BARE, status: 'ACTIVE' }, { context: admin })).toEqual({
+      data: { updateUserStatus: BARE },
+    });
+    expect(await statusOf(BARE)).toEqual({ corpUser: { status: 'ACTIVE' } });
+  });
+
+  it("is refused with DataHub's text without the privilege, and a urn that is not a user's is a clear error", async () => {
+    const { run, query } = await people();
+    const refused = await run(UPDATE_USER_STATUS, { urn: JDOE, status: 'ACTIVE' }, { context: editor });
+    expect(refused.errors?.[0]?.message).toBe('Unauthorized to perform this action. Please contact your DataHub administrator.');
+    expect((await query(`{ corpUser(urn: "${JDOE}") { status } }`)).corpUser).toEqual({ status: 'SUSPENDED' });
+    const wrong = await run(UPDATE_USER_STATUS, { urn: ENGINEERS, status: 'ACTIVE' }, { context: admin });
+    expect(wrong.errors?.[0]?.message).toBe(`Invalid user urn: ${ENGINEERS}`);
   });
 });
