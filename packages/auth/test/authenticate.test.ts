@@ -94,6 +94,7 @@ describe('users and roles', () => {
         'MANAGE_DOMAINS',
         'CREATE_DOMAINS',
         'VIEW_TESTS',
+        'MANAGE_USERS_AND_GROUPS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(
