@@ -107,6 +107,7 @@ describe('users and roles', () => {
         'MANAGE_ALL_GLOSSARY_CHILDREN',
         'MANAGE_DATA_PRODUCTS',
         'EDIT_ENTITY_DATA_PRODUCTS',
+        'MANAGE_USERS_AND_GROUPS',
       ]),
     );
     expect(await privilegesOf(ROLE_URNS.Editor, 'urn:li:corpuser:ed')).toEqual(

@@ -1,6 +1,6 @@
 import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
-import { pageOrRefuse, aspectValue, commonFields, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { pageOrRefuse, aspectValue, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
 import { entityRef } from './typenames';
@@ -13,14 +13,13 @@ const ALL_EDGES = 10_000;
 const MAX_DEPTH = 32;
 
 /**
- * The GraphQL face of containers, users, groups, domains and platforms, and the fields that lead from an entity to
+ * The GraphQL face of containers, domains and platforms (users and groups are users.ts's), and the fields that lead from an entity to
  * others: its container chain, browse path and platform instance (entities-api §9.2; lineage is lineage.ts's; the
  * `relationships` of every entity type is `relationshipsResolver` below). Every aspect read goes through the request's
  * batched loaders.
  */
 export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
   const value = aspectValue(loaders);
-  const common = commonFields(loaders);
 
   /** The entity of an urn another entity points to: through its type's face, else what its urn says. */
   const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
@@ -77,57 +76,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
 
   const resolvers: Resolvers = {
     Container: { parentContainers, entities: entitiesIn('container'), browsePathV2 },
-    CorpUser: {
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'corpUserInfo', context);
-        if (!v) return null;
-        const field = (name: string) => text(v[name]);
-        return {
-          active: v.active === true,
-          displayName: field('displayName'),
-          email: field('email'),
-          title: field('title'),
-          firstName: field('firstName'),
-          lastName: field('lastName'),
-          fullName: field('fullName'),
-        };
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'corpUserEditableInfo', context);
-        if (!v) return null;
-        const field = (name: string) => text(v[name]);
-        return {
-          displayName: field('displayName'),
-          title: field('title'),
-          aboutMe: field('aboutMe'),
-          email: field('email'),
-          slack: field('slack'),
-          phone: field('phone'),
-        };
-      },
-      tags: common.tags,
-      globalTags: common.globalTags,
-      status: common.status,
-      exists: common.exists,
-      aspects: common.aspects,
-    },
-    CorpGroup: {
-      properties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'corpGroupInfo', context);
-        return v
-          ? { displayName: text(v.displayName), description: text(v.description), email: text(v.email), slack: text(v.slack) }
-          : null;
-      },
-      editableProperties: async (parent: Parent, _args: unknown, context: ApiContext) => {
-        const v = await value(urnOf(parent), 'corpGroupEditableInfo', context);
-        return v ? { description: text(v.description), email: text(v.email), slack: text(v.slack) } : null;
-      },
-      tags: common.tags,
-      ownership: common.ownership,
-      status: common.status,
-      exists: common.exists,
-      aspects: common.aspects,
-    },
     BrowsePathEntry: {
       entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),
     },

@@ -40,6 +40,7 @@ import { schemaFieldResolvers } from './schema-fields';
 import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
+import { userMutationResolvers, userResolvers } from './users';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -97,6 +98,7 @@ const TYPE_DEFS = sdlFiles(
   'structured-properties.graphql',
   'applications.graphql',
   'schema-fields.graphql',
+  'users.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -205,6 +207,7 @@ export function createEntityGraphql(options: {
           ...glossaryMutationResolvers(service, search, now),
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),
+          ...userMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
@@ -232,6 +235,7 @@ export function createEntityGraphql(options: {
       ...structuredPropertyResolvers(service, loaders, now),
       ...applicationResolvers(service, loaders, now),
       schemaFieldResolvers(loaders),
+      userResolvers(loaders, TYPE_RULES),
     ],
   };
 }
