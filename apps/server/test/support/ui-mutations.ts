@@ -14,7 +14,7 @@ export function sendUiMutation(
   mds: Mds,
   name: string,
   options: { token?: string; overrides?: Record<string, unknown>; call?: number; change?: (input: Record<string, any>) => void } = {},
-) {
+): Promise<{ status: number; body: any }> {
   const op = documents.operations.find((o): o is UiOperation => o.kind === 'mutation' && o.name === name);
   const call = variables.mutations[name]?.[options.call ?? 0];
   if (!op || !call) throw new Error(`no UI mutation ${name} with variables`);
