@@ -11,6 +11,7 @@ import {
   type Policy,
   type PrivilegeGroups,
 } from './policy';
+import { storedPolicySource } from './policies/source';
 import type { TimeseriesIngestPort, TimeseriesReader } from './ports';
 import { assertValid, checkedEdit, type Edit } from './proposals';
 import { EntityReader, type ReadVia } from './reader';
@@ -66,6 +67,7 @@ export function createEntityService(options: {
       }
       return owners;
     },
+    source: storedPolicySource(store),
   });
   const issued = new WeakSet<Grant>();
   const grant = (actor: Actor, resources: readonly string[] | undefined): Grant => {
