@@ -25,6 +25,7 @@ import { domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { ownershipTypeResolvers } from './ownership-types';
 import { entityRef } from './typenames';
+import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -73,6 +74,7 @@ const TYPE_DEFS = sdlFiles(
   'ml.graphql',
   'metadata-tests.graphql',
   'process-instances.graphql',
+  'policies.graphql',
   'incidents.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
@@ -198,6 +200,7 @@ export function createEntityGraphql(options: {
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
+      policyResolvers(service, now),
     ],
   };
 }

@@ -223,6 +223,9 @@ export function createEntityService(options: {
     /** Whether `aspect` is a time-series aspect of `entityType` this installation stores points of. */
     storesPoints: (entityType: string, aspect: string) => timeseries?.accepts(entityType, aspect) ?? false,
 
+    /** The latest `aspects` of every entity of one few-of-a-kind type (policies), for a caller already authorized. */
+    latestOfType: (entityType: string, aspects: readonly string[]) => store.latestOfType(entityType, aspects),
+
     /** Rebuilds the search index from the stored aspects (an operator's command), `progress(done, total)`. */
     reindex: (progress?: (done: number, total: number) => void) => store.reindex(progress),
   };
