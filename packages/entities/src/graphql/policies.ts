@@ -200,8 +200,8 @@ export function policyResolvers(service: EntityService, now: () => number): Reso
   };
 
   const Mutation: MutationResolvers = {
-    createPolicy: (_parent, { input }, context) => write(context, `${POLICY_PREFIX}${randomUUID()}`, input as PolicyInput),
-    updatePolicy: (_parent, { urn, input }, context) => write(context, policyUrn(urn), input as PolicyInput),
+    createPolicy: (_parent, { input }, context) => write(context, `${POLICY_PREFIX}${randomUUID()}`, input),
+    updatePolicy: (_parent, { urn, input }, context) => write(context, policyUrn(urn), input),
     deletePolicy: async (_parent, { urn }, context) => {
       const grant = await manage(context);
       await service.deleteEntity(grant, policyUrn(urn));
