@@ -1,6 +1,7 @@
 export { createAuth, type Auth, type AuthOptions, type AuthService } from './create-auth';
 export { resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type SystemClient, type TokenSecrets } from './secrets';
 export { ALL_PRIVILEGES, Privilege, RESOURCE_OWNER_PRIVILEGES, hasAnyPrivilege, requirePrivilege } from './privileges';
+export { PRIVILEGE_INFO, type PrivilegeInfo, type PrivilegeType } from './privilege-catalog';
 export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './roles';
 export { ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from './actors';
 export { DURATION_MS } from './durations';

@@ -2,6 +2,7 @@ import { Privilege } from '@mds/auth';
 import type { TestSqlDatabases } from '@mds/db/testing';
 import { ApiError, parseActionParams, type ApiContext, type JsonRoute } from '@mds/schema';
 import { createEntities, SYSTEM_ACTOR } from '../src/index';
+import type { AuthorizationSwitches } from '../src/service/policy';
 
 export const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 export const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.customers,PROD)';
@@ -44,8 +45,8 @@ export async function refusal(call: () => unknown): Promise<{ status: number; me
  * handlers called as the host calls them: Rest.li actions with their parsed parameters, Rest.li reads with the raw key
  * and query, JSON routes by method and path.
  */
-export async function facesOn(databases: Pick<TestSqlDatabases, 'open'>) {
-  const entities = await createEntities({ db: await databases.open(), now: () => 1_700_000_000_000 });
+export async function facesOn(databases: Pick<TestSqlDatabases, 'open'>, authorization?: AuthorizationSwitches) {
+  const entities = await createEntities({ db: await databases.open(), now: () => 1_700_000_000_000, authorization });
   const { module, service } = entities;
   await service.ingest(
     SYSTEM_ACTOR,

@@ -29,6 +29,7 @@ import { domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { ownershipTypeMutations, ownershipTypeResolvers } from './ownership-types';
 import { entityRef } from './typenames';
+import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
@@ -90,6 +91,7 @@ const TYPE_DEFS = sdlFiles(
   'ml.graphql',
   'metadata-tests.graphql',
   'process-instances.graphql',
+  'policies.graphql',
   'incidents.graphql',
   'assertions.graphql',
   'health.graphql',
@@ -236,6 +238,7 @@ export function createEntityGraphql(options: {
       ...applicationResolvers(service, loaders, now),
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
+      policyResolvers(service, now),
     ],
   };
 }

@@ -11,6 +11,7 @@ import {
   type Policy,
   type PrivilegeGroups,
 } from './policy';
+import { storedPolicySource } from './policies/source';
 import type { TimeseriesIngestPort, TimeseriesReader } from './ports';
 import { assertValid, checkedEdit, type Edit } from './proposals';
 import { EntityReader, type ReadVia } from './reader';
@@ -66,6 +67,7 @@ export function createEntityService(options: {
       }
       return owners;
     },
+    source: storedPolicySource(store),
   });
   const issued = new WeakSet<Grant>();
   const grant = (actor: Actor, resources: readonly string[] | undefined): Grant => {
@@ -234,6 +236,9 @@ export function createEntityService(options: {
 
     /** Whether `aspect` is a time-series aspect of `entityType` this installation stores points of. */
     storesPoints: (entityType: string, aspect: string) => timeseries?.accepts(entityType, aspect) ?? false,
+
+    /** The latest `aspects` of every entity of one few-of-a-kind type (policies), for a caller already authorized. */
+    latestOfType: (entityType: string, aspects: readonly string[]) => store.latestOfType(entityType, aspects),
 
     /** Rebuilds the search index from the stored aspects (an operator's command), `progress(done, total)`. */
     reindex: (progress?: (done: number, total: number) => void) => store.reindex(progress),

@@ -1,6 +1,7 @@
 import { Privilege, RESOURCE_OWNER_PRIVILEGES } from '@mds/auth';
 import { urnTypeOf } from '@mds/core';
 import type { Actor } from '@mds/schema';
+import { grantedBy, type ActorFacts, type ResourceFacts, type StoredPolicy } from './policies/engine';
 
 /**
  * Privileges as DataHub's authorizer is asked for them (DisjunctivePrivilegeGroup): any one group suffices, and a group
@@ -67,6 +68,14 @@ const VIEWED_WITH: Readonly<Record<string, Privilege>> = {
 /** The owners of each of `urns` (their `ownership` aspect); an urn with none is absent. */
 export type OwnersOf = (urns: readonly string[]) => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
 
+/** The stored policy model (`dataHubPolicy` entities, memberships, the facts of resources), read through the store. */
+export interface PolicySource {
+  /** The ACTIVE stored policies: the same answer until the next commit, so a decision reads nothing new. */
+  policies(): Promise<readonly StoredPolicy[]>;
+  actor(urn: string): Promise<ActorFacts>;
+  resource(urn: string): Promise<ResourceFacts>;
+}
+
 /**
  * The one answer to "may this actor do this": every face and domain package asks here, through the entity service.
  * The role table of `@mds/auth` grants privileges everywhere; DataHub's default "Asset Owners - Metadata Policy"
@@ -74,9 +83,14 @@ export type OwnersOf = (urns: readonly string[]) => Promise<ReadonlyMap<string, 
  * group: not modelled, mds keeps no memberships). Each privilege of a group is granted by either, as DataHub's
  * authorizer evaluates each privilege against every policy.
  *
- * The role decides without a read; ownership is read (`ownersOf`, one call for many resources) only when the role
- * does not grant, and then only when ownership could. A later policy model (dataHubPolicy entities, resource filters)
- * replaces this module; the faces only ever name privileges and pass their error texts.
+ * Stored `dataHubPolicy` entities (DataHub's policy model, policies/engine.ts) grant the privileges they name to the
+ * actors they match (users, groups, all users, all groups, resource owners by ownership type, roles held through
+ * `roleMembership`) on the resources their filter selects (type, urn, tag, domain, container; EQUALS, STARTS_WITH,
+ * NOT_EQUALS), platform policies on the platform. Each privilege of a group may come from a different source.
+ *
+ * The role decides without a read; when it does not, the stored policies are read (once per commit, `PolicySource`),
+ * and only when one of them or ownership could complete a group are the actor's memberships and the resource read.
+ * The faces only ever name privileges and pass their error texts.
  */
 export interface Policy {
   readonly switches: AuthorizationSwitches;
@@ -84,6 +98,8 @@ export interface Policy {
   authorize(actor: Actor, request: AccessRequest): boolean | Promise<boolean>;
   /** The resources among `resources` on which the actor holds none of the groups, in order (none refused: []). */
   refused(actor: Actor, privileges: PrivilegeGroups, resources: readonly string[]): string[] | Promise<string[]>;
+  /** Every privilege the actor holds (on the resource, when one is named): DataHub's getGrantedPrivileges. */
+  granted(actor: Actor, resource?: string): Promise<string[]>;
   /** What DataHub's Rest.li and OpenAPI ask for an operation on entities; null when REST_API_AUTHORIZATION_ENABLED is off. */
   restApi(operation: EntityOperation): PrivilegeGroups | null;
   /** What a GraphQL read of `urn` asks; null when anyone may read it (VIEW_AUTHORIZATION_ENABLED off, or a type it leaves open). */
@@ -99,31 +115,75 @@ export const editPrivileges = (privileges: readonly Privilege[]): PrivilegeGroup
 /** Any one of `privileges` (a platform privilege of several names: CREATE_TAGS or MANAGE_TAGS). */
 export const anyOf = (...privileges: Privilege[]): PrivilegeGroups => privileges.map((p) => [p]);
 
-export function createPolicy(options: { switches?: AuthorizationSwitches; ownersOf: OwnersOf }): Policy {
+export function createPolicy(options: { switches?: AuthorizationSwitches; ownersOf: OwnersOf; source?: PolicySource }): Policy {
   const switches = options.switches ?? DATAHUB_DEFAULT_SWITCHES;
-  const { ownersOf } = options;
+  const { ownersOf, source } = options;
 
   const byRole = (actor: Actor, privileges: PrivilegeGroups) => privileges.some((group) => group.every((p) => actor.privileges.has(p)));
   /** Whether owning the resource completes a group the role leaves open. */
   const byOwnership = (actor: Actor, privileges: PrivilegeGroups) =>
     privileges.some((group) => group.every((p) => actor.privileges.has(p) || RESOURCE_OWNER_PRIVILEGES.has(p)));
+  /** The stored policies naming any of the privileges asked (none: the role and ownership decide alone). */
+  const relevant = async (privileges: PrivilegeGroups): Promise<readonly StoredPolicy[]> => {
+    if (!source) return [];
+    const asked = new Set<string>(privileges.flat());
+    return (await source.policies()).filter((policy) => [...policy.privileges].some((p) => asked.has(p)));
+  };
+  /** Whether the role, the owners' rule and the policies' grants together complete one group. */
+  const completes = (actor: Actor, privileges: PrivilegeGroups, granted: ReadonlySet<string>, owner: boolean) =>
+    privileges.some((group) =>
+      group.every((p) => actor.privileges.has(p) || granted.has(p) || (owner && RESOURCE_OWNER_PRIVILEGES.has(p))),
+    );
+
+  const byOwnersOnly = (actor: Actor, privileges: PrivilegeGroups, distinct: string[]) => {
+    if (!byOwnership(actor, privileges)) return distinct;
+    return ownersOf(distinct).then((owners) => distinct.filter((urn) => !owners.get(urn)?.has(actor.urn)));
+  };
 
   const refused: Policy['refused'] = (actor, privileges, resources) => {
     if (byRole(actor, privileges) || resources.length === 0) return [];
     const distinct = [...new Set(resources)];
-    if (!byOwnership(actor, privileges)) return distinct;
-    return ownersOf(distinct).then((owners) => distinct.filter((urn) => !owners.get(urn)?.has(actor.urn)));
+    if (!source) return byOwnersOnly(actor, privileges, distinct);
+    return relevant(privileges).then(async (policies) => {
+      if (policies.length === 0) return byOwnersOnly(actor, privileges, distinct);
+      const facts = await source.actor(actor.urn);
+      const refusedHere: string[] = [];
+      for (const urn of distinct) {
+        const resource = await source.resource(urn);
+        const owner = resource.owners.some((o) => o.owner === actor.urn);
+        if (!completes(actor, privileges, grantedBy(policies, facts, resource), owner)) refusedHere.push(urn);
+      }
+      return refusedHere;
+    });
+  };
+
+  /** A platform question: the role, or a policy that applies with no resource named (platform ones, unfiltered ones). */
+  const onPlatform = async (actor: Actor, privileges: PrivilegeGroups) => {
+    const policies = await relevant(privileges);
+    if (policies.length === 0) return false;
+    return completes(actor, privileges, grantedBy(policies, await source!.actor(actor.urn), undefined), false);
   };
 
   return {
     switches,
     authorize(actor, { privileges, resource }) {
       if (byRole(actor, privileges)) return true;
-      if (resource === undefined) return false;
+      if (resource === undefined) return source ? onPlatform(actor, privileges) : false;
       const answer = refused(actor, privileges, [resource]);
       return Array.isArray(answer) ? answer.length === 0 : answer.then((r) => r.length === 0);
     },
     refused,
+    async granted(actor, resource) {
+      const granted = new Set<string>(actor.privileges);
+      if (resource !== undefined) {
+        if ((await ownersOf([resource])).get(resource)?.has(actor.urn)) for (const p of RESOURCE_OWNER_PRIVILEGES) granted.add(p);
+      }
+      if (source) {
+        const facts = resource === undefined ? undefined : await source.resource(resource);
+        for (const p of grantedBy(await source.policies(), await source.actor(actor.urn), facts)) granted.add(p);
+      }
+      return [...granted].sort();
+    },
     restApi: (operation) => (switches.restApi ? ENTITY_API[operation] : null),
     graphqlView(urn) {
       if (!switches.view) return null;

@@ -163,6 +163,11 @@ export interface AspectStore {
   referencesTo(urn: string, type: string): Promise<{ urn: string; aspect: string }[]>;
   reindex(progress?: (done: number, total: number) => void, batch?: number): Promise<number>;
   recent(count: number): Promise<{ urn: string; lastWritten: number }[]>;
+  /**
+   * The latest `aspects` of every stored entity of one type (`urn:li:<entityType>:`), for the few-of-a-kind ones
+   * (policies). The answer is shared until the next commit: callers must not change it.
+   */
+  latestOfType(entityType: string, aspects: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, StoredAspect>>>;
   walk(urn: string, query: WalkQuery): Promise<WalkResult>;
   adjacent(urn: string, query: Pick<WalkQuery, 'outgoing' | 'incoming' | 'between'>): Promise<AdjacentEdge[]>;
 }

@@ -99,6 +99,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     }
     return found;
   }
+  const ofType = createCommitCache<string, Promise<Map<string, Map<string, StoredAspect>>>>(db.commitStamp, { maxEntries: 64 });
   const oneEntity = createCommitCache<string, Promise<Map<string, StoredAspect> | undefined>>(db.commitStamp, {
     maxEntries: MAX_CACHED_ENTITIES,
   });
@@ -302,6 +303,25 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       );
       // PostgreSQL answers a bigint as text.
       return rows.map((r) => ({ urn: r.urn, lastWritten: Number(r.written) }));
+    },
+
+    latestOfType(entityType, aspects) {
+      const key = `${entityType}\n${aspects.join(',')}`;
+      const answer = ofType.get(key, async () => {
+        const prefix = `urn:li:${entityType}:`;
+        // A range on the key (bytewise: ';' follows ':'), which the primary key serves on SQLite and on a C-collated PostgreSQL.
+        const column = db.dialect === 'postgres' ? 'urn COLLATE "C"' : 'urn';
+        const rows = await db.all<{ urn: string }>(
+          `SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE ${column} >= ? AND ${column} < ? AND version = 0 ORDER BY urn`,
+          [prefix, `urn:li:${entityType};`],
+        );
+        return readLatest(
+          rows.map((row) => row.urn),
+          aspects,
+        );
+      });
+      answer.catch(() => ofType.forget(key));
+      return answer;
     },
 
     async referencesTo(urn, type) {

@@ -290,6 +290,47 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
       });
     });
 
+    describe('stored policies (dataHubPolicy entities)', () => {
+      it('a policy decides from the next call on; only dataHubPolicy entities are read as policies', async () => {
+        const { service, store } = await withOwnedDataset();
+        const policy = (urn: string, users: string[]) =>
+          mcp(
+            urn,
+            'dataHubPolicyInfo',
+            {
+              displayName: urn,
+              description: '',
+              type: 'METADATA',
+              state: 'ACTIVE',
+              privileges: ['EDIT_ENTITY'],
+              actors: { users, resourceOwners: false, allUsers: false, allGroups: false },
+              editable: true,
+              resources: { allResources: false, filter: { criteria: [{ field: 'TAG', values: ['urn:li:tag:pii'], condition: 'EQUALS' }] } },
+            },
+            { entityType: 'dataHubPolicy' },
+          );
+        expect(await service.allows(nobody, [[Privilege.EDIT_ENTITY]], OTHER)).toBe(false);
+        await service.ingest(SYSTEM_ACTOR, placed([policy('urn:li:dataHubPolicy:a', [nobody.urn]), policy('urn:li:dataHubPolicy:b', [])]), {
+          batch: true,
+        });
+        await service.ingest(
+          SYSTEM_ACTOR,
+          placed([
+            mcp('urn:li:dataHubRole:x', 'dataHubRoleInfo', { name: 'x', description: '', editable: true }, { entityType: 'dataHubRole' }),
+          ]),
+          {
+            batch: true,
+          },
+        );
+        expect([...(await store.latestOfType('dataHubPolicy', ['dataHubPolicyInfo'])).keys()]).toEqual([
+          'urn:li:dataHubPolicy:a',
+          'urn:li:dataHubPolicy:b',
+        ]);
+        expect(await service.allows(nobody, [[Privilege.EDIT_ENTITY]], OTHER)).toBe(true);
+        expect(await service.allows(reader, [[Privilege.EDIT_ENTITY]], OTHER)).toBe(false);
+      });
+    });
+
     describe('reads under the rule of the face that reads', () => {
       it('REST: READ on every urn (the role, or ownership), the face’s text naming the first refused; open with the switch off', async () => {
         const { service } = await withOwnedDataset();

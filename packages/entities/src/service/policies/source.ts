@@ -1,0 +1,45 @@
+import type { AspectStore } from '../../store/port';
+import type { PolicySource } from '../policy';
+import { MEMBERSHIP_ASPECTS, parsePolicy, RESOURCE_ASPECTS, resourceFacts, type StoredPolicy } from './engine';
+
+const urnsIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/**
+ * The policy model read from the aspect store: `dataHubPolicy` entities' `dataHubPolicyInfo`; a user's groups from its
+ * `groupMembership` (ingested) and `nativeGroupMembership` (made in mds), its roles from its own and its groups'
+ * `roleMembership`. The store answers the same object until the next commit, so policies are parsed once per commit.
+ */
+export function storedPolicySource(store: AspectStore): PolicySource {
+  const parsed = new WeakMap<object, StoredPolicy[]>();
+  return {
+    async policies() {
+      const stored = await store.latestOfType('dataHubPolicy', ['dataHubPolicyInfo']);
+      let policies = parsed.get(stored);
+      if (!policies) {
+        policies = [...stored].flatMap(([urn, aspects]) => {
+          const value = aspects.get('dataHubPolicyInfo')?.value;
+          const policy = value && parsePolicy(urn, value);
+          return policy ? [policy] : [];
+        });
+        parsed.set(stored, policies);
+      }
+      return policies;
+    },
+    async actor(urn) {
+      const own = (await store.latest([urn], MEMBERSHIP_ASPECTS)).get(urn);
+      const groups = new Set([
+        ...urnsIn(own?.get('groupMembership')?.value.groups),
+        ...urnsIn(own?.get('nativeGroupMembership')?.value.nativeGroups),
+      ]);
+      const roles = new Set(urnsIn(own?.get('roleMembership')?.value.roles));
+      if (groups.size) {
+        for (const aspects of (await store.latest([...groups], ['roleMembership'])).values())
+          for (const role of urnsIn(aspects.get('roleMembership')?.value.roles)) roles.add(role);
+      }
+      return { urn, groups, roles };
+    },
+    async resource(urn) {
+      return resourceFacts(urn, (await store.latest([urn], RESOURCE_ASPECTS)).get(urn));
+    },
+  };
+}
