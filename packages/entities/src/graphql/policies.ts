@@ -4,6 +4,7 @@ import { badRequest, forbidden, type ApiContext, type MutationResolvers, type Qu
 import { randomUUID } from 'node:crypto';
 import { anyOf, type EntityService } from '../service';
 import { pageOrRefuse, refWithKey } from './common-fields';
+import { writeAll } from './mutation-support';
 
 const MANAGE = anyOf(Privilege.MANAGE_POLICIES);
 /** DataHub's text for a caller without MANAGE_POLICIES (its policy resolvers). */
@@ -167,7 +168,7 @@ export function policyResolvers(service: EntityService, now: () => number): Reso
   };
   const write = async (context: ApiContext, urn: string, input: PolicyInput) => {
     const grant = await manage(context);
-    await service.write(grant, [{ urn, aspect: 'dataHubPolicyInfo', changeType: 'UPSERT', value: toInfo(input, now()) }]);
+    await writeAll(service, grant, [{ urn, aspect: 'dataHubPolicyInfo', changeType: 'UPSERT', value: toInfo(input, now()) }]);
     return urn;
   };
 
