@@ -29,7 +29,7 @@ describe('classifyChanges', () => {
   };
 
   it('reports a removed field as breaking', async () => {
-    const withoutColor = edited('  """An optional RGB hex code for a Tag color, e.g. #FFFFFF"""\n  colorHex: String\n', '');
+    const withoutColor = edited('type TagProperties {\n  colorHex: String\n', 'type TagProperties {\n');
     const { breaking, dangerous, safe } = await classifyChanges(snapshot, withoutColor);
     expect(formatChanges(breaking)).toBe("  - TagProperties.colorHex: Field 'colorHex' was removed from object type 'TagProperties'");
     expect([...dangerous, ...safe]).toEqual([]);
