@@ -8,7 +8,7 @@ import { commonFields, refWithKey, urnArgument, type Loaders } from './common-fi
 import { ofType } from './glossary';
 import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
 import { graphqlReader, writeAll } from './mutation-support';
-import { systemTypeUrn } from './ownership';
+import { creatorOwnership } from './ownership';
 import { entityRef, GRAPHQL_TYPENAMES } from './typenames';
 
 /** DataHub's createApplication and deleteApplication ask for EDIT_ENTITY; batchSetApplication also takes the specific one. */
@@ -74,10 +74,7 @@ export function applicationResolvers(service: EntityService, loaders: Loaders, n
           urn,
           aspect: 'ownership',
           changeType: 'UPSERT',
-          value: {
-            owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
-            lastModified: stamp,
-          },
+          value: creatorOwnership(stamp),
         },
       ];
       if (input.domainUrn != null) edits.push({ urn, aspect: 'domains', changeType: 'UPSERT', value: { domains: [input.domainUrn] } });

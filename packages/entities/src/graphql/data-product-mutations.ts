@@ -4,7 +4,7 @@ import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { editPrivileges, ItemWriteError, type EntityReader, type EntityService, type Grant } from '../service';
 import { entityTypeOf, graphqlReader } from './mutation-support';
-import { systemTypeUrn } from './ownership';
+import { creatorOwnership } from './ownership';
 import { entityRef } from './typenames';
 
 type Aspect = Record<string, unknown>;
@@ -86,10 +86,7 @@ export function dataProductMutationResolvers(service: EntityService, now: () => 
               urn,
               aspect: 'ownership',
               changeType: 'UPSERT',
-              value: {
-                owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
-                lastModified: stamp,
-              },
+              value: creatorOwnership(stamp),
             },
           ],
           stamp,

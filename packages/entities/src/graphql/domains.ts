@@ -22,7 +22,7 @@ import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
 import type { EntitySearcher } from './search';
 import { entityRef } from './typenames';
 import { graphqlReader } from './mutation-support';
-import { systemTypeUrn } from './ownership';
+import { creatorOwnership } from './ownership';
 
 /** Platform privileges: owning a domain grants neither. */
 const CREATE = anyOf(Privilege.CREATE_DOMAINS, Privilege.MANAGE_DOMAINS);
@@ -105,10 +105,7 @@ export function domainResolvers(
           created: stamp,
           ...(parent === null ? {} : { parentDomain: parent }),
         };
-        const ownership = {
-          owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
-          lastModified: stamp,
-        };
+        const ownership = creatorOwnership(stamp);
         try {
           // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
           await service.write(

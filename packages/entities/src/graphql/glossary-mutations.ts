@@ -5,7 +5,7 @@ import { badRequest, forbidden, FORBIDDEN_MESSAGE, type Actor, type MutationReso
 import { randomUUID } from 'node:crypto';
 import { anyOf, ItemWriteError, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
 import { entityTypeOf, graphqlReader, pointer } from './mutation-support';
-import { systemTypeUrn } from './ownership';
+import { creatorOwnership } from './ownership';
 
 /**
  * Who may change the glossary: DataHub's GlossaryUtils asks MANAGE_GLOSSARIES, or MANAGE_(ALL_)GLOSSARY_CHILDREN on
@@ -85,10 +85,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
         : { name: input.name, ...(input.description == null ? {} : { definition: input.description }) };
     const stamp = { time: now(), actor: actor.urn };
     // The creator owns what it created (DataHub's OwnerUtils.addCreatorAsOwner).
-    const ownership = {
-      owners: [{ owner: actor.urn, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
-      lastModified: stamp,
-    };
+    const ownership = creatorOwnership(stamp);
     try {
       // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
       await service.write(

@@ -19,6 +19,12 @@ const OWNERSHIP_TYPES = new Set([
 const SOURCE_TYPES = new Set(['AUDIT', 'DATABASE', 'FILE_SYSTEM', 'ISSUE_TRACKING_SYSTEM', 'MANUAL', 'OTHER', 'SERVICE', 'SOURCE_CONTROL']);
 /** DataHub's system ownership type urn for each legacy `type` (OwnershipTypeUtils). */
 export const systemTypeUrn = (type: string) => `urn:li:ownershipType:__system__${type.toLowerCase()}`;
+
+/** The `ownership` value a create mutation writes: its creator a technical owner (DataHub's OwnerUtils.addCreatorAsOwner). */
+export const creatorOwnership = (stamp: { time: number; actor: string }) => ({
+  owners: [{ owner: stamp.actor, type: 'TECHNICAL_OWNER', typeUrn: systemTypeUrn('TECHNICAL_OWNER') }],
+  lastModified: stamp,
+});
 /** DataHub's default when an aspect says nothing (AuditStamp's PDL default). */
 export const UNKNOWN_STAMP = { time: 0, actor: 'urn:li:corpuser:unknown' } as const;
 
