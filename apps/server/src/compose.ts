@@ -1,13 +1,12 @@
-import { createAuth, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
+import { createAuth, createAuthEndpoints, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { masked } from '@mds/db';
-import { createEntities, createEntityGraphql, type Entities } from '@mds/entities';
+import { createEntities, createEntityGraphql, entityUserDirectory, type Entities } from '@mds/entities';
 import { createShell, type Shell } from '@mds/shell';
 import { createTags, type Tags } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config';
-import { createAuthEndpoints, entityUserDirectory } from './http/auth-endpoints';
 import { createSignInPages } from './http/sign-in';
 import { isUnreachable } from './http/unavailable';
 import type { Logger } from './logger';
@@ -82,7 +81,7 @@ export async function compose(
         shell.module,
         entityGraphql,
         // DataHub's /auth/* endpoints its frontend signs users in with.
-        createAuthEndpoints(auth, nativeUsers),
+        createAuthEndpoints(auth.service.credentials, nativeUsers),
       ],
       // DataHub's frontend's sign-in routes, so its web UI needs no frontend server.
       pages: createSignInPages({ auth, nativeUsers }),

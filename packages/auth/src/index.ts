@@ -16,4 +16,5 @@ export {
   type SignUpInput,
   type UserDirectory,
 } from './credentials/service';
+export { createAuthEndpoints } from './credentials/endpoints';
 export { DEFAULT_SCRYPT_COST, type ScryptCost } from './credentials/passwords';

@@ -2,6 +2,7 @@
 // the types of what it stores (re-exported, so nothing outside `service/` imports `store/`).
 export { createEntityService, SYSTEM_ACTOR, type Denied, type EntityService, type Grant } from './entity-service';
 export { EntityReader, type ReadVia } from './reader';
+export { entityUserDirectory } from './user-directory';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
 export { readUrnParameter, urnParameter, type Edit } from './proposals';
 export type {

@@ -1,51 +1,12 @@
-import { SYSTEM_ACTOR_URN, type Auth, type NativeUsers, type UserDirectory } from '@mds/auth';
-import { findEntityOfUrn, isJsonObject } from '@mds/core';
-import { SYSTEM_ACTOR, type EntityService } from '@mds/entities';
+import { isJsonObject } from '@mds/core';
 import { ApiError, badRequest, type ApiContext, type ApiModule, type JsonRoute } from '@mds/schema';
+import { SYSTEM_ACTOR_URN } from '../actors';
+import type { Credentials, NativeUsers } from './service';
 
 /** A whole answer of a JSON route (`whole: true`): its status and JSON body. */
 interface JsonAnswer {
   status: number;
   body?: unknown;
-}
-
-/**
- * The users' entities as native sign-in needs them, through the entity service as the system: existence, whether a
- * user may sign in, the aspects a sign-up writes, and DataHub's `corpUserCredentials` of a migrated database.
- */
-export function entityUserDirectory(service: EntityService): UserDirectory {
-  const reader = service.reader(SYSTEM_ACTOR, { api: 'graphql' });
-  const edit = (urn: string) => service.authorizeEdit(SYSTEM_ACTOR, [urn], []);
-  return {
-    exists: (urn) => reader.exists(urn, { includeSoftDeleted: true }),
-    async isActive(urn) {
-      const aspects = (await reader.latest([urn], ['corpUserStatus', 'status'])).get(urn);
-      const status = aspects?.get('corpUserStatus')?.value.status;
-      return status !== 'SUSPENDED' && aspects?.get('status')?.value.removed !== true;
-    },
-    async createNativeUser(urn, { fullName, email, title }) {
-      const lastModified = { actor: SYSTEM_ACTOR_URN, time: Date.now() };
-      await service.write(await edit(urn), [
-        {
-          urn,
-          aspect: 'corpUserInfo',
-          changeType: 'UPSERT',
-          value: { fullName, displayName: fullName, email, title, active: true },
-        },
-        { urn, aspect: 'corpUserStatus', changeType: 'UPSERT', value: { status: 'ACTIVE', lastModified } },
-      ]);
-    },
-    async datahubCredentials(urn) {
-      const value = (await reader.latest([urn], ['corpUserCredentials'])).get(urn)?.get('corpUserCredentials')?.value;
-      return isJsonObject(value) && typeof value.salt === 'string' && typeof value.hashedPassword === 'string'
-        ? { salt: value.salt, hashedPassword: value.hashedPassword }
-        : undefined;
-    },
-    async forgetDatahubCredentials(urn) {
-      const entity = findEntityOfUrn(urn);
-      if (entity) await service.deleteAspects(await edit(urn), urn, entity, ['corpUserCredentials']);
-    },
-  };
 }
 
 type Body = Record<string, unknown>;
@@ -72,8 +33,7 @@ const ok = (body: Record<string, unknown>): JsonAnswer => ({ status: 200, body }
  * DataHub's metadata-service endpoints its frontend signs users in with (AuthServiceController), under `/auth`, each
  * a POST of JSON from the system client. Answers are DataHub's bodies; refusals are 4xx naming the problem.
  */
-export function createAuthEndpoints(auth: Auth, nativeUsers: NativeUsers): ApiModule {
-  const { credentials } = auth.service;
+export function createAuthEndpoints(credentials: Credentials, nativeUsers: NativeUsers): ApiModule {
   const post = (path: string, handle: (body: unknown, context: ApiContext) => Promise<JsonAnswer>): JsonRoute => ({
     method: 'POST',
     path: `/auth/${path}`,
