@@ -1,4 +1,4 @@
-import { ALL_PRIVILEGES, Privilege } from '@mds/auth';
+import { ALL_PRIVILEGES, Privilege, PRIVILEGE_INFO } from '@mds/auth';
 import type { PrivilegeGroups } from '@mds/entities';
 import type { EntityType } from '@mds/schema';
 
@@ -47,64 +47,60 @@ export function flagPrivileges(flag: PlatformFlag): PrivilegeGroups {
   return names.filter(isKnown).map((p) => [p]);
 }
 
-/** A privilege as `appConfig.policiesConfig` lists it: DataHub's name, a display name and a sentence of mds's own. */
+/** A privilege as `appConfig.policiesConfig` lists it: DataHub's name, its display name and sentence (@mds/auth's catalog). */
 export interface ListedPrivilege {
   type: Privilege;
   displayName: string;
   description: string;
 }
 
-const listed = (type: Privilege, displayName: string, description: string): ListedPrivilege => ({ type, displayName, description });
+const listed = (type: Privilege): ListedPrivilege => ({
+  type,
+  displayName: PRIVILEGE_INFO[type].displayName,
+  description: PRIVILEGE_INFO[type].description,
+});
 
 /** The platform-wide privileges mds's roles grant. */
 export const PLATFORM_PRIVILEGES: readonly ListedPrivilege[] = [
-  listed(Privilege.MANAGE_POLICIES, 'Manage Policies', 'Assign roles to users.'),
-  listed(Privilege.GENERATE_PERSONAL_ACCESS_TOKENS, 'Generate Personal Access Tokens', 'Create access tokens that act as oneself.'),
-  listed(Privilege.MANAGE_ACCESS_TOKENS, 'Manage All Access Tokens', 'Create, list and revoke access tokens of any user.'),
-  listed(Privilege.CREATE_TAGS, 'Create Tags', 'Create new tags.'),
-  listed(Privilege.MANAGE_TAGS, 'Manage Tags', 'Create, edit and delete any tag.'),
-  listed(Privilege.VIEW_MANAGE_TAGS, 'View Manage Tags', 'Open the page that lists every tag.'),
-  listed(Privilege.CREATE_DOMAINS, 'Create Domains', 'Create new domains.'),
-  listed(Privilege.MANAGE_DOMAINS, 'Manage Domains', 'Create, edit and delete any domain.'),
-  listed(Privilege.MANAGE_SYSTEM_OPERATIONS, 'Manage System Operations', 'Run the operations actions (reindexing, restoring indices).'),
-  listed(Privilege.GET_TIMESERIES_INDEX_SIZES, 'Get Timeseries Index Sizes', 'Read the sizes of the time-series indices.'),
-  listed(Privilege.TRUNCATE_TIMESERIES_INDEX, 'Truncate Timeseries Index', 'Delete old time-series points.'),
-  listed(Privilege.GET_ES_TASK_STATUS, 'Get Task Status', 'Follow a long-running index task.'),
-  listed(
-    Privilege.MANAGE_GLOBAL_VIEWS,
-    'Manage Public Views',
-    'Create, edit and delete the views shared with everyone, and pick the default one.',
-  ),
-  listed(Privilege.CREATE_GLOBAL_ANNOUNCEMENTS, 'Create Announcements', 'Publish and edit announcements.'),
-  listed(Privilege.MANAGE_GLOBAL_ANNOUNCEMENTS, 'Manage Announcements', 'Publish, edit and delete any announcement.'),
-  listed(Privilege.MANAGE_GLOBAL_OWNERSHIP_TYPES, 'Manage Ownership Types', 'Create, edit and delete ownership types.'),
-  listed(
-    Privilege.MANAGE_FEATURES,
-    'Manage Platform Features',
-    'Turn platform features on or off (documentation propagation, applications).',
-  ),
+  listed(Privilege.MANAGE_POLICIES),
+  listed(Privilege.GENERATE_PERSONAL_ACCESS_TOKENS),
+  listed(Privilege.MANAGE_ACCESS_TOKENS),
+  listed(Privilege.CREATE_TAGS),
+  listed(Privilege.MANAGE_TAGS),
+  listed(Privilege.VIEW_MANAGE_TAGS),
+  listed(Privilege.CREATE_DOMAINS),
+  listed(Privilege.MANAGE_DOMAINS),
+  listed(Privilege.MANAGE_SYSTEM_OPERATIONS),
+  listed(Privilege.GET_TIMESERIES_INDEX_SIZES),
+  listed(Privilege.TRUNCATE_TIMESERIES_INDEX),
+  listed(Privilege.GET_ES_TASK_STATUS),
+  listed(Privilege.MANAGE_GLOBAL_VIEWS),
+  listed(Privilege.CREATE_GLOBAL_ANNOUNCEMENTS),
+  listed(Privilege.MANAGE_GLOBAL_ANNOUNCEMENTS),
+  listed(Privilege.MANAGE_GLOBAL_OWNERSHIP_TYPES),
+  listed(Privilege.MANAGE_FEATURES),
 ];
 
 /** The privileges on one entity that mds's roles (and ownership) grant, the same for every entity type. */
 const ENTITY_PRIVILEGES: readonly ListedPrivilege[] = [
-  listed(Privilege.VIEW_ENTITY_PAGE, 'View Entity Page', 'Read the entity.'),
-  listed(Privilege.EDIT_ENTITY, 'Edit Entity', 'Make any change to the entity.'),
-  listed(Privilege.EDIT_ENTITY_TAGS, 'Edit Tags', 'Add and remove the tags of the entity.'),
-  listed(Privilege.EDIT_ENTITY_OWNERS, 'Edit Owners', 'Add and remove the owners of the entity.'),
-  listed(Privilege.EDIT_ENTITY_DOCS, 'Edit Description', 'Change the documentation of the entity.'),
-  listed(Privilege.EDIT_ENTITY_DOC_LINKS, 'Edit Links', 'Add and remove the links of the entity.'),
-  listed(Privilege.EDIT_ENTITY_STATUS, 'Edit Status', 'Soft-delete and restore the entity.'),
-  listed(Privilege.EDIT_ENTITY_DEPRECATION, 'Edit Deprecation', 'Mark the entity deprecated, or not.'),
-  listed(Privilege.EDIT_ENTITY_DOMAINS, 'Edit Domain', 'Set the domain of the entity.'),
-  listed(Privilege.DELETE_ENTITY, 'Delete', 'Delete the entity.'),
+  listed(Privilege.VIEW_ENTITY_PAGE),
+  listed(Privilege.EDIT_ENTITY),
+  listed(Privilege.EDIT_ENTITY_TAGS),
+  listed(Privilege.EDIT_ENTITY_OWNERS),
+  listed(Privilege.EDIT_ENTITY_DOCS),
+  listed(Privilege.EDIT_ENTITY_DOC_LINKS),
+  listed(Privilege.EDIT_ENTITY_STATUS),
+  listed(Privilege.EDIT_ENTITY_DEPRECATION),
+  listed(Privilege.EDIT_ENTITY_DOMAINS),
+  listed(Privilege.DELETE_ENTITY),
 ];
 
 const DATASET_PRIVILEGES: readonly ListedPrivilege[] = [
   ...ENTITY_PRIVILEGES,
-  listed(Privilege.EDIT_DATASET_COL_TAGS, 'Edit Dataset Column Tags', 'Add and remove the tags of a column.'),
-  listed(Privilege.EDIT_DATASET_COL_DESCRIPTION, 'Edit Dataset Column Descriptions', 'Change the description of a column.'),
-  listed(Privilege.VIEW_DATASET_PROFILE, 'View Dataset Profile', 'Read the profiles of the dataset.'),
-  listed(Privilege.VIEW_DATASET_USAGE, 'View Dataset Usage', 'Read the usage statistics of the dataset.'),
+  listed(Privilege.EDIT_DATASET_COL_TAGS),
+  listed(Privilege.EDIT_DATASET_COL_DESCRIPTION),
+  listed(Privilege.VIEW_DATASET_PROFILE),
+  listed(Privilege.VIEW_DATASET_USAGE),
 ];
 
 export interface ListedResourcePrivileges {
