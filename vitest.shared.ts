@@ -14,7 +14,9 @@ export function packageProject(name: string, overrides: { testTimeout?: number; 
       include: ['test/**/*.test.ts'],
       exclude: ['**/node_modules/**', ...(overrides.exclude ?? [])],
       environment: 'node',
-      testTimeout: overrides.testTimeout ?? 20_000,
+      // A bound against hangs, not a speed check: CI is a busy 2-core machine where a test taking 1 s idle takes 10-20 s
+      // (the policy table's rows and the glossary's e2e reached 20 s on a machine loaded 15-fold).
+      testTimeout: overrides.testTimeout ?? 60_000,
       hookTimeout: 180_000,
       pool: 'forks',
     },

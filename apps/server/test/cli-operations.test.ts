@@ -142,7 +142,7 @@ describe('remote mode (--url)', () => {
 
   it(
     'truncate prints the server’s dry-run message verbatim, and --execute follows the task to completion',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const client = createMdsClient({ url: server.url, token: seeded.rootToken });
       const endTime = String(Date.now() - 86_400_000);
@@ -165,7 +165,7 @@ describe('remote mode (--url)', () => {
 
       // The server recomputes sizes in the background once writes pause.
       await expect
-        .poll(async () => (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!.sizeInMb, { timeout: 10_000 })
+        .poll(async () => (await client.operations.getIndexSizes()).find((s) => s.indexName === INDEX)!.sizeInMb, { timeout: 50_000 })
         .toBeLessThan(before.sizeInMb);
       const after = json((await runCli(['index-sizes', '--json', ...remote], env)).stdout).find((s) => s.indexName === INDEX)!;
       expect(after.sizeInMb).toBeLessThan(before.sizeInMb);
