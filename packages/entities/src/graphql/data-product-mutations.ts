@@ -2,8 +2,8 @@ import { Privilege } from '@mds/auth';
 import { isJsonObject, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { editPrivileges, ItemWriteError, type EntityReader, type EntityService, type Grant } from '../service';
-import { entityTypeOf, graphqlReader } from './mutation-support';
+import { editPrivileges, type EntityReader, type EntityService, type Grant } from '../service';
+import { entityTypeOf, graphqlReader, writeCreate } from './mutation-support';
 import { creatorOwnership } from './ownership';
 import { entityRef } from './typenames';
 
@@ -70,31 +70,22 @@ export function dataProductMutationResolvers(service: EntityService, now: () => 
       const grant = await service.authorize(actor, MANAGE, [input.domainUrn, urn]);
       const stamp = { time: now(), actor: actor.urn };
       const { name, description } = input.properties;
-      try {
-        await service.write(
-          grant,
-          [
-            {
-              urn,
-              aspect: 'dataProductProperties',
-              changeType: 'CREATE_ENTITY',
-              value: { name, ...(description == null ? {} : { description }) },
-            },
-            { urn, aspect: 'domains', changeType: 'UPSERT', value: { domains: [input.domainUrn] } },
-            // The creator owns it (DataHub's OwnerUtils.addCreatorAsOwner).
-            {
-              urn,
-              aspect: 'ownership',
-              changeType: 'UPSERT',
-              value: creatorOwnership(stamp),
-            },
-          ],
-          stamp,
-        );
-      } catch (error) {
-        if (!(error instanceof ItemWriteError)) throw error;
-        throw error.index === 0 && error.error.status === 422 ? badRequest('This Data product already exists!') : error.error;
-      }
+      await writeCreate(
+        service,
+        grant,
+        [
+          {
+            urn,
+            aspect: 'dataProductProperties',
+            changeType: 'CREATE_ENTITY',
+            value: { name, ...(description == null ? {} : { description }) },
+          },
+          { urn, aspect: 'domains', changeType: 'UPSERT', value: { domains: [input.domainUrn] } },
+          { urn, aspect: 'ownership', changeType: 'UPSERT', value: creatorOwnership(stamp) },
+        ],
+        stamp,
+        'This Data product already exists!',
+      );
       return entityRef(urn) ?? null;
     },
 

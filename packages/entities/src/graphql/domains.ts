@@ -15,13 +15,13 @@ import {
   type Resolvers,
 } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { anyOf, ItemWriteError, type EntityService } from '../service';
+import { anyOf, type EntityService } from '../service';
 import { commonFields, type Loaders } from './common-fields';
 import { keyCreated, ofType } from './glossary';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
 import type { EntitySearcher } from './search';
 import { entityRef } from './typenames';
-import { graphqlReader } from './mutation-support';
+import { graphqlReader, writeCreate } from './mutation-support';
 import { creatorOwnership } from './ownership';
 
 /** Platform privileges: owning a domain grants neither. */
@@ -106,20 +106,16 @@ export function domainResolvers(
           ...(parent === null ? {} : { parentDomain: parent }),
         };
         const ownership = creatorOwnership(stamp);
-        try {
-          // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
-          await service.write(
-            grant,
-            [
-              { urn, aspect: 'domainProperties', changeType: 'CREATE_ENTITY', value: properties },
-              { urn, aspect: 'ownership', changeType: 'UPSERT', value: ownership },
-            ],
-            stamp,
-          );
-        } catch (error) {
-          if (!(error instanceof ItemWriteError)) throw error;
-          throw error.index === 0 && error.error.status === 422 ? badRequest('This Domain already exists!') : error.error;
-        }
+        await writeCreate(
+          service,
+          grant,
+          [
+            { urn, aspect: 'domainProperties', changeType: 'CREATE_ENTITY', value: properties },
+            { urn, aspect: 'ownership', changeType: 'UPSERT', value: ownership },
+          ],
+          stamp,
+          'This Domain already exists!',
+        );
         return urn;
       },
       moveDomain: async (_parent, { input }, { actor }) => {

@@ -3,8 +3,8 @@ import { MAX_PAGE_SIZE, parseUrn, UrnError, urnTypeOf } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, forbidden, FORBIDDEN_MESSAGE, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { anyOf, ItemWriteError, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
-import { entityTypeOf, graphqlReader, pointer } from './mutation-support';
+import { anyOf, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
+import { entityTypeOf, graphqlReader, pointer, writeCreate } from './mutation-support';
 import { creatorOwnership } from './ownership';
 
 /**
@@ -86,25 +86,21 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     const stamp = { time: now(), actor: actor.urn };
     // The creator owns what it created (DataHub's OwnerUtils.addCreatorAsOwner).
     const ownership = creatorOwnership(stamp);
-    try {
-      // CREATE_ENTITY decides between concurrent creates of one id: exactly one finds no key.
-      await service.write(
-        grant,
-        [
-          {
-            urn,
-            aspect: INFO[entityType]!,
-            changeType: 'CREATE_ENTITY',
-            value: { ...info, ...(parent === null ? {} : { parentNode: parent }) },
-          },
-          { urn, aspect: 'ownership', changeType: 'UPSERT', value: ownership },
-        ],
-        stamp,
-      );
-    } catch (error) {
-      if (!(error instanceof ItemWriteError)) throw error;
-      throw error.index === 0 && error.error.status === 422 ? badRequest(`This ${label} already exists!`) : error.error;
-    }
+    await writeCreate(
+      service,
+      grant,
+      [
+        {
+          urn,
+          aspect: INFO[entityType]!,
+          changeType: 'CREATE_ENTITY',
+          value: { ...info, ...(parent === null ? {} : { parentNode: parent }) },
+        },
+        { urn, aspect: 'ownership', changeType: 'UPSERT', value: ownership },
+      ],
+      stamp,
+      `This ${label} already exists!`,
+    );
     return urn;
   };
 

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { Privilege } from '@mds/auth';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type Resolvers } from '@mds/schema';
-import { ItemWriteError, type EntityService } from '../service';
-import { graphqlReader, writeAll } from './mutation-support';
+import { type Edit, type EntityService } from '../service';
+import { graphqlReader, writeAll, writeCreate } from './mutation-support';
 import { anyOf } from '../service/policy';
 import { urnArgument, type Loaders } from './common-fields';
 import { entityTypeResolvers, storedEntity, type EntityMapping, type EntityScope } from './mapping/declare';
@@ -86,13 +86,8 @@ function testMutations(service: EntityService, now: () => number) {
       const grant = await service.authorize(actor, MANAGE);
       const urn = testUrn(`urn:li:test:${input.id ?? randomUUID()}`);
       if (await graphqlReader(service, actor).exists(urn)) throw badRequest('This Test already exists!');
-      try {
-        // CREATE_ENTITY decides between concurrent creates of one id.
-        await service.write(grant, [{ urn, aspect: 'testInfo', changeType: 'CREATE_ENTITY', value: testInfoOf(input) }], { time: now() });
-      } catch (error) {
-        if (!(error instanceof ItemWriteError)) throw error;
-        throw error.error.status === 422 ? badRequest('This Test already exists!') : error.error;
-      }
+      const edits: Edit[] = [{ urn, aspect: 'testInfo', changeType: 'CREATE_ENTITY', value: testInfoOf(input) }];
+      await writeCreate(service, grant, edits, { time: now() }, 'This Test already exists!');
       return urn;
     },
     updateTest: async (_parent: unknown, { urn, input }: { urn: string; input: TestInput }, { actor }: ApiContext) => {

@@ -31,6 +31,26 @@ export async function writeAll(
 }
 
 /**
+ * A create mutation's writes, all or none, its first edit a CREATE_ENTITY: of concurrent creates of one urn exactly one
+ * finds no key and writes; the others (and a create of an urn already stored) answer DataHub's 400 `exists`. Any other
+ * refusal (a value the model refuses) is the failing item's own error.
+ */
+export async function writeCreate(
+  service: EntityService,
+  grant: Grant | readonly Grant[],
+  edits: readonly Edit[],
+  audit: { time: number } | undefined,
+  exists: string,
+): Promise<void> {
+  try {
+    await service.write(grant, edits, audit);
+  } catch (error) {
+    if (!(error instanceof ItemWriteError)) throw error;
+    throw error.entityExists ? badRequest(exists) : error.error;
+  }
+}
+
+/**
  * The dataset field a mutation's `subResourceType`/`subResource` name, undefined for the entity itself; one without
  * the other is DataHub's T4 (its second text's typo included).
  */

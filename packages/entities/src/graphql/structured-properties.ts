@@ -2,14 +2,14 @@ import { Privilege } from '@mds/auth';
 import { findEntity, isJsonObject, parseUrn } from '@mds/core';
 import { badRequest, notFound, resolversIfDeclared, type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { anyOf, ItemWriteError, type Edit, type EntityService } from '../service';
+import { anyOf, type Edit, type EntityService } from '../service';
 import { COMMON_RULES } from './common';
 import { commonFields, refWithKey, urnArgument, type Loaders } from './common-fields';
 import { ofType } from './glossary';
 import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
 import { toGraphQL, type Json, type TypeRules } from './mapping/convert';
 import type { GraphQLResolveInfo } from 'graphql';
-import { graphqlReader } from './mutation-support';
+import { graphqlReader, writeCreate } from './mutation-support';
 import { entityRef, GRAPHQL_TYPENAMES } from './typenames';
 
 const MANAGE = anyOf(Privilege.MANAGE_STRUCTURED_PROPERTIES);
@@ -260,14 +260,7 @@ export function structuredPropertyResolvers(service: EntityService, loaders: Loa
               changeType: 'UPSERT',
               value: settingsWith(undefined, input.settings, stamp),
             });
-          try {
-            await service.write(grant, edits, stamp);
-          } catch (error) {
-            if (!(error instanceof ItemWriteError)) throw error;
-            throw error.index === 0 && error.error.status === 422
-              ? badRequest('A structured property already exists with this urn')
-              : error.error;
-          }
+          await writeCreate(service, grant, edits, stamp, 'A structured property already exists with this urn');
           return answer(urn);
         },
         updateStructuredProperty: async (_parent, { input }, { actor }) => {

@@ -2,6 +2,7 @@ import { ApiError, unprocessable } from '@mds/schema';
 import { canonicalJson } from '../model/canonical-json';
 import { applyPatch } from '../model/patch';
 import {
+  ENTITY_KEY_EXISTS,
   ItemWriteError,
   type AspectWrite,
   type Audit,
@@ -154,7 +155,7 @@ function apply(item: AspectWrite, audit: Audit, state: WriteState, check: ValueC
   const keySlot = slotOf(state, item.urn, item.key.aspect);
   if (item.changeType === 'CREATE_ENTITY' && keySlot.row) {
     if (ifNoneMatch) return skipped;
-    throw unprocessable('Cannot perform CREATE_ENTITY if not exists since the entity key already exists.');
+    throw unprocessable(ENTITY_KEY_EXISTS);
   }
   if (!keySlot.row) {
     // The key aspect, built from the URN, is written with the first aspect of a new entity (entities-api §3.4).

@@ -53,6 +53,9 @@ export interface WriteResult {
 export type ValueCheck = (aspect: string, value: Record<string, unknown>) => void;
 
 /** The item at `index` of a write could not be applied; nothing of the write was. `error` is the answer to give. */
+/** What a CREATE_ENTITY of an urn whose key is stored is refused with (DataHub's 422 text). */
+export const ENTITY_KEY_EXISTS = 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.';
+
 export class ItemWriteError extends Error {
   constructor(
     readonly index: number,
@@ -60,6 +63,11 @@ export class ItemWriteError extends Error {
   ) {
     super(`item ${index}: ${error.message}`);
     this.name = 'ItemWriteError';
+  }
+
+  /** Whether the item was a CREATE_ENTITY of an entity that exists (not, say, a value the model refuses). */
+  get entityExists(): boolean {
+    return this.error.message === ENTITY_KEY_EXISTS;
   }
 }
 
