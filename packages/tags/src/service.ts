@@ -71,7 +71,7 @@ export class TagService {
       );
     } catch (error) {
       if (!(error instanceof ItemWriteError)) throw error;
-      throw error.index === 0 && error.error.status === 422 ? badRequest(TAG_ALREADY_EXISTS) : error.error;
+      throw error.entityExists ? badRequest(TAG_ALREADY_EXISTS) : error.error;
     }
     return { urn, id, name, description, colorHex: null, ownership, created: stamp, lastModified: stamp };
   }
