@@ -79,8 +79,8 @@ export interface PolicySource {
 /**
  * The one answer to "may this actor do this": every face and domain package asks here, through the entity service.
  * The role table of `@mds/auth` grants privileges everywhere; DataHub's default "Asset Owners - Metadata Policy"
- * (`policies.json`, `resourceOwners: true`) grants the owners of an entity RESOURCE_OWNER_PRIVILEGES on it (through a
- * group: not modelled, mds keeps no memberships). Each privilege of a group is granted by either, as DataHub's
+ * (`policies.json`, `resourceOwners: true`) grants the owners of an entity RESOURCE_OWNER_PRIVILEGES on it (owners
+ * directly; owning through a group is a stored policy's `resourceOwners`, below). Each privilege of a group is granted by either, as DataHub's
  * authorizer evaluates each privilege against every policy.
  *
  * Stored `dataHubPolicy` entities (DataHub's policy model, policies/engine.ts) grant the privileges they name to the
