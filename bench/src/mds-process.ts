@@ -43,7 +43,7 @@ interface MdsProcessOptions {
 export interface MdsLaunch {
   kind: 'bundle' | 'source';
   path: string;
-  /** Set when the bundle is older than the sources. */
+  /** Set when the bundle is older than the sources (which then run instead). */
   warning?: string;
   /** The root package.json's `config.serverNodeOptions` (its V8 heap sizing), then `nodeArgs`. */
   nodeOptions: string[];
@@ -103,17 +103,26 @@ function newestSource(): number {
   return newest;
 }
 
-/** Which file runs the server: the bundle when built (warning when older than the sources), else the source CLI. */
+/**
+ * Which file runs the server, given the bundle's modification time (undefined: not built) and the newest source's: the
+ * bundle when it is at least as new as every source, else the source CLI — a stale bundle would run (and measure) code
+ * that is no longer the repository's, so it is passed over with a warning rather than run.
+ */
+export function chooseEntry(bundleMtime: number | undefined, newestSourceMtime: number): Omit<MdsLaunch, 'nodeOptions'> {
+  if (bundleMtime === undefined) return { path: FROM_SOURCE, kind: 'source' };
+  if (bundleMtime < newestSourceMtime) {
+    return {
+      path: FROM_SOURCE,
+      kind: 'source',
+      warning: `${BUNDLE} is older than the sources, so the sources run: \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does) to measure the bundle`,
+    };
+  }
+  return { path: BUNDLE, kind: 'bundle' };
+}
+
 function mdsEntry(fromSource = false): Omit<MdsLaunch, 'nodeOptions'> {
-  if (fromSource || !existsSync(BUNDLE)) return { path: FROM_SOURCE, kind: 'source' };
-  const stale = statSync(BUNDLE).mtimeMs < newestSource();
-  return {
-    path: BUNDLE,
-    kind: 'bundle',
-    ...(stale
-      ? { warning: `${BUNDLE} is older than the sources: run \`pnpm --filter @mds/server build\` (root \`pnpm bench\` does)` }
-      : {}),
-  };
+  if (fromSource || !existsSync(BUNDLE)) return chooseEntry(undefined, 0);
+  return chooseEntry(statSync(BUNDLE).mtimeMs, newestSource());
 }
 
 /**
