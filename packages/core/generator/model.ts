@@ -1,4 +1,4 @@
-import type { AspectData, EntityData, FieldData, ModelData, TypeData, TypeRef, TypedUrnData } from '../src/model/types';
+import type { AspectData, EntityData, FieldData, ModelData, RenderSpecData, TypeData, TypeRef, TypedUrnData } from '../src/model/types';
 import { relationshipsOfRecord, searchableOfRecord, urnValidationsOfRecord } from './annotations';
 import { PdlError, type Json, type PdlFile, type Props } from './pdl';
 import { Schemas, type RDecl, type RType } from './schema';
@@ -98,6 +98,8 @@ export function buildModel(inputs: ModelInputs): ModelData {
         ...(relationships.length ? { relationships } : {}),
         ...(searchable.length ? { searchable } : {}),
         ...(urnValidations.length ? { urnValidations } : {}),
+        ...(annotation.autoRender === true ? { autoRender: true as const } : {}),
+        ...(renderSpecOf(annotation.renderSpec) ?? {}),
       };
     }
     const snapshot = snapshots.get(entity.name);
@@ -114,6 +116,14 @@ export function buildModel(inputs: ModelInputs): ModelData {
   const roots = [...Object.values(aspects).map((a) => a.class), ...[...snapshots.values()].map((s) => s.name)];
   const types = typesOf(schemas, roots);
   return { source: inputs.source, entities, aspects, types };
+}
+
+/** `@Aspect.renderSpec`'s three strings (how DataHub's UI shows an auto-rendered aspect), when the annotation has one. */
+function renderSpecOf(spec: unknown): { renderSpec: RenderSpecData } | undefined {
+  if (!spec || typeof spec !== 'object') return undefined;
+  const fields = spec as Record<string, unknown>;
+  const pick = (name: string) => (typeof fields[name] === 'string' ? { [name]: fields[name] } : {});
+  return { renderSpec: { ...pick('displayType'), ...pick('displayName'), ...pick('key') } };
 }
 
 /** The aspects a snapshot's `aspects: array[<X>Aspect]` union admits, by aspect name. */

@@ -1,5 +1,5 @@
 import { MODEL } from './model/data';
-import type { AspectData, RelationshipData, SearchableData, TypeData, UrnValidationData } from './model/types';
+import type { AspectData, RelationshipData, RenderSpecData, SearchableData, TypeData, UrnValidationData } from './model/types';
 import { UrnError, makeUrn, parseUrn, urnTypeOf, type Urn } from './urn';
 
 /** How an aspect is stored: the key (built from the URN), versioned (metadata_aspect_v2 rows), or time-series. */
@@ -10,6 +10,10 @@ export interface AspectSpec {
   readonly kind: AspectKind;
   /** The PDL record's full class name, which wraps the value in `/aspects` reads and MCE snapshots. */
   readonly pdlClass: string;
+  /** `@Aspect.autoRender`: DataHub's UI shows it in a generic tab. */
+  readonly autoRender: boolean;
+  /** `@Aspect.renderSpec`, how that tab shows it. */
+  readonly renderSpec?: RenderSpecData;
 }
 
 export interface EntitySpec {
@@ -31,7 +35,16 @@ export interface EntitySpec {
 }
 
 const ASPECTS: ReadonlyMap<string, AspectSpec> = new Map(
-  Object.entries(MODEL.aspects).map(([name, data]) => [name, { name, kind: data.kind, pdlClass: data.class }]),
+  Object.entries(MODEL.aspects).map(([name, data]) => [
+    name,
+    {
+      name,
+      kind: data.kind,
+      pdlClass: data.class,
+      autoRender: data.autoRender === true,
+      ...(data.renderSpec ? { renderSpec: data.renderSpec } : {}),
+    },
+  ]),
 );
 
 function recordFields(type: TypeData | undefined): readonly { name: string }[] {

@@ -221,6 +221,22 @@ describe('the model builder', () => {
     expect(Object.keys(model.types)).toEqual(['a.Owner', 'a.ThingInfo', 'a.ThingKey', 'a.ThingStats']);
   });
 
+  it("keeps @Aspect autoRender and renderSpec (as DataHub's custom-model example declares them), only where set", () => {
+    const rendered = {
+      ...files,
+      'a/ThingInfo.pdl':
+        'namespace a\n@Aspect = {"name": "thingInfo", "autoRender": true, "renderSpec": {"displayType": "tabular", "key": "rules", "displayName": "Rules"}}\n' +
+        'record ThingInfo { name: string  owner: Owner }',
+    };
+    const model = buildModel(inputs(rendered));
+    expect(model.aspects.thingInfo).toMatchObject({
+      autoRender: true,
+      renderSpec: { displayType: 'tabular', key: 'rules', displayName: 'Rules' },
+    });
+    expect(model.aspects.thingKey).not.toHaveProperty('autoRender');
+    expect(model.aspects.thingKey).not.toHaveProperty('renderSpec');
+  });
+
   it('refuses a registry aspect no record declares', () => {
     const { 'a/ThingStats.pdl': _, ...without } = files;
     expect(() => buildModel(inputs(without))).toThrow('entity thing lists aspect thingStats, which no PDL record declares');

@@ -229,6 +229,7 @@ describe('the entity registry', () => {
       name: 'schemaMetadata',
       kind: 'versioned',
       pdlClass: 'com.linkedin.schema.SchemaMetadata',
+      autoRender: false,
     });
     expect(entityAspect(dataset, 'datasetProfile')?.kind).toBe('timeseries');
     expect(entityAspect(dataset, 'dashboardInfo')).toBeUndefined();

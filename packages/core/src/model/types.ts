@@ -91,6 +91,16 @@ export interface AspectData {
   readonly relationships?: readonly RelationshipData[];
   readonly searchable?: readonly SearchableData[];
   readonly urnValidations?: readonly UrnValidationData[];
+  /** `@Aspect.autoRender`: DataHub's UI shows the aspect in a generic tab (`aspects(input: {autoRenderOnly: true})`). */
+  readonly autoRender?: true;
+  readonly renderSpec?: RenderSpecData;
+}
+
+/** `@Aspect.renderSpec`. */
+export interface RenderSpecData {
+  readonly displayType?: string;
+  readonly displayName?: string;
+  readonly key?: string;
 }
 
 export interface EntityData {

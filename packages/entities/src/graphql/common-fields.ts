@@ -1,4 +1,4 @@
-import { findEntity, isJsonObject, pageOf, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
+import { aspectSpec, findEntity, isJsonObject, pageOf, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent } from '@mds/schema';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { fieldResolvers } from './mapping/declare';
@@ -103,10 +103,20 @@ export function commonFields(loaders: Loaders) {
         .filter((t): t is number => typeof t === 'number');
       return observed.length ? Math.max(...observed) : null;
     },
-    aspects: async (parent: Parent, { input }: { input?: { aspectNames?: string[] | null } | null }, context: ApiContext) => {
+    // DataHub's WeaklyTypedAspectsResolver: the stored aspects named (all when none), only `@Aspect.autoRender` ones
+    // when asked, each with the model's renderSpec.
+    aspects: async (
+      parent: Parent,
+      { input }: { input?: { aspectNames?: string[] | null; autoRenderOnly?: boolean | null } | null },
+      context: ApiContext,
+    ) => {
       const stored = [...((await loaders(context).aspects(urnOf(parent)))?.values() ?? [])];
       const wanted = input?.aspectNames?.length ? new Set(input.aspectNames) : undefined;
-      return stored.filter((a) => !wanted || wanted.has(a.aspect)).map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
+      return stored.flatMap((a) => {
+        const spec = aspectSpec(a.aspect);
+        if ((wanted && !wanted.has(a.aspect)) || (input?.autoRenderOnly && !spec?.autoRender)) return [];
+        return [{ aspectName: a.aspect, payload: JSON.stringify(a.value), renderSpec: spec?.renderSpec ?? null }];
+      });
     },
   };
 }
