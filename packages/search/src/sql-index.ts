@@ -163,12 +163,41 @@ const modelFacets = (entityTypes: readonly string[]): string[] => {
   return [...names].sort();
 };
 
-/** Whether the index can count a facet of this name: a document column it groups, a term field or a model field. */
+/** DataHub's separator of a nested facet's levels: `_entityType␞typeNames` counts types, then sub-types within each. */
+export const FACET_LEVEL_SEPARATOR = '\u241E';
+/** Types, then sub-types within each: one of DataHub's default facets, which its web UI's type filter reads. */
+export const ENTITY_SUB_TYPE_FACET = `_entityType${FACET_LEVEL_SEPARATOR}typeNames`;
+/** The document columns a facet (or a level of one) groups directly. */
+const FACET_COLUMNS: Readonly<Record<string, string>> = { _entityType: 'entity_type', platform: 'platform', origin: 'origin' };
+const isFlatFacetField = (name: string): boolean =>
+  Object.hasOwn(FACET_COLUMNS, name) || (!Object.hasOwn(COLUMNS, name) && name !== 'removed' && termField(name) !== undefined);
+
+/**
+ * Whether the index can count a facet of this name: a document column it groups, a term field or a model field, or
+ * levels of those joined by FACET_LEVEL_SEPARATOR (as DataHub's aggregation query builder accepts them).
+ */
 export const isFacetField = (name: string): boolean =>
-  name === '_entityType' ||
-  name === 'platform' ||
-  name === 'origin' ||
-  (!Object.hasOwn(COLUMNS, name) && name !== 'removed' && termField(name) !== undefined);
+  name.split(FACET_LEVEL_SEPARATOR).every((level) => level !== '' && isFlatFacetField(level));
+
+/**
+ * The values a facet answers, most counted first: at most `max` of a flat facet; of a nested one at most `max` at its
+ * first level and `max` under each value above (DataHub bounds each level's terms aggregation the same way).
+ */
+function limitFacetValues(sorted: readonly { value: string; count: number }[], max: number) {
+  const kept = new Set<string>();
+  const perParent = new Map<string, number>();
+  // Sorted most counted first, a path after its parent (never counted less): a child is kept only under a kept parent.
+  return sorted.filter(({ value }) => {
+    const cut = value.lastIndexOf(FACET_LEVEL_SEPARATOR);
+    const parent = cut < 0 ? '' : value.slice(0, cut);
+    if (parent !== '' && !kept.has(parent)) return false;
+    const n = perParent.get(parent) ?? 0;
+    if (n >= max) return false;
+    perParent.set(parent, n + 1);
+    kept.add(value);
+    return true;
+  });
+}
 
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
 function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
@@ -318,6 +347,14 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       add('_entityType', combo.entity_type, count);
       add('platform', combo.platform, count);
       add('origin', combo.origin, count);
+      // A nested facet over a column starts with that column's counts, which this scan already gives.
+      for (const field of fields) {
+        const first = field.includes(FACET_LEVEL_SEPARATOR) ? field.slice(0, field.indexOf(FACET_LEVEL_SEPARATOR)) : undefined;
+        if (first !== undefined && Object.hasOwn(FACET_COLUMNS, first)) {
+          const value = combo[FACET_COLUMNS[first] as 'entity_type' | 'platform' | 'origin'];
+          add(field, value === null ? null : first === '_entityType' ? graphqlType(value) : value, count);
+        }
+      }
     }
     const termFields = fields.filter((f) => termField(f) !== undefined);
     if (termFields.length && total > 0) {
@@ -331,7 +368,43 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       );
       for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
     }
+    for (const field of fields.filter((f) => f.includes(FACET_LEVEL_SEPARATOR)))
+      if (total > 0) await countNested(match, field, counts.get(field)!);
     return { total, counts };
+  }
+
+  /**
+   * A nested facet's buckets as DataHub flattens them: each first-level value with its own count, and for every deeper
+   * level the path of values joined by the separator (`dataset␞View`), counted over the documents holding that path.
+   */
+  async function countNested(match: ReturnType<typeof matchSet>, field: string, into: Map<string, number>) {
+    const levels = field.split(FACET_LEVEL_SEPARATOR);
+    const joins: string[] = [];
+    const joinParams: string[] = [];
+    const values = levels.map((level, i) => {
+      if (Object.hasOwn(FACET_COLUMNS, level)) return `m.${FACET_COLUMNS[level]}`;
+      joins.push(`JOIN search_term t${i} ON t${i}.id = m.id JOIN search_value v${i} ON v${i}.vid = t${i}.vid AND v${i}.field = ?`);
+      joinParams.push(termField(level)!);
+      return `v${i}.value`;
+    });
+    // The first level of a column was counted with the columns (countFacets).
+    for (let depth = Object.hasOwn(FACET_COLUMNS, levels[0]!) ? 2 : 1; depth <= levels.length; depth++) {
+      const shown = values.slice(0, depth);
+      // Only the joins the first `depth` levels need, so a document without a deeper value still counts above it.
+      const needed = levels.slice(0, depth).filter((level) => !Object.hasOwn(FACET_COLUMNS, level)).length;
+      const rows = await db.all<Record<string, string | number | null>>(
+        `SELECT ${shown.map((v, i) => `${v} AS l${i}`).join(', ')}, count(*) AS count
+           FROM (SELECT d.id, d.entity_type, d.platform, d.origin FROM ${match.from} ${match.where}) m ${joins.slice(0, needed).join(' ')}
+          GROUP BY ${shown.join(', ')}`,
+        [...match.params, ...joinParams.slice(0, needed)],
+      );
+      for (const row of rows) {
+        const path = shown.map((_, i) => row[`l${i}`]);
+        if (path.some((v) => v === null || v === undefined)) continue;
+        const key = path.map((v, i) => (levels[i] === '_entityType' ? graphqlType(String(v)) : String(v))).join(FACET_LEVEL_SEPARATOR);
+        into.set(key, (into.get(key) ?? 0) + Number(row.count));
+      }
+    }
   }
 
   /** Removes the documents of `urns` that exist, with their terms and text. */
@@ -412,9 +485,11 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         `SELECT d.urn, d.entity_type, d.name, d.description${hitColumns} FROM ${match.from} ${match.where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...match.params, ...(rank?.params ?? []), query.count, query.start],
       );
-      // By default mds's facets, then those DataHub's model declares for the entity types searched.
+      // By default mds's facets and types by sub-type (as DataHub's defaults), then those DataHub's model declares for
+      // the entity types searched.
       const fields = query.facets ?? [
         ...FACET_FIELDS,
+        ENTITY_SUB_TYPE_FACET,
         ...modelFacets(query.entityTypes?.flatMap(registryNames) ?? ENTITY_SPECS.map((e) => e.name)),
       ];
       const { total, counts } = await countFacets(match, fields);
@@ -426,9 +501,10 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const facets = fields.map((field) => {
         const counted = [...counts.get(field)!].map(([value, count]) => ({ value, count }));
         counted.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
-        let values = counted
-          .slice(0, query.maxFacetValues ?? 20)
-          .map(({ value, count }) => ({ value: field === '_entityType' ? graphqlType(value) : value, count }));
+        let values = limitFacetValues(counted, query.maxFacetValues ?? 20).map(({ value, count }) => ({
+          value: field === '_entityType' ? graphqlType(value) : value,
+          count,
+        }));
         if (field === '_entityType' && query.entityTypes?.length) {
           // The types asked for keep their bucket at zero, so a client can show them (entities-api §12.42).
           const missing = [...new Set(query.entityTypes.flatMap(registryNames).map(graphqlType))].filter(

@@ -5,7 +5,15 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSqlSearchIndex, searchDocument, SearchQueryError, type SearchDocument, type SearchIndex } from '../src/index';
+import {
+  createSqlSearchIndex,
+  isFacetField,
+  searchDocument,
+  SearchQueryError,
+  type Criterion,
+  type SearchDocument,
+  type SearchIndex,
+} from '../src/index';
 
 /** A fresh database and the index on it, migrated. */
 export type IndexFactory = () => Promise<{ db: SqlDatabase; index: SearchIndex }>;
@@ -290,6 +298,56 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(
         (await index.search({ input: '*', start: 0, count: 1, maxFacetValues: 1 })).facets.find((f) => f.field === 'tags')?.values,
       ).toEqual([{ value: 'urn:li:tag:pii', count: 2 }]);
+    });
+
+    it('counts nested facets as DataHub flattens them: `_entityType␞typeNames` gives each type, then type␞sub-type', async () => {
+      const index = await seeded(
+        dataset('v1', { typeNames: ['View'], tags: ['urn:li:tag:pii'] }),
+        dataset('v2', { typeNames: ['View'] }),
+        dataset('t1', { typeNames: ['Table'], tags: ['urn:li:tag:pii'] }),
+        dataset('bare'),
+        dashboard('d1', { typeNames: ['Dashboard'], tags: ['urn:li:tag:gold'] }),
+      );
+      const nested = async (facet: string, more: { maxFacetValues?: number; filters?: Criterion[][] } = {}) =>
+        (await index.search({ ...all, ...more, facets: [facet] })).facets;
+      expect(await nested('_entityType␞typeNames')).toEqual([
+        {
+          field: '_entityType␞typeNames',
+          displayName: '_entityType␞typeNames',
+          values: [
+            // A dataset with no sub-type counts for its type, under no sub-type.
+            { value: 'DATASET', count: 4 },
+            { value: 'DATASET␞View', count: 2 },
+            { value: 'DASHBOARD', count: 1 },
+            { value: 'DASHBOARD␞Dashboard', count: 1 },
+            { value: 'DATASET␞Table', count: 1 },
+          ],
+        },
+      ]);
+      // Any two facet fields nest, a term field first too; counts follow the filters.
+      expect((await nested('tags␞_entityType'))[0]!.values).toEqual([
+        { value: 'urn:li:tag:pii', count: 2 },
+        { value: 'urn:li:tag:pii␞DATASET', count: 2 },
+        { value: 'urn:li:tag:gold', count: 1 },
+        { value: 'urn:li:tag:gold␞DASHBOARD', count: 1 },
+      ]);
+      expect((await nested('_entityType␞typeNames', { filters: [[{ field: 'typeNames', values: ['View'] }]] }))[0]!.values).toEqual([
+        { value: 'DATASET', count: 2 },
+        { value: 'DATASET␞View', count: 2 },
+      ]);
+      // maxFacetValues bounds each level: one type, and one sub-type under it.
+      expect((await nested('_entityType␞typeNames', { maxFacetValues: 1 }))[0]!.values).toEqual([
+        { value: 'DATASET', count: 4 },
+        { value: 'DATASET␞View', count: 2 },
+      ]);
+      // One of the facets counted by default, as in DataHub.
+      expect(
+        (await index.search({ ...all, facets: undefined })).facets.find((f) => f.field === '_entityType␞typeNames')?.values.length,
+      ).toBe(5);
+      // Every level must be a facet field for the name to be one (callers refuse the others by name).
+      expect(
+        ['_entityType␞typeNames', 'platform␞origin', '_entityType␞nope', '_entityType␞', 'removed␞origin'].filter(isFacetField),
+      ).toEqual(['_entityType␞typeNames', 'platform␞origin']);
     });
 
     it("filters and facets on any @Searchable field of DataHub's model, its facets (addToFilters) counted by default", async () => {

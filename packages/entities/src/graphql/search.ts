@@ -315,7 +315,7 @@ function askedFacets(facets: EntitySearch['facets']): string[] | undefined {
   const unknown = named.filter((f) => !isFacetField(f));
   if (unknown.length)
     throw badRequest(
-      `Unknown facet ${unknown.join(', ')}: facets are _entityType, platform, origin, tags, owners, domains, glossaryTerms, container, typeNames and the searchable fields of DataHub's model`,
+      `Unknown facet ${unknown.join(', ')}: facets are _entityType, platform, origin, tags, owners, domains, glossaryTerms, container, typeNames and the searchable fields of DataHub's model, or levels of those joined by ␞ (_entityType␞typeNames)`,
     );
   return [...new Set(named)];
 }
