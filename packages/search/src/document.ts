@@ -163,6 +163,28 @@ function modelFields(entity: EntitySpec, aspects: ReadonlyMap<string, unknown>, 
   return fields;
 }
 
+/**
+ * Where DataHub's search keeps a structured property's values: `structuredProperties.<id>` (the id of the property's
+ * urn, which is its qualified name for every property created by qualified name, as DataHub's filters look it up).
+ */
+export const STRUCTURED_PROPERTY_FIELD_PREFIX = 'structuredProperties.';
+export const isStructuredPropertyField = (name: string): boolean =>
+  name.startsWith(STRUCTURED_PROPERTY_FIELD_PREFIX) && name.length > STRUCTURED_PROPERTY_FIELD_PREFIX.length && !name.includes(' ');
+
+/** The values an entity holds for each structured property (its `structuredProperties` aspect), as search fields. */
+function structuredPropertyFields(value: unknown): (readonly [string, string])[] {
+  const fields: (readonly [string, string])[] = [];
+  for (const assigned of list(isJsonObject(value) ? value.properties : undefined)) {
+    if (!isJsonObject(assigned) || typeof assigned.propertyUrn !== 'string') continue;
+    const id = assigned.propertyUrn.slice(assigned.propertyUrn.indexOf(':', 'urn:li:'.length) + 1);
+    for (const one of list(assigned.values)) {
+      const found = isJsonObject(one) ? (one.string ?? one.double) : undefined;
+      if (typeof found === 'string' || typeof found === 'number') fields.push([`${STRUCTURED_PROPERTY_FIELD_PREFIX}${id}`, String(found)]);
+    }
+  }
+  return [...new Map(fields.map((f) => [f.join('\u0000'), f])).values()];
+}
+
 /** Where an entity's description is read from, in order: edited documentation wins over ingested, as in DataHub's UI. */
 const descriptionOrders = new Map<string, readonly string[]>();
 function descriptionOrder(entity: EntitySpec): readonly string[] {
@@ -240,7 +262,7 @@ export function searchDocument(entity: EntitySpec, urn: string, aspects: Readonl
     containers: strings([field('container', 'container')]),
     typeNames: strings(list(field('subTypes', 'typeNames'))),
     ...weighedText(),
-    fields: model,
+    fields: [...model, ...structuredPropertyFields(aspects.get('structuredProperties'))],
   };
 
   /** entities-api §9.3: words also match the URN, key parts, qualified names, schema fields and tag names. */

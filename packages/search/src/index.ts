@@ -1,4 +1,4 @@
-export { searchDocument, type SearchDocument } from './document';
+export { isStructuredPropertyField, searchDocument, STRUCTURED_PROPERTY_FIELD_PREFIX, type SearchDocument } from './document';
 export {
   FACET_FIELDS,
   SearchQueryError,

@@ -28,9 +28,12 @@ export interface SearchQuery {
   includeSoftDeleted?: boolean;
   /**
    * Which facets to count, and how many values each: by default FACET_FIELDS and the facets (`addToFilters`) DataHub's
-   * model declares for the entity types searched; [] for none; any `@Searchable` field name of the model may be asked.
+   * model declares for the entity types searched; [] for none; any `@Searchable` field name of the model may be asked,
+   * a structured property's values (`structuredProperties.<id>`), and levels of those joined by `␞`.
    */
   facets?: readonly string[];
+  /** Facets counted besides the default ones when `facets` is absent (a search's structured-property facets). */
+  moreFacets?: readonly string[];
   maxFacetValues?: number;
   /**
    * Default: relevance for words, otherwise urn. `name` sorts case aside; `entityType` by the entity type's registry

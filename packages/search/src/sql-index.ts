@@ -2,7 +2,7 @@ import { DATAHUB_MODEL, ENTITY_SPECS, findEntity, searchableFieldsOf } from '@md
 import { deleteRows, writeRows, type SqlDatabase, type SqlExecutor } from '@mds/db';
 import { fileURLToPath } from 'node:url';
 import { queryWords, SEARCH_DIALECTS, type SearchDialect } from './dialects';
-import type { SearchDocument } from './document';
+import { isStructuredPropertyField, type SearchDocument } from './document';
 import {
   FACET_FIELDS,
   SearchQueryError,
@@ -153,7 +153,7 @@ function typedValues(field: string, kind: ValueKind, values: readonly string[]):
 const answeredElsewhere = (name: string) => name === 'removed' || Object.hasOwn(COLUMNS, name) || Object.hasOwn(TERMS, name);
 /** The term field (`search_value.field`) a filter or facet name reads, if it is one. */
 const termField = (name: string): string | undefined =>
-  Object.hasOwn(TERMS, name) ? TERMS[name] : MODEL_FIELDS.has(name) ? `${MODEL_TERM}${name}` : undefined;
+  Object.hasOwn(TERMS, name) ? TERMS[name] : MODEL_FIELDS.has(name) || isStructuredPropertyField(name) ? `${MODEL_TERM}${name}` : undefined;
 /** The facets DataHub aggregates for the entity types (their fields with `addToFilters`), beyond mds's own. */
 const modelFacets = (entityTypes: readonly string[]): string[] => {
   const names = new Set<string>();
@@ -488,9 +488,12 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       // By default mds's facets and types by sub-type (as DataHub's defaults), then those DataHub's model declares for
       // the entity types searched.
       const fields = query.facets ?? [
-        ...FACET_FIELDS,
-        ENTITY_SUB_TYPE_FACET,
-        ...modelFacets(query.entityTypes?.flatMap(registryNames) ?? ENTITY_SPECS.map((e) => e.name)),
+        ...new Set([
+          ...FACET_FIELDS,
+          ENTITY_SUB_TYPE_FACET,
+          ...modelFacets(query.entityTypes?.flatMap(registryNames) ?? ENTITY_SPECS.map((e) => e.name)),
+          ...(query.moreFacets ?? []),
+        ]),
       ];
       const { total, counts } = await countFacets(match, fields);
       const hits = rows.map((row) => ({

@@ -350,6 +350,39 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       ).toEqual(['_entityType␞typeNames', 'platform␞origin']);
     });
 
+    it("filters and facets on a structured property's values; moreFacets counts some besides the defaults", async () => {
+      const RETENTION = 'structuredProperties.io.acryl.privacy.retentionTime';
+      const index = await seeded(
+        dataset('kept', { fields: [[RETENTION, '90']] }),
+        dataset('short', { fields: [[RETENTION, '30']] }),
+        dataset('both', {
+          fields: [
+            [RETENTION, '30'],
+            [RETENTION, '90'],
+          ],
+        }),
+        dataset('none'),
+      );
+      expect(urnsOf(await index.search({ ...all, filters: [[{ field: RETENTION, values: ['30'] }]] })).sort()).toEqual(
+        [dataset('both').urn, dataset('short').urn].sort(),
+      );
+      const counted = await index.search({ ...all, facets: [RETENTION] });
+      expect(counted.facets).toEqual([
+        {
+          field: RETENTION,
+          displayName: RETENTION,
+          values: [
+            { value: '30', count: 2 },
+            { value: '90', count: 2 },
+          ],
+        },
+      ]);
+      const defaults = await index.search({ ...all, facets: undefined, moreFacets: [RETENTION] });
+      expect(defaults.facets.map((f) => f.field)).toEqual(
+        expect.arrayContaining(['_entityType', 'tags', '_entityType␞typeNames', RETENTION]),
+      );
+    });
+
     it("filters and facets on any @Searchable field of DataHub's model, its facets (addToFilters) counted by default", async () => {
       const index = await seeded(
         dataset('old', {

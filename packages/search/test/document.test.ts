@@ -151,6 +151,24 @@ describe('searchDocument', () => {
     });
   });
 
+  it("keeps each structured property's values under structuredProperties.<id>, as DataHub's search does", () => {
+    const found = doc('dataset', DATASET, {
+      structuredProperties: {
+        properties: [
+          { propertyUrn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime', values: [{ double: 30 }, { double: 90 }] },
+          { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.steward', values: [{ string: 'urn:li:corpuser:jdoe' }] },
+          { propertyUrn: 'urn:li:structuredProperty:broken', values: [{ other: 1 }, null] },
+          { values: [{ string: 'no property' }] },
+        ],
+      },
+    });
+    expect(found.fields.filter(([f]) => f.startsWith('structuredProperties.'))).toEqual([
+      ['structuredProperties.io.acryl.privacy.retentionTime', '30'],
+      ['structuredProperties.io.acryl.privacy.retentionTime', '90'],
+      ['structuredProperties.io.acryl.dataManagement.steward', 'urn:li:corpuser:jdoe'],
+    ]);
+  });
+
   it('skips malformed values instead of failing', () => {
     expect(
       doc('dataset', DATASET, {
@@ -169,6 +187,9 @@ describe('isFacetField', () => {
       expect(isFacetField(name)).toBe(true);
     // A @Searchable field of DataHub's model (domainProperties.parentDomain).
     expect(isFacetField('parentDomain')).toBe(true);
-    for (const name of ['urn', 'name', 'description', 'removed', 'nope', '']) expect(isFacetField(name)).toBe(false);
+    // A structured property's values, by the property's id.
+    expect(isFacetField('structuredProperties.io.acryl.privacy.retentionTime')).toBe(true);
+    for (const name of ['urn', 'name', 'description', 'removed', 'nope', '', 'structuredProperties.', 'structuredProperties.a b'])
+      expect(isFacetField(name)).toBe(false);
   });
 });

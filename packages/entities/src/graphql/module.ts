@@ -1,5 +1,5 @@
 import { findEntity, findEntityOfUrn } from '@mds/core';
-import type { SearchIndex } from '@mds/search';
+import { STRUCTURED_PROPERTY_FIELD_PREFIX, type SearchIndex } from '@mds/search';
 import { resolversIfDeclared, sdlFiles, type ApiContext, type ApiModule, type EntityParent } from '@mds/schema';
 import type { EntityService } from '../service';
 import { browseResolvers } from './browse';
@@ -193,6 +193,15 @@ export function createEntityGraphql(options: {
         MatchedField: {
           // A matched value that is a urn names its entity, as DataHub's mapper resolves it.
           entity: (parent, _args, context) => urnEntity(parent.value ?? '', loaders(context)),
+        },
+        FacetMetadata: {
+          // A structured property's facet stands for the property, as DataHub's aggregation builder names it.
+          entity: (parent, _args, context) => {
+            const field = parent.field ?? '';
+            return field.startsWith(STRUCTURED_PROPERTY_FIELD_PREFIX)
+              ? urnEntity(`urn:li:structuredProperty:${field.slice(STRUCTURED_PROPERTY_FIELD_PREFIX.length)}`, loaders(context))
+              : null;
+          },
         },
         AggregationMetadata: {
           // A value that is an urn (a tag, an owner, a platform) names its entity, when this server has a face for it.

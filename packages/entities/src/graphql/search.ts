@@ -1,6 +1,13 @@
 import { pageOrRefuse } from './common-fields';
-import { findEntity, isJsonObject, MAX_PAGE_SIZE, parseEntityUrn, UrnError } from '@mds/core';
-import { isFacetField, SearchQueryError, type Criterion, type SearchIndex, type SearchQuery } from '@mds/search';
+import { findEntity, isJsonObject, MAX_PAGE_SIZE, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
+import {
+  isFacetField,
+  SearchQueryError,
+  STRUCTURED_PROPERTY_FIELD_PREFIX,
+  type Criterion,
+  type SearchIndex,
+  type SearchQuery,
+} from '@mds/search';
 import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type SearchFlags, type SortCriterion } from '@mds/schema';
 import { indexSort } from '../model/search-sort';
 import type { RequestLoaders } from './request-loaders';
@@ -92,6 +99,22 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
       aggregations: facet.values.map(({ value, count }) => ({ value, count })),
     }));
 
+  /**
+   * The facets of the structured properties shown in search filters (`showInSearchFilters`), at most 100, as DataHub's
+   * searchAcrossEntities adds them when `includeStructuredPropertyFacets` is set.
+   */
+  async function structuredPropertyFacets(): Promise<string[]> {
+    const shown = await ask({
+      entityTypes: ['structuredProperty'],
+      input: '*',
+      filters: [[{ field: 'showInSearchFilters', values: ['true'] }]],
+      start: 0,
+      count: 100,
+      facets: [],
+    });
+    return shown.hits.map((hit) => `${STRUCTURED_PROPERTY_FIELD_PREFIX}${parseUrn(hit.urn).parts[0]}`);
+  }
+
   /** A search of one page: `page` from start/count or a scroll position. */
   async function run(request: EntitySearch, context: ApiContext, page: { start: number; count: number }) {
     const flags = request.searchFlags ?? {};
@@ -102,6 +125,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
     const sort = sortOf(request.sortCriteria ?? []);
     const { types, groups } = await narrowed(request, context);
     if (types.length === 0) return undefined;
+    const moreFacets = flags.includeStructuredPropertyFacets && !flags.skipAggregates ? await structuredPropertyFacets() : undefined;
     const listing = request.query.trim() === '' || request.query.trim() === '*';
     const found = await ask({
       entityTypes: [...types],
@@ -111,6 +135,7 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
       count: page.count,
       includeSoftDeleted: flags.includeSoftDeleted ?? false,
       facets: flags.skipAggregates ? [] : facets,
+      moreFacets,
       maxFacetValues: maxAggValues,
       sort: sort ?? (listing ? { field: 'name', order: 'ASCENDING' } : undefined),
     });
@@ -315,7 +340,7 @@ function askedFacets(facets: EntitySearch['facets']): string[] | undefined {
   const unknown = named.filter((f) => !isFacetField(f));
   if (unknown.length)
     throw badRequest(
-      `Unknown facet ${unknown.join(', ')}: facets are _entityType, platform, origin, tags, owners, domains, glossaryTerms, container, typeNames and the searchable fields of DataHub's model, or levels of those joined by ␞ (_entityType␞typeNames)`,
+      `Unknown facet ${unknown.join(', ')}: facets are _entityType, platform, origin, tags, owners, domains, glossaryTerms, container, typeNames, the searchable fields of DataHub's model, structuredProperties.<id>, or levels of those joined by ␞ (_entityType␞typeNames)`,
     );
   return [...new Set(named)];
 }
