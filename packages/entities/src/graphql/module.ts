@@ -28,6 +28,7 @@ import { dataProductResolvers } from './data-products';
 import { domainTypeResolvers } from './domains';
 import { glossaryResolvers } from './glossary';
 import { ownershipTypeMutations, ownershipTypeResolvers } from './ownership-types';
+import { recommendationResolvers } from './recommendations';
 import { entityRef } from './typenames';
 import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
@@ -101,6 +102,7 @@ const TYPE_DEFS = sdlFiles(
   'applications.graphql',
   'schema-fields.graphql',
   'users.graphql',
+  'recommendations.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -161,6 +163,7 @@ export function createEntityGraphql(options: {
         Query: {
           ...domains.Query,
           ...browseResolvers(search, searchEntities, loaders),
+          ...recommendationResolvers(searchEntities, loaders),
           dataset: (_parent, { urn }, context) => ofType('dataset', urn, context),
           dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context),
           chart: (_parent, { urn }, context) => ofType('chart', urn, context),
