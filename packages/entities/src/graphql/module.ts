@@ -43,6 +43,7 @@ import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
 import { queryResolvers } from './queries';
+import { lineageMutationResolvers } from './lineage-mutations';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -104,6 +105,7 @@ const TYPE_DEFS = sdlFiles(
   'schema-fields.graphql',
   'users.graphql',
   'queries.graphql',
+  'lineage-mutations.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY']);
@@ -213,6 +215,7 @@ export function createEntityGraphql(options: {
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),
           ...userMutationResolvers(service, now),
+          ...lineageMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
