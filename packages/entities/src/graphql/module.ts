@@ -44,6 +44,7 @@ import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
 import { queryResolvers } from './queries';
 import { lineageMutationResolvers } from './lineage-mutations';
+import { versioningResolvers } from './versioning';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -65,6 +66,7 @@ const OWN_TYPES = [
   'APPLICATION',
   'SCHEMA_FIELD',
   'QUERY',
+  'VERSION_SET',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -106,9 +108,10 @@ const TYPE_DEFS = sdlFiles(
   'users.graphql',
   'queries.graphql',
   'lineage-mutations.graphql',
+  'versioning.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
-const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY']);
+const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET']);
 /** How the entity types declared as mappings read their aspects' types where DataHub's mappers rename or reshape. */
 const TYPE_RULES = { ...COMMON_RULES, ...DATASET_RULES, ...ASSET_RULES };
 
@@ -246,6 +249,7 @@ export function createEntityGraphql(options: {
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
       ...queryResolvers(service, loaders, search, now),
+      ...versioningResolvers(service, loaders, searchEntities, now),
     ],
   };
 }
