@@ -45,6 +45,7 @@ import { userMutationResolvers, userResolvers } from './users';
 import { queryResolvers } from './queries';
 import { lineageMutationResolvers } from './lineage-mutations';
 import { versioningResolvers } from './versioning';
+import { erModelResolvers } from './er-models';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -67,6 +68,7 @@ const OWN_TYPES = [
   'SCHEMA_FIELD',
   'QUERY',
   'VERSION_SET',
+  'ER_MODEL_RELATIONSHIP',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -109,9 +111,10 @@ const TYPE_DEFS = sdlFiles(
   'queries.graphql',
   'lineage-mutations.graphql',
   'versioning.graphql',
+  'er-models.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
-const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET']);
+const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
 /** How the entity types declared as mappings read their aspects' types where DataHub's mappers rename or reshape. */
 const TYPE_RULES = { ...COMMON_RULES, ...DATASET_RULES, ...ASSET_RULES };
 
@@ -250,6 +253,7 @@ export function createEntityGraphql(options: {
       policyResolvers(service, now),
       ...queryResolvers(service, loaders, search, now),
       ...versioningResolvers(service, loaders, searchEntities, now),
+      ...erModelResolvers(service, loaders, now),
     ],
   };
 }
