@@ -46,6 +46,7 @@ import { queryResolvers } from './queries';
 import { lineageMutationResolvers } from './lineage-mutations';
 import { versioningResolvers } from './versioning';
 import { erModelResolvers } from './er-models';
+import { notebookResolvers } from './notebooks';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -69,6 +70,7 @@ const OWN_TYPES = [
   'QUERY',
   'VERSION_SET',
   'ER_MODEL_RELATIONSHIP',
+  'NOTEBOOK',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -112,6 +114,7 @@ const TYPE_DEFS = sdlFiles(
   'lineage-mutations.graphql',
   'versioning.graphql',
   'er-models.graphql',
+  'notebooks.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -254,6 +257,7 @@ export function createEntityGraphql(options: {
       ...queryResolvers(service, loaders, search, now),
       ...versioningResolvers(service, loaders, searchEntities, now),
       ...erModelResolvers(service, loaders, now),
+      notebookResolvers(loaders),
     ],
   };
 }
