@@ -52,6 +52,11 @@ const only = (changes: Changes, keep: (entityType: string) => boolean): Changes 
   remove: new Set([...changes.remove].filter((urn) => keep(typeOf(urn)))),
 });
 const typeOf = (urn: string) => urnArgument(urn).entityType;
+/** The changes with only the added ends of `entityType` (every removal kept: a removal names no kind). */
+const addedOf = (changes: Changes, entityType: string): Changes => ({
+  add: changes.add.filter((urn) => typeOf(urn) === entityType),
+  remove: changes.remove,
+});
 
 /** Every edge of the input grouped by one end (`by`), the other end listed as added or removed. */
 function grouped(
@@ -148,8 +153,12 @@ class LineagePlan {
     });
   }
 
-  private async stored(urn: string, aspect: string) {
-    return (await this.reader.latest([urn], [aspect])).get(urn)?.get(aspect)?.value;
+  /** The refusal when a chart's or dashboard's info aspect, which holds its lineage, is not stored (thrown now if absent). */
+  private async requireInfo(urn: string, kind: 'chart' | 'dashboard') {
+    const missing = `Failed to update ${kind} lineage for urn ${urn} as ${kind} info doesn't exist`;
+    const aspect = `${kind}Info`;
+    if (!(await this.reader.latest([urn], [aspect])).get(urn)?.get(aspect)) throw badRequest(missing);
+    return missing;
   }
 
   /** The edges written on the downstream end, by its kind (other kinds hold no hand-drawn lineage: nothing is written). */
@@ -180,8 +189,7 @@ class LineagePlan {
           ['dataset', 'chart'],
           (u) => `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${u}`,
         );
-        const missing = `Failed to update chart lineage for urn ${urn} as chart info doesn't exist`;
-        if (!(await this.stored(urn, 'chartInfo'))) throw badRequest(missing);
+        const missing = await this.requireInfo(urn, 'chart');
         this.queue(urn, 'chartInfo', (current) => editEdges(current, 'inputEdges', 'inputs', changes, urn, stamp), missing);
         return;
       }
@@ -191,10 +199,8 @@ class LineagePlan {
           ['dataset', 'chart'],
           (u) => `Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: ${u}`,
         );
-        const missing = `Failed to update dashboard lineage for urn ${urn} as dashboard info doesn't exist`;
-        if (!(await this.stored(urn, 'dashboardInfo'))) throw badRequest(missing);
-        const charts = { add: changes.add.filter((u) => typeOf(u) === 'chart'), remove: changes.remove };
-        const datasets = { add: changes.add.filter((u) => typeOf(u) === 'dataset'), remove: changes.remove };
+        const missing = await this.requireInfo(urn, 'dashboard');
+        const [charts, datasets] = [addedOf(changes, 'chart'), addedOf(changes, 'dataset')];
         this.queue(
           urn,
           'dashboardInfo',
@@ -210,8 +216,7 @@ class LineagePlan {
           ['dataset', 'dataJob'],
           (u) => `Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: ${u}`,
         );
-        const datasets = { add: changes.add.filter((u) => typeOf(u) === 'dataset'), remove: changes.remove };
-        const jobs = { add: changes.add.filter((u) => typeOf(u) === 'dataJob'), remove: changes.remove };
+        const [datasets, jobs] = [addedOf(changes, 'dataset'), addedOf(changes, 'dataJob')];
         this.queue(urn, 'dataJobInputOutput', (current) =>
           editEdges(
             editEdges(withJobLists(current), 'inputDatasetEdges', 'inputDatasets', datasets, urn, stamp),

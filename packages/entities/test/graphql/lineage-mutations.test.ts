@@ -1,8 +1,7 @@
 import { Privilege } from '@mds/auth';
-import { DATAHUB_MODEL, findEntity, timeseriesAspectsOf } from '@mds/core';
 import { sqliteTestDatabases } from '@mds/db/testing';
-import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { actor, ds, errorOf, versionedOnly } from './edit-support';
 import { goldenGraphql } from './golden';
 
 const databases = sqliteTestDatabases();
@@ -10,9 +9,6 @@ afterEach(databases.closeOpened);
 afterAll(databases.dispose);
 
 const NOW = 1_700_000_000_000;
-/** The sample's time-series points (profiles) are for the server's tests: this package has no time-series store. */
-const TIMESERIES = new Set(DATAHUB_MODEL.entities.flatMap((entity) => timeseriesAspectsOf(findEntity(entity.name)!)));
-const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 // DataHub's bootstrap sample (test/fixtures/datahub/bootstrap_mce.json).
 const KAFKA = ds('kafka', 'SampleKafkaDataset');
 const HDFS = ds('hdfs', 'SampleHdfsDataset');
@@ -27,10 +23,7 @@ const BAZ2 = 'urn:li:chart:(looker,baz2)';
 const DASHBOARD = 'urn:li:dashboard:(looker,baz)';
 const ABSENT = ds('hive', 'absent');
 
-let requests = 0;
-const as = (urn: string, ...privileges: Privilege[]): { context: ApiContext } => ({
-  context: { actor: { urn, privileges: new Set([Privilege.VIEW_ENTITY_PAGE, ...privileges]) }, requestId: `r${++requests}` },
-});
+const as = actor;
 const lineageEditor = () => as('urn:li:corpuser:lena', Privilege.EDIT_LINEAGE);
 const reader = () => as('urn:li:corpuser:rita');
 
@@ -52,10 +45,8 @@ const handEdge = (destinationUrn: string, sourceUrn: string) => ({
 });
 
 async function setup() {
-  const api = await goldenGraphql(databases, ['bootstrap_mce.json'], { now: () => NOW, keep: (_urn, aspect) => !TIMESERIES.has(aspect) });
+  const api = await goldenGraphql(databases, ['bootstrap_mce.json'], { now: () => NOW, keep: versionedOnly });
   const stored = async (urn: string, aspect: string) => (await api.store.latest([urn], [aspect])).get(urn)?.get(aspect)?.value;
-  const errorOf = (result: { errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }) =>
-    result.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
   /** The urns one hop away, with whether the edge was drawn by hand. */
   const hops = async (urn: string) => {
     const read = await api.run(LINEAGE, { urn }, reader());

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
-import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { actor, errorOf } from './edit-support';
 import { goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
 
@@ -14,10 +14,7 @@ const NOW = 1_700_000_000_000;
 const NOTEBOOK = 'urn:li:notebook:(querybook,1234)';
 const stamps = (time: number) => ({ created: { time, actor: 'urn:li:corpuser:nb' }, lastModified: { time, actor: 'urn:li:corpuser:nb' } });
 
-let requests = 0;
-const as = (urn: string, ...privileges: Privilege[]): { context: ApiContext } => ({
-  context: { actor: { urn, privileges: new Set([Privilege.VIEW_ENTITY_PAGE, ...privileges]) }, requestId: `r${++requests}` },
-});
+const as = actor;
 const reader = () => as('urn:li:corpuser:rita');
 
 const FIELDS = `urn type tool notebookId platform { urn name } exists
@@ -63,8 +60,6 @@ async function setup() {
     { batch: false },
   );
   const stored = async (urn: string, name: string) => (await api.store.latest([urn], [name])).get(urn)?.get(name)?.value;
-  const errorOf = (result: { errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }) =>
-    result.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
   return { ...api, stored, errorOf };
 }
 

@@ -2,6 +2,7 @@ import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { actor, errorOf } from './edit-support';
 import { goldenGraphql } from './golden';
 
 const databases = sqliteTestDatabases();
@@ -15,11 +16,7 @@ const FOO = 'urn:li:dataset:(urn:li:dataPlatform:bigquery,dev.dataset.foo,PROD)'
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 const USERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
 
-let requests = 0;
-/** A request of its own by an actor holding `privileges` by role. */
-const as = (urn: string, ...privileges: Privilege[]): { context: ApiContext } => ({
-  context: { actor: { urn, privileges: new Set([Privilege.VIEW_ENTITY_PAGE, ...privileges]) }, requestId: `r${++requests}` },
-});
+const as = actor;
 const analyst = () => as('urn:li:corpuser:quinn', Privilege.EDIT_ENTITY_QUERIES);
 const reader = () => as('urn:li:corpuser:rita');
 
@@ -52,8 +49,6 @@ async function setup() {
     keep: (urn) => urn.startsWith('urn:li:query:'),
   });
   const stored = async (urn: string, aspect: string) => (await api.store.latest([urn], [aspect])).get(urn)?.get(aspect)?.value;
-  const errorOf = (result: { errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }) =>
-    result.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
   /** Runs `document` after the clock moved on a minute (each write stamped later than the one before). */
   const later = (document: string, variables: Record<string, unknown>, opts: { context: ApiContext }) => {
     clock += 60_000;

@@ -1,9 +1,8 @@
 import { Privilege } from '@mds/auth';
-import { DATAHUB_MODEL, findEntity, timeseriesAspectsOf } from '@mds/core';
 import { sqliteTestDatabases } from '@mds/db/testing';
-import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { nextSortId } from '../../src/graphql/versioning';
+import { actor, ds, errorOf, versionedOnly } from './edit-support';
 import { goldenGraphql } from './golden';
 
 const databases = sqliteTestDatabases();
@@ -11,18 +10,13 @@ afterEach(databases.closeOpened);
 afterAll(databases.dispose);
 
 const NOW = 1_700_000_000_000;
-const TIMESERIES = new Set(DATAHUB_MODEL.entities.flatMap((entity) => timeseriesAspectsOf(findEntity(entity.name)!)));
-const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 // Datasets of DataHub's bootstrap sample (test/fixtures/datahub/bootstrap_mce.json).
 const KAFKA = ds('kafka', 'SampleKafkaDataset');
 const HDFS = ds('hdfs', 'SampleHdfsDataset');
 const HIVE = ds('hive', 'SampleHiveDataset');
 const SET = 'urn:li:versionSet:(orders,dataset)';
 
-let requests = 0;
-const as = (urn: string, ...privileges: Privilege[]): { context: ApiContext } => ({
-  context: { actor: { urn, privileges: new Set([Privilege.VIEW_ENTITY_PAGE, ...privileges]) }, requestId: `r${++requests}` },
-});
+const as = actor;
 const editor = () => as('urn:li:corpuser:eddie', Privilege.EDIT_ENTITY);
 const reader = () => as('urn:li:corpuser:rita');
 
@@ -44,10 +38,8 @@ const drawer = {
 
 async function setup() {
   let clock = NOW;
-  const api = await goldenGraphql(databases, ['bootstrap_mce.json'], { now: () => clock, keep: (_urn, aspect) => !TIMESERIES.has(aspect) });
+  const api = await goldenGraphql(databases, ['bootstrap_mce.json'], { now: () => clock, keep: versionedOnly });
   const stored = async (urn: string, aspect: string) => (await api.store.latest([urn], [aspect])).get(urn)?.get(aspect)?.value;
-  const errorOf = (result: { errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }) =>
-    result.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
   const link = (linkedEntity: string, version: string, extra: Record<string, unknown> = {}, context = editor()) => {
     clock += 1000;
     return api.run(LINK, { input: { versionSet: SET, linkedEntity, version, ...extra } }, context);
