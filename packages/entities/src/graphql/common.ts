@@ -50,6 +50,8 @@ export const COMMON_RULES: TypeRules = {
     version: 'version',
     aliases: 'aliases',
     isLatest: (v) => v.isLatest === true,
+    created: 'metadataCreatedTimestamp',
+    createdInSource: 'sourceCreatedTimestamp',
   },
   ApplicationAssociation: {},
   RoleAssociation: { role: 'urn' },

@@ -43,6 +43,11 @@ import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
+import { queryResolvers } from './queries';
+import { lineageMutationResolvers } from './lineage-mutations';
+import { versioningResolvers } from './versioning';
+import { erModelResolvers } from './er-models';
+import { notebookResolvers } from './notebooks';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -63,6 +68,10 @@ const OWN_TYPES = [
   'STRUCTURED_PROPERTY',
   'APPLICATION',
   'SCHEMA_FIELD',
+  'QUERY',
+  'VERSION_SET',
+  'ER_MODEL_RELATIONSHIP',
+  'NOTEBOOK',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -103,9 +112,14 @@ const TYPE_DEFS = sdlFiles(
   'schema-fields.graphql',
   'users.graphql',
   'recommendations.graphql',
+  'queries.graphql',
+  'lineage-mutations.graphql',
+  'versioning.graphql',
+  'er-models.graphql',
+  'notebooks.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
-const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
+const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
 /** How the entity types declared as mappings read their aspects' types where DataHub's mappers rename or reshape. */
 const TYPE_RULES = { ...COMMON_RULES, ...DATASET_RULES, ...ASSET_RULES };
 
@@ -222,6 +236,7 @@ export function createEntityGraphql(options: {
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),
           ...userMutationResolvers(service, now),
+          ...lineageMutationResolvers(service, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
@@ -251,6 +266,10 @@ export function createEntityGraphql(options: {
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
+      ...queryResolvers(service, loaders, search, now),
+      ...versioningResolvers(service, loaders, searchEntities, now),
+      ...erModelResolvers(service, loaders, now),
+      notebookResolvers(loaders),
     ],
   };
 }

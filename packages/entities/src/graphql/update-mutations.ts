@@ -5,6 +5,7 @@ import type { Edit, EntityService } from '../service';
 import { entityObject } from './dataset';
 import { entityTypeOf, graphqlReader, writeAll } from './mutation-support';
 import { systemTypeUrn } from './ownership';
+import { entityRef } from './typenames';
 
 type Aspect = Record<string, unknown>;
 /** Who edits, when: the stamps a part writes into its aspect. */
@@ -88,6 +89,7 @@ const DATASET_PARTS = {
 const DASHBOARD_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDashboardProperties') };
 const CHART_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableChartProperties') };
 const DATA_FLOW_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDataFlowProperties') };
+const NOTEBOOK_PARTS = { ownership, tags, editableProperties: description('editableNotebookProperties') };
 const DATA_JOB_PARTS = { ownership, tags, globalTags: tags, editableProperties: description('editableDataJobProperties') };
 
 /**
@@ -127,5 +129,9 @@ export function updateMutationResolvers(service: EntityService, now: () => numbe
     updateChart: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'chart', CHART_PARTS, input),
     updateDataFlow: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataFlow', DATA_FLOW_PARTS, input),
     updateDataJob: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataJob', DATA_JOB_PARTS, input),
+    updateNotebook: async (_parent, { urn, input }, { actor }) => (
+      await update(actor, urn, 'notebook', NOTEBOOK_PARTS, input),
+      entityRef(urn) ?? null
+    ),
   };
 }

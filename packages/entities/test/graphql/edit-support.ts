@@ -1,0 +1,20 @@
+import { Privilege } from '@mds/auth';
+import { DATAHUB_MODEL, findEntity, timeseriesAspectsOf } from '@mds/core';
+import type { ApiContext } from '@mds/schema';
+
+let requests = 0;
+/** A request of its own (a server gives each one its own reads) by an actor holding `privileges` by role. */
+export const actor = (urn: string, ...privileges: Privilege[]): { context: ApiContext } => ({
+  context: { actor: { urn, privileges: new Set([Privilege.VIEW_ENTITY_PAGE, ...privileges]) }, requestId: `edit-${++requests}` },
+});
+
+/** The message and HTTP code of each error of a GraphQL answer (undefined when it has none). */
+export const errorOf = (result: { errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }) =>
+  result.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
+
+const TIMESERIES = new Set(DATAHUB_MODEL.entities.flatMap((entity) => timeseriesAspectsOf(findEntity(entity.name)!)));
+/** A golden file's items to keep here: its time-series points are for the server's tests (this package stores none). */
+export const versionedOnly = (_urn: string, aspect: string) => !TIMESERIES.has(aspect);
+
+/** A dataset urn of the PROD fabric. */
+export const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
