@@ -31,6 +31,7 @@ import { ownershipTypeMutations, ownershipTypeResolvers } from './ownership-type
 import { entityRef } from './typenames';
 import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
+import { usageResolvers } from './usage';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
@@ -101,6 +102,7 @@ const TYPE_DEFS = sdlFiles(
   'applications.graphql',
   'schema-fields.graphql',
   'users.graphql',
+  'usage.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -221,6 +223,7 @@ export function createEntityGraphql(options: {
       // Every entity type answers its edges alike, whichever package declares the type.
       resolversIfDeclared(Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships }]))),
       profileResolvers(service),
+      usageResolvers(service, now),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders, now),
