@@ -32,6 +32,7 @@ import { entityRef } from './typenames';
 import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
 import { usageResolvers } from './usage';
+import { runsResolvers } from './runs';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
@@ -103,6 +104,7 @@ const TYPE_DEFS = sdlFiles(
   'schema-fields.graphql',
   'users.graphql',
   'usage.graphql',
+  'runs.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -224,6 +226,7 @@ export function createEntityGraphql(options: {
       resolversIfDeclared(Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships }]))),
       profileResolvers(service),
       usageResolvers(service, now),
+      runsResolvers(loaders),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders, now),
