@@ -328,3 +328,59 @@ describe('privileges (VIEW_DATASET_USAGE, VIEW_DATASET_OPERATIONS, VIEW_DATASET_
     });
   });
 });
+
+describe('reportOperation (ReportOperationResolver)', () => {
+  const REPORTED = 'urn:li:dataset:(urn:li:dataPlatform:hive,usage_stats_reported,PROD)';
+  const REPORT = `mutation ($input: ReportOperationInput!) { reportOperation(input: $input) }`;
+  const input = {
+    urn: REPORTED,
+    operationType: 'CUSTOM',
+    customOperationType: 'VACUUM',
+    sourceType: 'DATA_PLATFORM',
+    customProperties: [{ key: 'ticket', value: 'OPS-1' }],
+    partition: '2025-01-01',
+    numAffectedRows: 12,
+    timestampMillis: now - DAY,
+  };
+
+  it('writes an operation point as the caller, read back by operations and operationsStats', async () => {
+    const editor = await mds.tokenFor('urn:li:corpuser:editor', 'urn:li:dataHubRole:Editor');
+    const result = await mds.graphql(REPORT, { input }, editor);
+    expect(result.body).toEqual({ data: { reportOperation: 'true' } });
+    const read = await mds.graphql(
+      `query ($urn: String!) { dataset(urn: $urn) {
+      operations { timestampMillis lastUpdatedTimestamp actor operationType customOperationType sourceType numAffectedRows partition customProperties { key value } }
+      operationsStats(input: { range: WEEK }) { aggregations { totalOperations totalCustoms customOperationsMap { key value } } } } }`,
+      { urn: REPORTED },
+    );
+    expect(read.body.data.dataset).toEqual({
+      operations: [
+        {
+          timestampMillis: now - DAY,
+          lastUpdatedTimestamp: now - DAY,
+          actor: 'urn:li:corpuser:editor',
+          operationType: 'CUSTOM',
+          customOperationType: 'VACUUM',
+          sourceType: 'DATA_PLATFORM',
+          numAffectedRows: 12,
+          partition: '2025-01-01',
+          customProperties: [{ key: 'ticket', value: 'OPS-1' }],
+        },
+      ],
+      operationsStats: { aggregations: { totalOperations: 1, totalCustoms: 1, customOperationsMap: [{ key: 'VACUUM', value: 1 }] } },
+    });
+  });
+
+  it('refuses a caller without EDIT_ENTITY_OPERATIONS (403) and an entity that is not a dataset (400)', async () => {
+    const reader = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
+    const refused = await mds.graphql(REPORT, { input: { ...input, timestampMillis: now - 2 * DAY } }, reader);
+    expect(graphqlError(refused)).toMatchObject({ code: 403 });
+    const chart = await mds.graphql(REPORT, { input: { ...input, urn: CHART } });
+    expect(graphqlError(chart)).toEqual({ message: 'Unable to report operation. Invalid entity type chart provided.', code: 400 });
+    // MANUAL is in DataHub's GraphQL enum but not in its model's OperationSourceType: refused as the model refuses it.
+    const manual = await mds.graphql(REPORT, { input: { ...input, sourceType: 'MANUAL', timestampMillis: now - 3 * DAY } });
+    expect(graphqlError(manual)).toMatchObject({ code: 422, message: expect.stringContaining('/sourceType') });
+    const read = await mds.graphql(`query ($urn: String!) { dataset(urn: $urn) { operations { timestampMillis } } }`, { urn: REPORTED });
+    expect(read.body.data.dataset.operations).toEqual([{ timestampMillis: now - DAY }]);
+  });
+});

@@ -1,8 +1,8 @@
 import { Privilege } from '@mds/auth';
 import { badRequest, type ApiContext, type EntityParent, type OperationsAggregationsResult, type Resolvers } from '@mds/schema';
-import { editPrivileges, type EntityService } from '../service';
+import { editPrivileges, SYSTEM_ACTOR, type EntityService } from '../service';
 import { datasetUsage, operationsStats, rangeStart, topUsers, type OperationsAggregations, type UsageRange } from '../service/usage-stats';
-import { refWithKey, urnOf, type Json, type Parent } from './common-fields';
+import { refWithKey, urnArgument, urnOf, type Json, type Parent } from './common-fields';
 import { graphqlReader } from './mutation-support';
 
 /** Every point of a window: the statistics aggregate all of them, as Elasticsearch's aggregations do. */
@@ -14,9 +14,22 @@ const RANGES: readonly UsageRange[] = ['DAY', 'WEEK', 'MONTH', 'QUARTER', 'HALF_
 const VIEW_USAGE = editPrivileges([Privilege.VIEW_DATASET_USAGE]);
 const VIEW_OPERATIONS = editPrivileges([Privilege.VIEW_DATASET_OPERATIONS]);
 const VIEW_PROFILE = editPrivileges([Privilege.VIEW_DATASET_PROFILE]);
+/** ReportOperationResolver: EDIT_ENTITY or EDIT_ENTITY_OPERATIONS. */
+const REPORT_OPERATION = editPrivileges([Privilege.EDIT_ENTITY_OPERATIONS]);
 
 /** A user's object from its urn, with the username its urn gives. */
 const userRef = (urn: string) => refWithKey(urn) as EntityParent | undefined;
+interface ReportOperationInput {
+  urn: string;
+  operationType: string;
+  customOperationType?: string | null;
+  sourceType: string;
+  customProperties?: readonly { key: string; value?: string | null }[] | null;
+  partition?: string | null;
+  numAffectedRows?: number | null;
+  timestampMillis?: number | null;
+}
+
 const users = (urns: readonly string[]) => urns.map(userRef).filter((ref) => ref !== undefined);
 
 /** OperationsAggregationsResult as DataHub's mapper gives it: what was not counted is null; the map as entries (by key). */
@@ -57,6 +70,37 @@ export function usageResolvers(service: EntityService, now: () => number = Date.
   };
 
   return {
+    Mutation: {
+      reportOperation: async (_parent: unknown, { input }: { input: ReportOperationInput }, { actor }: ApiContext) => {
+        const entityType = urnArgument(input.urn).entityType;
+        await service.authorize(actor, REPORT_OPERATION, [input.urn]);
+        if (entityType !== 'dataset') throw badRequest(`Unable to report operation. Invalid entity type ${entityType} provided.`);
+        const timestampMillis = input.timestampMillis ?? now();
+        const operation = {
+          timestampMillis,
+          lastUpdatedTimestamp: timestampMillis,
+          actor: actor.urn,
+          operationType: input.operationType,
+          sourceType: input.sourceType,
+          ...(input.customOperationType != null ? { customOperationType: input.customOperationType } : {}),
+          ...(input.numAffectedRows != null ? { numAffectedRows: input.numAffectedRows } : {}),
+          ...(input.partition != null ? { partitionSpec: { type: 'PARTITION', partition: input.partition } } : {}),
+          ...(input.customProperties
+            ? { customProperties: Object.fromEntries(input.customProperties.map((p) => [p.key, p.value ?? ''])) }
+            : {}),
+        };
+        const proposal = {
+          entityType: 'dataset',
+          entityUrn: input.urn,
+          aspectName: 'operation',
+          changeType: 'UPSERT',
+          aspect: { contentType: 'application/json', value: JSON.stringify(operation) },
+        };
+        // Decided above by the GraphQL policy (EDIT_ENTITY_OPERATIONS on the dataset), so written as the system.
+        await service.ingest(SYSTEM_ACTOR, [{ proposal, place: { action: 'reportOperation', path: 'input' } }], { batch: false });
+        return 'true';
+      },
+    },
     Dataset: {
       usageStats: async (
         parent: Parent,
