@@ -1,5 +1,12 @@
 import { Privilege } from '@mds/auth';
-import { badRequest, type ApiContext, type EntityParent, type OperationsAggregationsResult, type Resolvers } from '@mds/schema';
+import {
+  badRequest,
+  unprocessable,
+  type ApiContext,
+  type EntityParent,
+  type OperationsAggregationsResult,
+  type Resolvers,
+} from '@mds/schema';
 import { editPrivileges, SYSTEM_ACTOR, type EntityService } from '../service';
 import { datasetUsage, operationsStats, rangeStart, topUsers, type OperationsAggregations, type UsageRange } from '../service/usage-stats';
 import { refWithKey, urnArgument, urnOf, type Json, type Parent } from './common-fields';
@@ -75,6 +82,8 @@ export function usageResolvers(service: EntityService, now: () => number = Date.
         const entityType = urnArgument(input.urn).entityType;
         await service.authorize(actor, REPORT_OPERATION, [input.urn]);
         if (entityType !== 'dataset') throw badRequest(`Unable to report operation. Invalid entity type ${entityType} provided.`);
+        if (!service.storesPoints('dataset', 'operation'))
+          throw unprocessable('reportOperation: this mds stores no time-series points (operation)');
         const timestampMillis = input.timestampMillis ?? now();
         const operation = {
           timestampMillis,
