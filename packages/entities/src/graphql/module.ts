@@ -32,6 +32,8 @@ import { recommendationResolvers } from './recommendations';
 import { entityRef } from './typenames';
 import { policyResolvers } from './policies';
 import { profileResolvers } from './profiles';
+import { usageResolvers } from './usage';
+import { runsResolvers } from './runs';
 import { createEntitySearch, sortCriteriaOf } from './search';
 import { tagMutationResolvers } from './tag-mutations';
 import { GRAPHQL_TYPENAMES } from './typenames';
@@ -117,6 +119,8 @@ const TYPE_DEFS = sdlFiles(
   'versioning.graphql',
   'er-models.graphql',
   'notebooks.graphql',
+  'usage.graphql',
+  'runs.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -248,6 +252,8 @@ export function createEntityGraphql(options: {
       // Every entity type answers its edges alike, whichever package declares the type.
       resolversIfDeclared(Object.fromEntries(Object.values(GRAPHQL_TYPENAMES).map((type) => [type, { relationships }]))),
       profileResolvers(service),
+      usageResolvers(service, now),
+      runsResolvers(loaders),
       lineageResolvers({ loaders, search, searchable, now }),
       mlResolvers(loaders),
       metadataTestResolvers(service, search, loaders, now),
