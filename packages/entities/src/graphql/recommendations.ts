@@ -1,3 +1,4 @@
+import { findEntityOfUrn } from '@mds/core';
 import { badRequest, type ApiContext, type QueryResolvers } from '@mds/schema';
 import type { EntitySearcher } from './search';
 import type { RequestLoaders } from './request-loaders';
@@ -84,8 +85,12 @@ export function recommendationResolvers(searchEntities: EntitySearcher, loaders:
     const shown = source.shown ?? live;
     const kept = [];
     for (const { value, count } of counted) {
-      const entity = entityRef(value);
-      if (entity && shown(await loaders(context).aspects(value))) kept.push({ value, count, entity });
+      // Answered by its type's face, as any entity in a result is (a tag by the tags package, …); a type without a face
+      // in this composition by its reference.
+      const type = findEntityOfUrn(value)?.graphqlType;
+      const entity =
+        type && shown(await loaders(context).aspects(value)) ? ((await loaders(context).entity(type, value)) ?? entityRef(value)) : null;
+      if (entity) kept.push({ value, count, entity });
     }
     if (kept.length === 0) return undefined;
     return {
@@ -112,7 +117,7 @@ export function recommendationResolvers(searchEntities: EntitySearcher, loaders:
     listRecommendations: async (_parent, { input }, context) => {
       const limit = input.limit ?? DEFAULT_LIMIT;
       if (!Number.isSafeInteger(limit) || limit < 0) throw badRequest(`'limit' must be a non-negative integer`);
-      const scenario = (input.requestContext?.scenario ?? 'HOME');
+      const scenario = input.requestContext?.scenario ?? 'HOME';
       const eligible = SOURCES.filter((source) => source.scenarios.includes(scenario));
       const modules = await Promise.all(eligible.map((source) => moduleOf(source, input.viewUrn, context)));
       return { modules: modules.filter((m) => m !== undefined).slice(0, limit) };
