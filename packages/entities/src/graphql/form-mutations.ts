@@ -53,6 +53,8 @@ interface PromptInput {
   structuredPropertyParams?: { urn: string } | null;
 }
 
+/** `{ [key]: value }`, or nothing when the value is undefined. */
+const defined = (key: string, value: unknown): Json => (value === undefined ? {} : { [key]: value });
 const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const associations = (value: unknown): Association[] =>
   objects(value).map((a) => ({
@@ -222,7 +224,9 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
           const addedIds = new Set(added.map((p) => p.id));
           const prompts = [...objects(info.prompts).filter((p) => !addedIds.has(p.id)), ...added].filter((p) => !removed.has(String(p.id)));
           const was = isJsonObject(info.actors) ? info.actors : {};
+          // A list neither stored nor added to stays absent (DataHub's patch leaves it unset).
           const edited = (list: unknown, add: readonly string[], remove: readonly string[]) => {
+            if (!Array.isArray(list) && add.length === 0) return undefined;
             const kept = new Set(Array.isArray(list) ? list.map(String) : []);
             for (const urn of add) kept.add(urn);
             for (const urn of remove) kept.delete(urn);
@@ -238,8 +242,8 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
               ? {
                   ...was,
                   ...(actors.owners == null ? {} : { owners: actors.owners }),
-                  users: edited(was.users, userUrns(actors.usersToAdd, 'corpuser'), actors.usersToRemove ?? []),
-                  groups: edited(was.groups, userUrns(actors.groupsToAdd, 'corpGroup'), actors.groupsToRemove ?? []),
+                  ...defined('users', edited(was.users, userUrns(actors.usersToAdd, 'corpuser'), actors.usersToRemove ?? [])),
+                  ...defined('groups', edited(was.groups, userUrns(actors.groupsToAdd, 'corpGroup'), actors.groupsToRemove ?? [])),
                 }
               : was,
           };

@@ -229,6 +229,16 @@ describe("Form (DataHub's FormType, FormMapper, IsFormAssignedToMeResolver) and 
       ownership: null,
     };
     expect(created.data!.createForm).toEqual(form);
+    // A form's ownership, as the UI's form fragments read it.
+    const owned = await api.service.authorizeEdit(SYSTEM_ACTOR, [GOVERNANCE], []);
+    await api.service.write(owned, [
+      { urn: GOVERNANCE, aspect: 'ownership', changeType: 'UPSERT', value: { owners: [{ owner: OWNER, type: 'DATAOWNER' }] } },
+    ]);
+    expect(
+      (await api.as(admin)(`{ form(urn: "${GOVERNANCE}") { ownership { owners { owner { ... on CorpUser { urn } } type } } } }`)).data,
+    ).toEqual({
+      form: { ownership: { owners: [{ owner: { urn: OWNER }, type: 'DATAOWNER' }] } },
+    });
     const read = `query($urn: String!) { form(urn: $urn) { info { actors { isAssignedToMe } } } }`;
     // Named (sam), in a group named (mia), neither (jdoe: the owners flag is about an asset's owners, not the form's).
     expect((await api.as(stranger)(read, { urn: GOVERNANCE })).data!.form.info.actors.isAssignedToMe).toBe(true);
@@ -265,6 +275,15 @@ describe("Form (DataHub's FormType, FormMapper, IsFormAssignedToMeResolver) and 
     const anonymous = await api.as(admin)(CREATE, { input: { name: 'Quick' } });
     expect(anonymous.data!.createForm.urn).toMatch(/^urn:li:form:[0-9a-f-]{36}$/);
     expect(anonymous.data!.createForm.info).toMatchObject({ name: 'Quick', type: 'COMPLETION', prompts: [], actors: { owners: true } });
+    // Adding a group to a form naming no users leaves its users unset (null), as DataHub's patch does.
+    const quick = anonymous.data!.createForm.urn as string;
+    const grouped = await api.as(admin)(UPDATE, { input: { urn: quick, actors: { groupsToAdd: [STEWARDS] } } });
+    expect(grouped.data!.updateForm.info.actors).toEqual({
+      owners: true,
+      isAssignedToMe: false,
+      users: null,
+      groups: [{ urn: STEWARDS, type: 'CORP_GROUP' }],
+    });
 
     expect(api.messages(await api.as(owner)(UPDATE, { input: { urn: GOVERNANCE, name: 'Mine' } }))).toEqual([
       '403: Unable to update form. Please contact your admin.',
@@ -312,6 +331,12 @@ describe("Form (DataHub's FormType, FormMapper, IsFormAssignedToMeResolver) and 
     expect(api.messages(await api.as(owner)(DELETE, { urn: GOVERNANCE }))).toEqual([
       '403: Unable to delete form. Please contact your admin.',
     ]);
+    expect(api.messages(await api.as(admin)(DELETE, { urn: DATASET }))).toEqual([`400: Invalid form urn: ${DATASET}`]);
+    expect(api.messages(await api.as(admin)(DELETE, { urn: 'not-a-urn' }))).toEqual(['400: Invalid urn: not-a-urn']);
+    expect(api.messages(await api.as(admin)(CREATE, { input: formInput({ id: 'other', actors: { users: [STEWARDS] } }) }))).toEqual([
+      `400: Invalid corpuser urn: ${STEWARDS}`,
+    ]);
+    expect(await api.stored('urn:li:form:other', 'formInfo')).toBeUndefined();
     expect(await api.as(admin)(DELETE, { urn: GOVERNANCE })).toEqual({ data: { deleteForm: true } });
     expect(await api.stored(GOVERNANCE, 'formInfo')).toBeUndefined();
     expect(await api.stored(DATASET, 'forms')).toEqual({ incompleteForms: [], completedForms: [], verifications: [] });
