@@ -1,7 +1,10 @@
-import type { Resolvers } from '@mds/schema';
+import { isJsonObject } from '@mds/core';
+import type { ApiContext, Resolvers } from '@mds/schema';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { refWithKey, type Loaders } from './common-fields';
-import { fieldResolvers } from './mapping/declare';
+import type { Json, TypeRules } from './mapping/convert';
+import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
+import { rootQuery } from './root-queries';
 
 /** The asset types of this package whose GraphQL type has `forms` (DataHub's schema). */
 const WITH_FORMS = [
@@ -22,8 +25,59 @@ const WITH_FORMS = [
   'MLPrimaryKey',
 ];
 
-/** `forms` of the assets: their forms aspect, as DataHub's FormsMapper gives it (FormAssociation.form from its urn). */
-export function formResolvers(loaders: Loaders): Resolvers {
+const urnsIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** A stored formInfo with the model's defaults where a field is absent (a COMPLETION form for the assets' owners). */
+export function formInfoOf(value: Json | undefined): Json | undefined {
+  if (!value) return undefined;
+  const actors = isJsonObject(value.actors) ? value.actors : {};
+  return { type: 'COMPLETION', prompts: [], ...value, actors: { owners: true, ...actors } };
+}
+
+/** The groups `user` is a member of: ingested (`groupMembership`) and made in mds (`nativeGroupMembership`). */
+export function groupsOf(aspects: ReadonlyMap<string, { value: Json }> | undefined): Set<string> {
+  return new Set([
+    ...urnsIn(aspects?.get('groupMembership')?.value.groups),
+    ...urnsIn(aspects?.get('nativeGroupMembership')?.value.nativeGroups),
+  ]);
+}
+
+/** Whether the form's actors name `user` or one of its groups (DataHub's FormUtils.isFormAssignedToUser). */
+export function namesActor(actors: Json | undefined, user: string, groups: ReadonlySet<string>): boolean {
+  return urnsIn(actors?.users).includes(user) || urnsIn(actors?.groups).some((group) => groups.has(group));
+}
+
+/** DataHub's FormMapper: a prompt knows its form; its structured property params name the property entity. */
+const FORM_RULES: TypeRules = {
+  FormPrompt: { formUrn: (_value, scope) => scope.urn },
+  StructuredPropertyParams: { structuredProperty: 'urn' },
+};
+
+/**
+ * Forms (DataHub's FormType, FormMapper and IsFormAssignedToMeResolver): the `Form` entity from its formInfo and
+ * ownership, `form(urn:)`, `isAssignedToMe` of a form's actors for the caller (named, or in a group named), and the
+ * `forms` of the assets (their forms aspect, as DataHub's FormsMapper gives it).
+ */
+export function formResolvers(loaders: Loaders): Resolvers[] {
   const { forms } = fieldResolvers(loaders, { forms: COMMON_FIELDS.forms }, { rules: COMMON_RULES, ref: refWithKey });
-  return Object.fromEntries(WITH_FORMS.map((type) => [type, { forms }]));
+  const mapping: EntityMapping = {
+    entity: 'form',
+    fields: { info: (form) => formInfoOf(form.value('formInfo')), ownership: COMMON_FIELDS.ownership },
+  };
+  const assignedToMe = async (
+    parent: { users?: readonly { urn: string }[] | null; groups?: readonly { urn: string }[] | null },
+    _args: unknown,
+    context: ApiContext,
+  ) => {
+    const me = context.actor.urn;
+    const actors = { users: (parent.users ?? []).map((u) => u.urn), groups: (parent.groups ?? []).map((g) => g.urn) };
+    if (actors.users.includes(me)) return true;
+    if (actors.groups.length === 0) return false;
+    return namesActor(actors, me, groupsOf(await loaders(context).aspects(me)));
+  };
+  return [
+    Object.fromEntries(WITH_FORMS.map((type) => [type, { forms }])),
+    { Query: { form: rootQuery(loaders, 'form') }, FormActorAssignment: { isAssignedToMe: assignedToMe } },
+    entityTypeResolvers(loaders, [mapping], { rules: { ...COMMON_RULES, ...FORM_RULES }, ref: refWithKey }),
+  ];
 }

@@ -21,6 +21,7 @@ import { assertionResolvers } from './assertions';
 import { healthResolvers } from './health';
 import { contractResolvers } from './contracts';
 import { formResolvers } from './forms';
+import { formMutationResolvers } from './form-mutations';
 import { metadataTestResolvers } from './metadata-tests';
 import { mlResolvers } from './ml';
 import { processInstanceResolvers } from './process-instances';
@@ -109,6 +110,7 @@ const TYPE_DEFS = sdlFiles(
   'health.graphql',
   'contracts.graphql',
   'forms.graphql',
+  'form-mutations.graphql',
   'structured-properties.graphql',
   'applications.graphql',
   'schema-fields.graphql',
@@ -241,6 +243,7 @@ export function createEntityGraphql(options: {
           ...ownershipTypeMutations(service, now),
           ...userMutationResolvers(service, now),
           ...lineageMutationResolvers(service, now),
+          ...formMutationResolvers(service, search, now),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
@@ -262,7 +265,7 @@ export function createEntityGraphql(options: {
       assertionResolvers(service, loaders, now),
       healthResolvers(service, loaders),
       contractResolvers(service, loaders, now),
-      formResolvers(loaders),
+      ...formResolvers(loaders),
       ...glossaryResolvers(loaders, search),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),

@@ -41,7 +41,7 @@ interface ValueInput {
 }
 
 /** A GraphQL value input as PDL's PrimitivePropertyValue (a string wins when both are given, as DataHub's mapper does). */
-function primitive(input: ValueInput): PrimitiveValue {
+export function primitive(input: ValueInput): PrimitiveValue {
   if (input.stringValue != null) return { string: input.stringValue };
   if (input.numberValue != null) return { double: input.numberValue };
   throw badRequest('A property value needs a stringValue or a numberValue');
