@@ -42,6 +42,8 @@ import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
+import { userEditResolvers, userListResolvers, type UserRemoved } from './user-mutations';
+import { entityPrivilegesResolvers } from './entity-privileges';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -101,6 +103,8 @@ const TYPE_DEFS = sdlFiles(
   'applications.graphql',
   'schema-fields.graphql',
   'users.graphql',
+  'user-mutations.graphql',
+  'entity-privileges.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -120,6 +124,8 @@ export function createEntityGraphql(options: {
   /** updateDescription of the types a package describes itself, by registry name (`@mds/tags`: `tag`). */
   describers?: Readonly<Record<string, DescriptionHandler>>;
   now?: () => number;
+  /** Ends a removed user's sign-in (the host's auth: password, sessions, tokens). */
+  userRemoved?: UserRemoved;
 }): ApiModule {
   const { service, search } = options;
   const now = options.now ?? Date.now;
@@ -160,6 +166,7 @@ export function createEntityGraphql(options: {
       {
         Query: {
           ...domains.Query,
+          ...userListResolvers(service, search),
           ...browseResolvers(search, searchEntities, loaders),
           dataset: (_parent, { urn }, context) => ofType('dataset', urn, context),
           dashboard: (_parent, { urn }, context) => ofType('dashboard', urn, context),
@@ -210,6 +217,7 @@ export function createEntityGraphql(options: {
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),
           ...userMutationResolvers(service, now),
+          ...userEditResolvers(service, now, options.userRemoved),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
@@ -239,6 +247,7 @@ export function createEntityGraphql(options: {
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
+      entityPrivilegesResolvers(service, loaders),
     ],
   };
 }
