@@ -68,6 +68,7 @@ export async function compose(
       search: entities.search,
       faces: { TAG: tags.face },
       describers: { tag: tags.describe },
+      userRemoved: (urn) => auth.service.credentials.forgetUser(urn),
     });
     const nativeUsers = auth.service.credentials.nativeUsers(entityUserDirectory(entities.service));
     return {

@@ -116,6 +116,11 @@ export function createCredentials(options: CredentialsOptions) {
       return store.deleteSession(hashToken(token, salt));
     },
 
+    /** Ends a removed user's sign-in for good: its password, sessions and access tokens go (GraphQL's removeUser). */
+    forgetUser(userUrn: string): Promise<void> {
+      return store.forgetUser(userUrn);
+    },
+
     /** The root user's first password, generated and stored only if the root has none yet: the caller prints it once. */
     async claimRootPassword(): Promise<string | undefined> {
       const password = urlSafeToken(24);

@@ -219,6 +219,15 @@ export function createStore(db: SqlDatabase) {
       );
     },
 
+    /** Forgets a removed user, in one transaction: its password and reset token, sessions, access tokens and role. */
+    async forgetUser(urn: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        for (const table of ['session_tokens', 'access_tokens', 'native_credentials', 'users']) {
+          await tx.run(`DELETE FROM ${table} WHERE actor_urn = ?`, [urn]);
+        }
+      });
+    },
+
     /** Claims the database's first start: true for exactly one caller per database, ever. */
     async claimFirstStart(nowMs: number): Promise<boolean> {
       return (await db.run('INSERT INTO first_start (id, claimed_at) VALUES (1, ?) ON CONFLICT (id) DO NOTHING', [nowMs])).changes === 1;

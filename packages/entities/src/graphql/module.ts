@@ -51,6 +51,8 @@ import { lineageMutationResolvers } from './lineage-mutations';
 import { versioningResolvers } from './versioning';
 import { erModelResolvers } from './er-models';
 import { notebookResolvers } from './notebooks';
+import { userEditResolvers, userListResolvers, type UserRemoved } from './user-mutations';
+import { entityPrivilegesResolvers } from './entity-privileges';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -123,6 +125,8 @@ const TYPE_DEFS = sdlFiles(
   'notebooks.graphql',
   'usage.graphql',
   'runs.graphql',
+  'user-mutations.graphql',
+  'entity-privileges.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -142,6 +146,8 @@ export function createEntityGraphql(options: {
   /** updateDescription of the types a package describes itself, by registry name (`@mds/tags`: `tag`). */
   describers?: Readonly<Record<string, DescriptionHandler>>;
   now?: () => number;
+  /** Ends a removed user's sign-in (the host's auth: password, sessions, tokens). */
+  userRemoved?: UserRemoved;
 }): ApiModule {
   const { service, search } = options;
   const now = options.now ?? Date.now;
@@ -182,6 +188,7 @@ export function createEntityGraphql(options: {
       {
         Query: {
           ...domains.Query,
+          ...userListResolvers(service, search),
           ...browseResolvers(search, searchEntities, loaders),
           ...recommendationResolvers(searchEntities, loaders),
           dataset: (_parent, { urn }, context) => ofType('dataset', urn, context),
@@ -244,6 +251,7 @@ export function createEntityGraphql(options: {
           ...userMutationResolvers(service, now),
           ...lineageMutationResolvers(service, now),
           ...formMutationResolvers(service, search, now),
+          ...userEditResolvers(service, now, options.userRemoved),
         },
       },
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
@@ -279,6 +287,7 @@ export function createEntityGraphql(options: {
       ...versioningResolvers(service, loaders, searchEntities, now),
       ...erModelResolvers(service, loaders, now),
       notebookResolvers(loaders),
+      entityPrivilegesResolvers(service, loaders),
     ],
   };
 }

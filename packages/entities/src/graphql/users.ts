@@ -12,6 +12,7 @@ export const USER_RULES: TypeRules = {
   // The first-read face of corpUserInfo leaves the custom properties out; `properties` shows them.
   CorpUserInfo: { manager: 'managerUrn', customProperties: () => undefined },
   CorpUserProperties: { manager: 'managerUrn' },
+  CorpUserEditableProperties: { persona: (value) => (typeof value.persona === 'string' ? { urn: value.persona } : undefined) },
   CorpUserHomePageSettings: { dismissedAnnouncementUrns: 'dismissedAnnouncements' },
 };
 
