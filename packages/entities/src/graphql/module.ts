@@ -42,6 +42,7 @@ import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
+import { businessAttributeResolvers } from './business-attributes';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -62,6 +63,7 @@ const OWN_TYPES = [
   'STRUCTURED_PROPERTY',
   'APPLICATION',
   'SCHEMA_FIELD',
+  'BUSINESS_ATTRIBUTE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -101,6 +103,7 @@ const TYPE_DEFS = sdlFiles(
   'applications.graphql',
   'schema-fields.graphql',
   'users.graphql',
+  'business-attributes.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE']);
@@ -239,6 +242,7 @@ export function createEntityGraphql(options: {
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
+      ...businessAttributeResolvers(service, search, loaders, now),
     ],
   };
 }
