@@ -179,6 +179,27 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
     ]);
   });
 
+  it('updateDescription of a business attribute (UpdateDescriptionResolver, DescriptionUtils) writes businessAttributeInfo.description', async () => {
+    const { ui, stored, errorOf, createEmail, service } = await setup();
+    await createEmail();
+    // The documentation tab's editor, as the UI sends it for an entity type without an update mutation of its own.
+    const input = { ...(uiVariables('mutations', 'updateDescription').input as object), resourceUrn: EMAIL };
+    expect(await ui('updateDescription', { input }, editor())).toEqual({ data: { updateDescription: true } });
+    expect(await stored(EMAIL, 'businessAttributeInfo')).toMatchObject({
+      name: 'Email address',
+      description: 'Orders placed on the web shop',
+    });
+    expect(errorOf(await ui('updateDescription', { input: { ...input, description: 'x' } }, reader()))).toEqual([
+      { message: UNAUTHORIZED, code: 403 },
+    ]);
+    const grant = await service.authorize(SYSTEM_ACTOR, [[]]);
+    const bare = 'urn:li:businessAttribute:bare';
+    await service.write(grant, [{ urn: bare, aspect: 'status', changeType: 'UPSERT', value: { removed: false } }]);
+    expect(errorOf(await ui('updateDescription', { input: { ...input, resourceUrn: bare } }))).toEqual([
+      { message: 'Info for this Business Attribute does not yet exist!', code: 400 },
+    ]);
+  });
+
   it('listBusinessAttributes (ListBusinessAttributesResolver): a full-text search over business attributes, paged', async () => {
     const { ui, createEmail } = await setup();
     const empty = await ui('listBusinessAttributes', uiVariables('queries', 'listBusinessAttributes', 1), reader());
