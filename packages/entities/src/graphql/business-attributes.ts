@@ -5,7 +5,7 @@ import { badRequest, conflict, type Actor, type MutationResolvers, type QueryRes
 import { randomUUID } from 'node:crypto';
 import { anyOf, editPrivileges, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService } from '../service';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
-import { pageOrRefuse, refWithKey, text, urnArgument, type Loaders } from './common-fields';
+import { list, pageOrRefuse, refWithKey, text, urnArgument, type Loaders } from './common-fields';
 import { fieldType } from './dataset';
 import { ofType } from './glossary';
 import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
@@ -223,4 +223,47 @@ export function businessAttributeResolvers(service: EntityService, search: Searc
 async function detaching(reader: EntityReader, urn: string): Promise<Edit[]> {
   const fields = (await reader.referencesTo(urn, 'BusinessAttributeOf')).filter((ref) => ref.aspect === ON_FIELD).map((ref) => ref.urn);
   return [...new Set(fields)].map((field) => ({ urn: field, aspect: ON_FIELD, changeType: 'UPSERT', value: {} }));
+}
+
+/** Where a kind of label is kept: its set's name, the set's list and each association's urn key (tag-mutations.ts). */
+interface Labels {
+  aspect: string;
+  list: string;
+  key: string;
+  /** Whether the set carries the caller's stamp (glossary terms). */
+  stamped: boolean;
+}
+
+/**
+ * The edit adding or removing labels of a business attribute: its businessAttributeInfo takes no PATCH, so the set
+ * is read, changed and written back, conditional on the version read (a concurrent edit fails rather than being
+ * lost). An attribute without info has no set to change.
+ */
+export async function businessAttributeLabels(
+  reader: EntityReader,
+  urn: string,
+  labels: Labels,
+  labelUrns: readonly string[],
+  op: 'add' | 'remove',
+  stamp: { time: number; actor: string },
+): Promise<Edit> {
+  const stored = (await reader.latest([urn], [INFO])).get(urn)?.get(INFO);
+  if (!stored) throw badRequest(`Failed to update resource with urn ${urn}. Business Attribute info does not exist.`);
+  const held = stored.value[labels.aspect];
+  const set: Record<string, unknown> = isJsonObject(held) ? held : {};
+  const current = list(set[labels.list]);
+  const has = (label: string) => current.some((association) => association[labels.key] === label);
+  const changed =
+    op === 'add'
+      ? [...current, ...[...new Set(labelUrns)].filter((label) => !has(label)).map((label) => ({ [labels.key]: label }))]
+      : current.filter((association) => !labelUrns.includes(association[labels.key] as string));
+  const value = { ...stored.value, [labels.aspect]: { ...set, [labels.list]: changed, ...(labels.stamped ? { auditStamp: stamp } : {}) } };
+  const version = stored.systemMetadata?.version;
+  return {
+    urn,
+    aspect: INFO,
+    changeType: 'UPSERT',
+    value,
+    headers: { 'If-Version-Match': version === undefined ? '-1' : String(version) },
+  };
 }

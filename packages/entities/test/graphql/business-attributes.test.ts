@@ -200,6 +200,46 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
     ]);
   });
 
+  it('batchAddTags/batchAddTerms and removeTag/removeTerm on a business attribute (LabelUtils) edit its businessAttributeInfo', async () => {
+    const { ui, stored, createEmail, service } = await setup();
+    await createEmail();
+    const grant = await service.authorize(SYSTEM_ACTOR, [[]]);
+    const [TAG, TERM] = ['urn:li:tag:pii', 'urn:li:glossaryTerm:contact'];
+    await service.write(grant, [
+      { urn: TAG, aspect: 'tagProperties', changeType: 'UPSERT', value: { name: 'pii' } },
+      {
+        urn: TERM,
+        aspect: 'glossaryTermInfo',
+        changeType: 'UPSERT',
+        value: { definition: 'How to reach someone', termSource: 'INTERNAL' },
+      },
+    ]);
+    // The sidebar's AddTagsTermsModal, on the attribute's page.
+    const on = { resources: [{ resourceUrn: EMAIL }] };
+    const tags = { input: { ...(uiVariables('mutations', 'batchAddTags').input as object), tagUrns: [TAG], ...on } };
+    const terms = { input: { ...(uiVariables('mutations', 'batchAddTerms').input as object), termUrns: [TERM], ...on } };
+    expect(await ui('batchAddTags', tags, editor())).toEqual({ data: { batchAddTags: true } });
+    expect(await ui('batchAddTerms', terms, editor())).toEqual({ data: { batchAddTerms: true } });
+    expect(await stored(EMAIL, 'businessAttributeInfo')).toMatchObject({
+      name: 'Email address',
+      globalTags: { tags: [{ tag: TAG }] },
+      glossaryTerms: { terms: [{ urn: TERM }], auditStamp: { time: NOW, actor: 'urn:li:corpuser:eddie' } },
+    });
+    expect(await stored(EMAIL, 'globalTags')).toBeUndefined();
+    const read = await ui('getBusinessAttribute', { urn: EMAIL }, reader());
+    expect(read.data!.businessAttribute.properties.tags.tags).toMatchObject([{ tag: { urn: TAG, name: 'pii' }, associatedUrn: EMAIL }]);
+    expect(read.data!.businessAttribute.properties.glossaryTerms.terms).toMatchObject([{ term: { urn: TERM }, associatedUrn: EMAIL }]);
+
+    expect(await ui('removeTag', { input: { tagUrn: TAG, resourceUrn: EMAIL, subResourceType: null } }, editor())).toEqual({
+      data: { removeTag: true },
+    });
+    expect(await ui('removeTerm', { input: { termUrn: TERM, resourceUrn: EMAIL, subResourceType: null } }, editor())).toEqual({
+      data: { removeTerm: true },
+    });
+    expect(await stored(EMAIL, 'businessAttributeInfo')).toMatchObject({ globalTags: { tags: [] }, glossaryTerms: { terms: [] } });
+    expect((await ui('batchAddTags', tags, reader())).errors?.[0]).toMatchObject({ message: UNAUTHORIZED, extensions: { code: 403 } });
+  });
+
   it('listBusinessAttributes (ListBusinessAttributesResolver): a full-text search over business attributes, paged', async () => {
     const { ui, createEmail } = await setup();
     const empty = await ui('listBusinessAttributes', uiVariables('queries', 'listBusinessAttributes', 1), reader());
