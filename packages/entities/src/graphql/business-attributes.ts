@@ -28,6 +28,21 @@ const storedType = (type: string | null | undefined) =>
 
 const isBusinessAttribute = (urn: string) => urnTypeOf(urn) === 'businessAttribute';
 
+/** Whether a business attribute other than `except` has `name` (BusinessAttributeUtils.hasNameConflict: its name, exactly). */
+export const businessAttributeNameTaken =
+  (search: SearchIndex) =>
+  async (name: string, except?: string): Promise<boolean> => {
+    const found = await search.search({
+      entityTypes: ['businessAttribute'],
+      input: '*',
+      filters: [[{ field: 'name', values: [name] }]],
+      start: 0,
+      count: MAX_PAGE_SIZE,
+      facets: [],
+    });
+    return found.hits.some((hit) => hit.urn !== except);
+  };
+
 /**
  * Business attributes (DataHub's BusinessAttributeMapper, BusinessAttributesMapper, the resolvers of
  * `resolvers/businessattribute` and BusinessAttributeUtils): the `BusinessAttribute` type, `businessAttribute(urn:)`,
@@ -53,18 +68,7 @@ export function businessAttributeResolvers(service: EntityService, search: Searc
     { rules: { ...COMMON_RULES, BusinessAttributeAssociation: { businessAttribute: 'businessAttributeUrn' } }, ref: refWithKey },
   );
 
-  /** Whether another business attribute already has this name (BusinessAttributeUtils.hasNameConflict). */
-  const nameTaken = async (name: string, except?: string) => {
-    const found = await search.search({
-      entityTypes: ['businessAttribute'],
-      input: '*',
-      filters: [[{ field: 'name', values: [name] }]],
-      start: 0,
-      count: MAX_PAGE_SIZE,
-      facets: [],
-    });
-    return found.hits.some((hit) => hit.urn !== except);
-  };
+  const nameTaken = businessAttributeNameTaken(search);
   const refuseTaken = async (name: string, except?: string) => {
     if (await nameTaken(name, except)) throw conflict(`"${name}" already exists as Business Attribute. Please pick a unique name.`);
   };

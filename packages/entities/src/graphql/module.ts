@@ -42,7 +42,7 @@ import { propertyMutationResolvers } from './property-mutations';
 import { glossaryMutationResolvers } from './glossary-mutations';
 import { dataProductMutationResolvers } from './data-product-mutations';
 import { userMutationResolvers, userResolvers } from './users';
-import { businessAttributeResolvers } from './business-attributes';
+import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -208,7 +208,7 @@ export function createEntityGraphql(options: {
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
-          ...propertyMutationResolvers(service, now, domains.nameTaken),
+          ...propertyMutationResolvers(service, now, domains.nameTaken, businessAttributeNameTaken(search)),
           ...glossaryMutationResolvers(service, search, now),
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),

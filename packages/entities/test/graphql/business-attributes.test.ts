@@ -200,6 +200,23 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
     ]);
   });
 
+  it('updateName of a business attribute (UpdateNameResolver.updateBusinessAttributeName) renames it; MANAGE_BUSINESS_ATTRIBUTE only', async () => {
+    const { ui, stored, errorOf, createEmail } = await setup();
+    await createEmail();
+    await ui('createBusinessAttribute', { input: { id: 'phone', name: 'Phone' } });
+    // The profile header's name editor.
+    const input = { ...(uiVariables('mutations', 'updateName').input as object), urn: EMAIL, name: 'E-mail' };
+    expect(await ui('updateName', { input })).toEqual({ data: { updateName: true } });
+    expect(await stored(EMAIL, 'businessAttributeInfo')).toMatchObject({ name: 'E-mail', fieldPath: 'E-mail' });
+    expect(errorOf(await ui('updateName', { input: { ...input, name: 'Phone' } }))).toEqual([
+      { message: '"Phone" already exists as Business Attribute. Please pick a unique name.', code: 409 },
+    ]);
+    expect(errorOf(await ui('updateName', { input: { ...input, name: 'Mail' } }, creator()))).toEqual([
+      { message: UNAUTHORIZED, code: 403 },
+    ]);
+    expect(await stored(EMAIL, 'businessAttributeInfo')).toMatchObject({ name: 'E-mail' });
+  });
+
   it('batchAddTags/batchAddTerms and removeTag/removeTerm on a business attribute (LabelUtils) edit its businessAttributeInfo', async () => {
     const { ui, stored, createEmail, service } = await setup();
     await createEmail();
