@@ -78,6 +78,7 @@ const NAME_FIELDS: readonly [aspect: string, field: string][] = [
   ['dataPlatformInfo', 'name'],
   ['glossaryTermInfo', 'name'],
   ['glossaryNodeInfo', 'name'],
+  ['businessAttributeInfo', 'name'],
 ];
 /** The key part that names an entity without a name aspect (`flowId`, not the orchestrator). */
 const NAME_KEY: Readonly<Record<string, string>> = { dataFlow: 'flowId', dataJob: 'jobId', dashboard: 'dashboardId', chart: 'chartId' };

@@ -46,7 +46,7 @@ const schemaOf = (value: Json | undefined, extra: Json): Json | undefined =>
   };
 
 /** The member of a field's PDL type union (`com.linkedin.schema.StringType`) as DataHub's SchemaFieldDataType. */
-function fieldType(field: Json): string | undefined {
+export function fieldType(field: Json): string | undefined {
   const union = isJsonObject(field.type) && isJsonObject(field.type.type) ? Object.keys(field.type.type)[0] : undefined;
   const name = union?.split('.').pop()?.replace(/Type$/, '').toUpperCase();
   return name === 'RECORD' ? 'STRUCT' : name;

@@ -33,6 +33,7 @@ const DESCRIBED_IN: Readonly<Record<string, string>> = {
   mlFeatureTable: 'editableMlFeatureTableProperties',
   mlFeature: 'editableMlFeatureProperties',
   mlPrimaryKey: 'editableMlPrimaryKeyProperties',
+  businessAttribute: 'businessAttributeInfo',
 };
 /** The field of the aspect holding the description, where it is not `description`. */
 const DESCRIPTION_FIELD: Readonly<Record<string, string>> = { glossaryTermInfo: 'definition', glossaryNodeInfo: 'definition' };
@@ -42,6 +43,7 @@ const NEEDS_STORED: Readonly<Record<string, string>> = {
   glossaryTermInfo: 'Info for this Glossary Term does not yet exist!',
   glossaryNodeInfo: 'Info for this Glossary Node does not yet exist!',
   dataProductProperties: 'Properties for this Data Product do not yet exist!',
+  businessAttributeInfo: 'Info for this Business Attribute does not yet exist!',
 };
 const DOCS = [Privilege.EDIT_ENTITY_DOCS];
 const FIELD_DOCS = [Privilege.EDIT_DATASET_COL_DESCRIPTION];

@@ -53,6 +53,7 @@ import { erModelResolvers } from './er-models';
 import { notebookResolvers } from './notebooks';
 import { userEditResolvers, userListResolvers, type UserRemoved } from './user-mutations';
 import { entityPrivilegesResolvers } from './entity-privileges';
+import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -77,6 +78,7 @@ const OWN_TYPES = [
   'VERSION_SET',
   'ER_MODEL_RELATIONSHIP',
   'NOTEBOOK',
+  'BUSINESS_ATTRIBUTE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -127,6 +129,7 @@ const TYPE_DEFS = sdlFiles(
   'runs.graphql',
   'user-mutations.graphql',
   'entity-privileges.graphql',
+  'business-attributes.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -244,7 +247,7 @@ export function createEntityGraphql(options: {
           ...descriptionResolvers(service, options.describers ?? {}),
           ...domains.Mutation,
           ...updateMutationResolvers(service, now),
-          ...propertyMutationResolvers(service, now, domains.nameTaken),
+          ...propertyMutationResolvers(service, now, domains.nameTaken, businessAttributeNameTaken(search)),
           ...glossaryMutationResolvers(service, search, now),
           ...dataProductMutationResolvers(service, now),
           ...ownershipTypeMutations(service, now),
@@ -288,6 +291,7 @@ export function createEntityGraphql(options: {
       ...erModelResolvers(service, loaders, now),
       notebookResolvers(loaders),
       entityPrivilegesResolvers(service, loaders),
+      ...businessAttributeResolvers(service, search, loaders, now),
     ],
   };
 }

@@ -36,6 +36,8 @@ export function propertyMutationResolvers(
   now: () => number,
   /** Whether another domain under `parent` (null: a root one) than `except` has `name`, whatever the case. */
   domainNameTaken: (name: string, parent: string | null, except: string) => Promise<boolean>,
+  /** Whether a business attribute other than `except` has `name`. */
+  businessAttributeNameTaken: (name: string, except: string) => Promise<boolean>,
 ): MutationResolvers {
   const stampOf = (actor: Actor): Stamp => ({ time: now(), actor: actor.urn });
 
@@ -156,6 +158,22 @@ export function propertyMutationResolvers(
           );
         case 'domain':
           return renameDomain(actor, urn, name);
+        case 'businessAttribute': {
+          // DataHub's updateBusinessAttributeName: MANAGE_BUSINESS_ATTRIBUTE, a unique name, written as name and fieldPath.
+          const grant = await service.authorize(actor, anyOf(Privilege.MANAGE_BUSINESS_ATTRIBUTE));
+          const info = (await graphqlReader(service, actor).latest([urn], ['businessAttributeInfo']))
+            .get(urn)
+            ?.get('businessAttributeInfo');
+          if (info && (await businessAttributeNameTaken(name, urn)))
+            throw conflict(`"${name}" already exists as Business Attribute. Please pick a unique name.`);
+          return updateAspect(
+            grant,
+            urn,
+            'businessAttributeInfo',
+            (current) => ({ ...current, name, fieldPath: name }),
+            'Business Attribute does not exist',
+          );
+        }
         case 'dataProduct':
           return updateAspect(
             await service.authorizeEdit(actor, [urn], []),

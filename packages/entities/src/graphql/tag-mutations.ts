@@ -2,6 +2,7 @@ import { Privilege } from '@mds/auth';
 import { urnTypeOf } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { Edit, EntityReader, EntityService, Grant } from '../service';
+import { businessAttributeLabels } from './business-attributes';
 import { entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 /** One resource a label mutation edits: an entity, or a field of a dataset's schema. */
@@ -76,7 +77,10 @@ export function tagMutationResolvers(service: EntityService, now: () => number =
   ): Promise<Edit> => {
     const urn = ref.resourceUrn;
     const field = fieldOf(urn, ref);
-    if (!(await entityTypeOf(reader, urn))) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
+    const type = await entityTypeOf(reader, urn);
+    if (!type) throw badRequest(`Failed to update resource with urn ${urn}. Entity does not exist.`);
+    // A business attribute keeps its labels inside its businessAttributeInfo (LabelUtils' *ToBusinessAttributeProposal).
+    if (field === undefined && type === 'businessAttribute') return businessAttributeLabels(reader, urn, kind, labelUrns, op, stamp);
     const base = field === undefined ? '' : `/editableSchemaFieldInfo/${pointer(field)}/${kind.aspect}`;
     const ops: object[] = labelUrns.map((label) => ({
       op,
