@@ -99,6 +99,11 @@ export const DATASET_RULES: TypeRules = {
     // PDL defaults of the record (DataHub reads them as false when absent).
     isPartOfKey: (v) => v.isPartOfKey ?? false,
     isPartitioningKey: (v) => v.isPartitioningKey ?? false,
+    // SchemaFieldUtils.generateSchemaFieldUrn: the path with its parentheses and commas escaped.
+    schemaFieldEntity: (v, scope) =>
+      typeof v.fieldPath === 'string'
+        ? `urn:li:schemaField:(${scope.urn},${v.fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C')})`
+        : null,
   },
   EditableSchemaFieldInfo: { tags: 'globalTags' },
   GlossaryTermAssociation: { term: 'urn' },

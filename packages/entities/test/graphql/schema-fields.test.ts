@@ -58,4 +58,56 @@ describe("SchemaFieldEntity, as DataHub's SchemaFieldMapper answers it", () => {
       entity: { fieldPath: 'amount', structuredProperties: { properties: [{ structuredProperty: { urn: PROPERTY } }] } },
     });
   });
+  it("is each SchemaField's schemaFieldEntity, its path escaped as DataHub's SchemaFieldUtils escapes it", async () => {
+    const { service, query } = await goldenGraphql(databases, []);
+    const schema = {
+      schemaName: 'orders',
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+      fields: [
+        {
+          fieldPath: 'customer_id',
+          nullable: false,
+          type: { type: { 'com.linkedin.schema.StringType': {} } },
+          nativeDataType: 'string',
+          recursive: false,
+        },
+        {
+          fieldPath: 'pair(a,b)',
+          nullable: true,
+          type: { type: { 'com.linkedin.schema.StringType': {} } },
+          nativeDataType: 'string',
+          recursive: false,
+        },
+      ],
+    };
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        {
+          proposal: {
+            entityType: 'dataset',
+            entityUrn: DATASET,
+            changeType: 'UPSERT',
+            aspectName: 'schemaMetadata',
+            aspect: { value: JSON.stringify(schema) },
+          },
+          place: { action: 'test', path: 'schemaMetadata' },
+        },
+      ],
+      { batch: false },
+    );
+    const data = await query(
+      `{ dataset(urn: "${DATASET}") { schemaMetadata { fields { fieldPath schemaFieldEntity { urn type fieldPath } } } } }`,
+    );
+    expect(data.dataset.schemaMetadata.fields).toEqual([
+      { fieldPath: 'customer_id', schemaFieldEntity: { urn: FIELD, type: 'SCHEMA_FIELD', fieldPath: 'customer_id' } },
+      {
+        fieldPath: 'pair(a,b)',
+        schemaFieldEntity: { urn: `urn:li:schemaField:(${DATASET},pair%28a%2Cb%29)`, type: 'SCHEMA_FIELD', fieldPath: 'pair%28a%2Cb%29' },
+      },
+    ]);
+  });
 });
