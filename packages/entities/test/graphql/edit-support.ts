@@ -18,3 +18,15 @@ export const versionedOnly = (_urn: string, aspect: string) => !TIMESERIES.has(a
 
 /** A dataset urn of the PROD fabric. */
 export const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
+
+/** An UPSERT of one aspect, as the service's `ingest` takes it (the entity type read from the urn). */
+export const upsert = (entityUrn: string, aspectName: string, value: unknown) => ({
+  proposal: {
+    entityType: entityUrn.split(':')[2]!,
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value) },
+  },
+  place: { action: 'test', path: aspectName },
+});

@@ -3,6 +3,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
+import { upsert } from './edit-support';
 import { goldenGraphql } from './golden';
 
 // `privileges` (EntityPrivileges) as DataHub's EntityPrivilegesResolver computes each flag, from the one policy: the
@@ -61,25 +62,15 @@ const flags = (computed: readonly string[], granted: readonly string[]) =>
 
 async function catalog() {
   const api = await goldenGraphql(databases, []);
-  const mcp = (entityUrn: string, aspectName: string, value: unknown) => ({
-    proposal: {
-      entityType: entityUrn.split(':')[2],
-      entityUrn,
-      changeType: 'UPSERT',
-      aspectName,
-      aspect: { value: JSON.stringify(value) },
-    },
-    place: { action: 'test', path: aspectName },
-  });
   await api.service.ingest(
     SYSTEM_ACTOR,
     [
-      mcp(DATASET, 'ownership', { owners: [{ owner: OWNER, type: 'DATAOWNER' }], lastModified: { time: 1, actor: OWNER } }),
-      mcp(CHART, 'status', { removed: false }),
-      mcp(JOB, 'status', { removed: false }),
-      mcp(ROOT, 'glossaryNodeInfo', { name: 'Root', definition: '' }),
-      mcp(CHILD, 'glossaryNodeInfo', { name: 'Child', definition: '', parentNode: ROOT }),
-      mcp(TERM, 'glossaryTermInfo', { name: 'Term', definition: '', termSource: 'INTERNAL', parentNode: CHILD }),
+      upsert(DATASET, 'ownership', { owners: [{ owner: OWNER, type: 'DATAOWNER' }], lastModified: { time: 1, actor: OWNER } }),
+      upsert(CHART, 'status', { removed: false }),
+      upsert(JOB, 'status', { removed: false }),
+      upsert(ROOT, 'glossaryNodeInfo', { name: 'Root', definition: '' }),
+      upsert(CHILD, 'glossaryNodeInfo', { name: 'Child', definition: '', parentNode: ROOT }),
+      upsert(TERM, 'glossaryTermInfo', { name: 'Term', definition: '', termSource: 'INTERNAL', parentNode: CHILD }),
     ],
     { batch: true },
   );
@@ -91,7 +82,7 @@ async function catalog() {
     expect(read.errors).toBeUndefined();
     return (read.data!.entity as { privileges: unknown }).privileges;
   };
-  return { ...api, mcp, privileges };
+  return { ...api, privileges };
 }
 
 describe("privileges, as DataHub's EntityPrivilegesResolver computes each flag", () => {
@@ -129,7 +120,7 @@ describe("privileges, as DataHub's EntityPrivilegesResolver computes each flag",
   });
 
   it('glossary: MANAGE_GLOSSARIES manages every node and term; else MANAGE_(ALL_)GLOSSARY_CHILDREN on a node above', async () => {
-    const { privileges, service, mcp } = await catalog();
+    const { privileges, service } = await catalog();
     const glossary = as('urn:li:corpuser:glossary', Privilege.MANAGE_GLOSSARIES);
     expect(await privileges(glossary, CHILD)).toMatchObject({ canManageEntity: true, canManageChildren: true });
     expect(await privileges(glossary, TERM)).toMatchObject({ canManageEntity: true, canManageChildren: null });
@@ -138,7 +129,7 @@ describe("privileges, as DataHub's EntityPrivilegesResolver computes each flag",
     expect(await privileges(steward, TERM)).toMatchObject({ canManageEntity: false });
     // A stored policy: the steward manages the root's children (direct ones only), and every node below the child.
     const policy = (id: string, privilege: string, node: string) =>
-      mcp(`urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', {
+      upsert(`urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', {
         displayName: id,
         description: '',
         type: 'METADATA',

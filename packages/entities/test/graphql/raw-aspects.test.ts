@@ -2,6 +2,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { upsert } from './edit-support';
 import { schemaOf } from './schema';
 import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
 
@@ -15,16 +16,12 @@ const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
 
 async function setup() {
   const entities = await createEntities({ db: await databases.open() });
-  const upsert = (entityType: string, entityUrn: string, aspectName: string, value: unknown) => ({
-    proposal: { entityType, entityUrn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value) } },
-    place: { action: 'test', path: 'p' },
-  });
   await entities.service.ingest(
     SYSTEM_ACTOR,
     [
-      upsert('dataset', DATASET, 'datasetProperties', { name: 'Orders', customProperties: {} }),
-      upsert('dataset', DATASET, 'status', { removed: false }),
-      upsert('dataPlatform', PLATFORM, 'dataPlatformInfo', {
+      upsert(DATASET, 'datasetProperties', { name: 'Orders', customProperties: {} }),
+      upsert(DATASET, 'status', { removed: false }),
+      upsert(PLATFORM, 'dataPlatformInfo', {
         name: 'hive',
         displayName: 'Hive',
         type: 'FILE_SYSTEM',

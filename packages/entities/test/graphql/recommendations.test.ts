@@ -2,6 +2,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { upsert } from './edit-support';
 import { schemaOf } from './schema';
 import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
 
@@ -25,16 +26,6 @@ const LIST = `query listRecommendations($input: ListRecommendationsInput!) { lis
 
 async function setup() {
   const entities = await createEntities({ db: await databases.open() });
-  const upsert = (entityUrn: string, aspectName: string, value: unknown) => ({
-    proposal: {
-      entityType: entityUrn.split(':')[2]!,
-      entityUrn,
-      changeType: 'UPSERT',
-      aspectName,
-      aspect: { value: JSON.stringify(value) },
-    },
-    place: { action: 'test', path: aspectName },
-  });
   const tags = (...urns: string[]) => ({ tags: urns.map((tag) => ({ tag })) });
   await entities.service.ingest(
     SYSTEM_ACTOR,

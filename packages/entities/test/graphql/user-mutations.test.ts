@@ -3,6 +3,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
+import { upsert } from './edit-support';
 import { goldenGraphql } from './golden';
 
 // Users, groups and one's own settings as DataHub's resolvers write them (ListUsersResolver, ListGroupsResolver,
@@ -29,26 +30,22 @@ const NOBODY = as('urn:li:corpuser:nobody');
 /** Two users (jdoe an ingested member of bfoo), an ingested group of no origin, an external one, a dataset owned by both. */
 async function directory() {
   const api = await goldenGraphql(databases, [], { now: () => NOW });
-  const mcp = (entityUrn: string, aspectName: string, value: unknown) => ({
-    proposal: {
-      entityType: entityUrn.split(':')[2],
-      entityUrn,
-      changeType: 'UPSERT',
-      aspectName,
-      aspect: { value: JSON.stringify(value) },
-    },
-    place: { action: 'test', path: aspectName },
-  });
   await api.service.ingest(
     SYSTEM_ACTOR,
     [
-      mcp(JDOE, 'corpUserInfo', { active: true, displayName: 'John Doe', email: 'jdoe@example.com', managerUrn: ANNA }),
-      mcp(JDOE, 'groupMembership', { groups: [BFOO] }),
-      mcp(ANNA, 'corpUserInfo', { active: true, displayName: 'Anna Lyst' }),
-      mcp(BFOO, 'corpGroupInfo', { displayName: 'Bfoo', admins: [ANNA], members: [JDOE], groups: [], created: { time: 5, actor: ANNA } }),
-      mcp(OKTA, 'corpGroupInfo', { displayName: 'Okta group', admins: [], members: [], groups: [], created: { time: 9, actor: ANNA } }),
-      mcp(OKTA, 'origin', { type: 'EXTERNAL', externalType: 'okta' }),
-      mcp(DATASET, 'ownership', {
+      upsert(JDOE, 'corpUserInfo', { active: true, displayName: 'John Doe', email: 'jdoe@example.com', managerUrn: ANNA }),
+      upsert(JDOE, 'groupMembership', { groups: [BFOO] }),
+      upsert(ANNA, 'corpUserInfo', { active: true, displayName: 'Anna Lyst' }),
+      upsert(BFOO, 'corpGroupInfo', {
+        displayName: 'Bfoo',
+        admins: [ANNA],
+        members: [JDOE],
+        groups: [],
+        created: { time: 5, actor: ANNA },
+      }),
+      upsert(OKTA, 'corpGroupInfo', { displayName: 'Okta group', admins: [], members: [], groups: [], created: { time: 9, actor: ANNA } }),
+      upsert(OKTA, 'origin', { type: 'EXTERNAL', externalType: 'okta' }),
+      upsert(DATASET, 'ownership', {
         owners: [
           { owner: JDOE, type: 'DATAOWNER' },
           { owner: BFOO, type: 'DATAOWNER' },
