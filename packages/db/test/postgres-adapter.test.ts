@@ -122,8 +122,26 @@ describe('PostgreSQL adapter', () => {
 
     const busy = openPostgresDatabase({ url: testPostgresUrl(), poolSize: 1, connectTimeoutMs: 200 });
     try {
+      // The pool's one connection is opened first (on a busy machine opening it may itself outlast 200 ms, which
+      // is the bound under test, not a failure of it): the transaction below then holds an open connection.
+      for (let tries = 0; ; tries++) {
+        const opened = await busy.get('SELECT 1').then(
+          () => true,
+          (e: unknown) => (isDatabaseUnavailable(e) && tries < 50 ? false : Promise.reject(e)),
+        );
+        if (opened) break;
+      }
       let release = () => {};
-      const holding = busy.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+      let entered = () => {};
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const holding = busy.transaction(
+        () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+            entered();
+          }),
+      );
+      await inside;
       // The held connection is released only after the wait ends: a wait without its timeout would hang this test.
       const waited = await busy.get('SELECT 1').then(
         () => undefined,
