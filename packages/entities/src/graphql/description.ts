@@ -2,7 +2,7 @@ import { Privilege } from '@mds/auth';
 import { findEntity, findEntityOfUrn } from '@mds/core';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import type { EntityService } from '../service';
-import { authorizeEditOrGlossary, entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
+import { entityTypeOf, fieldOf, graphqlReader, pointer, requireSchemaField, writeAll } from './mutation-support';
 
 export interface DescriptionInput {
   description: string;
@@ -69,7 +69,7 @@ export function descriptionResolvers(service: EntityService, handlers: Readonly<
         const patch = [{ op: 'add', path: `/editableSchemaFieldInfo/${pointer(field)}/description`, value: input.description }];
         return writeAll(service, grant, [{ urn, aspect: 'editableSchemaMetadata', changeType: 'PATCH', value: patch }]);
       }
-      const grant = await authorizeEditOrGlossary(service, actor, urn, DOCS);
+      const grant = await service.authorizeEditOrGlossary(actor, [urn], DOCS);
       const aspect = type ? DESCRIBED_IN[type] : undefined;
       if (!type || !aspect || !findEntity(type)?.aspects.includes(aspect))
         throw badRequest(`Failed to update description. Unsupported resource type ${urn} provided.`);

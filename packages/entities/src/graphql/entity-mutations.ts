@@ -11,7 +11,8 @@ type Refs = readonly ({ resourceUrn: string } | null | undefined)[];
 const urnsOf = (refs: Refs) => refs.flatMap((r) => (r ? [r.resourceUrn] : []));
 
 /**
- * Whole-aspect edits of entities (entities-api §10): deprecation, domains, soft delete. Each replaces one aspect of
+ * Whole-aspect edits of entities (entities-api §10): deprecation, domains (which who manages a glossary term or node
+ * may set on it, as DataHub's DomainUtils allows), soft delete. Each replaces one aspect of
  * every resource, all checked (privilege, existence, DataHub's texts) before any is written, in one write.
  */
 export function entityMutationResolvers(service: EntityService): MutationResolvers {
@@ -54,7 +55,7 @@ export function entityMutationResolvers(service: EntityService): MutationResolve
     batchUpdateDeprecation: async (_parent, { input }, { actor }) =>
       edit(actor, DEPRECATION, urnsOf(input.resources), 'deprecation', deprecation(actor, input), resourceAbsent),
     setDomain: async (_parent, { entityUrn, domainUrn }, { actor }) => {
-      const grant = await service.authorizeEdit(actor, [entityUrn], DOMAINS);
+      const grant = await service.authorizeEditOrGlossary(actor, [entityUrn], DOMAINS);
       await checkDomain(actor, domainUrn, `Failed to add Entity ${entityUrn} to Domain ${domainUrn}. Domain does not exist.`);
       const absent = () => `Failed to add Entity ${entityUrn} to Domain ${domainUrn}. Entity does not exist.`;
       return write(grant, [entityUrn], 'domains', { domains: [domainUrn] }, absent);
@@ -62,11 +63,11 @@ export function entityMutationResolvers(service: EntityService): MutationResolve
     unsetDomain: async (_parent, { entityUrn }, { actor }) => {
       // DataHub's own text, its missing word included.
       const absent = () => `Failed to unset Domain for Entity ${entityUrn}. Entity does not exist.`;
-      return edit(actor, DOMAINS, [entityUrn], 'domains', { domains: [] }, absent);
+      return write(await service.authorizeEditOrGlossary(actor, [entityUrn], DOMAINS), [entityUrn], 'domains', { domains: [] }, absent);
     },
     batchSetDomain: async (_parent, { input }, { actor }) => {
       const urns = urnsOf(input.resources);
-      const grant = await service.authorizeEdit(actor, urns, DOMAINS);
+      const grant = await service.authorizeEditOrGlossary(actor, urns, DOMAINS);
       if (input.domainUrn)
         await checkDomain(actor, input.domainUrn, `Failed to validate Domain with urn ${input.domainUrn}. Urn does not exist.`);
       return write(grant, urns, 'domains', { domains: input.domainUrn ? [input.domainUrn] : [] }, resourceAbsent);

@@ -2,7 +2,6 @@ import { Privilege } from '@mds/auth';
 import { urnTypeOf } from '@mds/core';
 import type { ApiContext, Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
-import type { Loaders } from './common-fields';
 
 type Flags = Record<string, boolean>;
 /** An edit flag: EDIT_ENTITY, or the specific privilege (DataHub's ALL_PRIVILEGES_GROUP or the one named). */
@@ -66,7 +65,6 @@ const PRIVILEGED_TYPES = [
   'MLFeatureTable',
   'ERModelRelationship',
 ];
-const PARENT_OF: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTermInfo', glossaryNode: 'glossaryNodeInfo' };
 
 /**
  * `privileges` of every entity type that declares it (entity-privileges.graphql), one resolver as DataHub's
@@ -74,29 +72,8 @@ const PARENT_OF: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTer
  * policies, ownership) read once, then each flag is whether that completes its privileges. A flag DataHub does not
  * compute for the type answers null.
  */
-export function entityPrivilegesResolvers(service: EntityService, loaders: Loaders): Resolvers {
+export function entityPrivilegesResolvers(service: EntityService): Resolvers {
   const heldOn = async (actor: ApiContext['actor'], urn?: string) => new Set(await service.policy.granted(actor, urn));
-  const parentOf = async (urn: string, context: ApiContext): Promise<string | undefined> => {
-    const aspect = PARENT_OF[urnTypeOf(urn) ?? ''];
-    const parent = aspect ? (await loaders(context).aspects(urn))?.get(aspect)?.value.parentNode : undefined;
-    return typeof parent === 'string' ? parent : undefined;
-  };
-
-  /**
-   * Whether the caller manages the children of a glossary node (GlossaryUtils.canManageChildrenEntities):
-   * MANAGE_GLOSSARY_CHILDREN on it, or MANAGE_ALL_GLOSSARY_CHILDREN on it or any node above it.
-   */
-  const managesChildren = async (node: string | undefined, context: ApiContext): Promise<boolean> => {
-    if (node === undefined) return false;
-    if ((await heldOn(context.actor, node)).has(P.MANAGE_GLOSSARY_CHILDREN)) return true;
-    const seen = new Set<string>();
-    for (let current: string | undefined = node; current !== undefined && !seen.has(current); current = await parentOf(current, context)) {
-      seen.add(current);
-      if ((await heldOn(context.actor, current)).has(P.MANAGE_ALL_GLOSSARY_CHILDREN)) return true;
-    }
-    return false;
-  };
-
   const privileges = async (parent: { urn: string }, _args: unknown, context: ApiContext) => {
     const { urn } = parent;
     const entityType = urnTypeOf(urn) ?? '';
@@ -106,11 +83,9 @@ export function entityPrivilegesResolvers(service: EntityService, loaders: Loade
     for (const [flag, privilege] of [...COMMON, ...(BY_TYPE[entityType] ?? [])]) flags[flag] = edits || held.has(privilege);
     if (entityType === 'dataset') for (const [flag, privilege] of DATASET_VIEWS) flags[flag] = held.has(privilege);
     if (entityType === 'glossaryTerm' || entityType === 'glossaryNode') {
-      // MANAGE_GLOSSARIES (a platform privilege) manages every term and node; otherwise the parent node decides.
-      const glossaries = (await heldOn(context.actor)).has(P.MANAGE_GLOSSARIES);
-      const node = entityType === 'glossaryNode';
-      flags.canManageEntity = glossaries || (await managesChildren(await parentOf(urn, context), context));
-      if (node) flags.canManageChildren = glossaries || (await managesChildren(urn, context));
+      // Asked of the one rule the glossary's mutations are authorized by (the service's glossary authority).
+      flags.canManageEntity = await service.glossary.managesEntity(context.actor, urn);
+      if (entityType === 'glossaryNode') flags.canManageChildren = await service.glossary.managesChildren(context.actor, urn);
     }
     return flags;
   };

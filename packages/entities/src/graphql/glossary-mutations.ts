@@ -1,17 +1,11 @@
-import { Privilege } from '@mds/auth';
 import { MAX_PAGE_SIZE, parseUrn, UrnError, urnTypeOf } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, forbidden, FORBIDDEN_MESSAGE, type Actor, type MutationResolvers } from '@mds/schema';
+import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { anyOf, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
+import { SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
 import { entityTypeOf, graphqlReader, pointer, writeCreate } from './mutation-support';
 import { creatorOwnership } from './ownership';
 
-/**
- * Who may change the glossary: DataHub's GlossaryUtils asks MANAGE_GLOSSARIES, or MANAGE_(ALL_)GLOSSARY_CHILDREN on
- * the parent node (a policy on a node, which mds's roles cannot grant: not modelled).
- */
-const MANAGE_GLOSSARIES = anyOf(Privilege.MANAGE_GLOSSARIES);
 /** The info aspect of each glossary entity type, where its name, definition and parent node are. */
 const INFO: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTermInfo', glossaryNode: 'glossaryNodeInfo' };
 /** The arrays of glossaryRelatedTerms, by the relationship type of RelatedTermsInput. */
@@ -35,7 +29,8 @@ function idOf(urn: string, entityType: string): string | undefined {
 
 /**
  * The glossary's edits (DataHub's CreateGlossaryTermResolver, CreateGlossaryNodeResolver, UpdateParentNodeResolver,
- * AddRelatedTermsResolver, RemoveRelatedTermsResolver, DeleteGlossaryEntityResolver), each asking MANAGE_GLOSSARIES.
+ * AddRelatedTermsResolver, RemoveRelatedTermsResolver, DeleteGlossaryEntityResolver), each asking the service who
+ * manages the glossary where the edit is (MANAGE_GLOSSARIES, or MANAGE_(ALL_)GLOSSARY_CHILDREN on a parent node).
  * A term's or node's place is its info's `parentNode`; the root and child listings find them through the search index,
  * which every write updates.
  */
@@ -67,16 +62,16 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     input: { id?: string | null; name: string; description?: string | null; parentNode?: string | null },
   ) => {
     const label = entityType === 'glossaryTerm' ? 'Glossary Term' : 'Glossary Node';
-    const grant = await service.authorize(actor, MANAGE_GLOSSARIES);
-    const reader = graphqlReader(service, actor);
     const parent = input.parentNode ?? null;
+    const id = input.id ?? randomUUID();
+    const urn = `urn:li:${entityType}:${id}`;
+    const grant = await service.authorizeGlossaryChildren(actor, [parent ?? undefined], [urn]);
+    const reader = graphqlReader(service, actor);
     if (parent !== null && (await entityTypeOf(reader, parent)) !== 'glossaryNode')
       throw badRequest(`Failed to create ${label}. ${parent} either does not exist or is not a glossaryNode.`);
     // The name is unique among the entities of this type under the same parent, as DataHub checks it.
     if ((await siblingNames(reader, entityType, parent)).includes(input.name))
       throw badRequest(`${label} with this name already exists at this level of the Business Glossary`);
-    const id = input.id ?? randomUUID();
-    const urn = `urn:li:${entityType}:${id}`;
     if (idOf(urn, entityType) !== id) throw badRequest(`Invalid ${label} id: ${JSON.stringify(id)}`);
     if (await reader.exists(urn)) throw badRequest(`This ${label} already exists!`);
     const info =
@@ -179,7 +174,8 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
       const parent = input.parentNode ?? null;
       if (parent !== null && (await entityTypeOf(reader, parent)) !== 'glossaryNode')
         throw badRequest(`Failed to update ${urn}. ${parent} either does not exist or is not a glossaryNode.`);
-      const grant = await service.authorize(actor, MANAGE_GLOSSARIES);
+      // Who manages both the node it leaves and the one it joins (DataHub's UpdateParentNodeResolver).
+      const grant = await service.authorizeGlossaryChildren(actor, [await service.glossary.parentOf(urn), parent ?? undefined], [urn]);
       const aspect = INFO[type];
       if (!aspect) throw badRequest(`Failed to update parentNode. Unsupported resource type ${urn} provided.`);
       if (parent === urn) throw badRequest(`Failed to update ${urn}. A glossary node cannot be its own parent.`);
@@ -194,7 +190,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     },
 
     addRelatedTerms: async (_parent, { input }, { actor }) => {
-      const grant = await service.authorize(actor, MANAGE_GLOSSARIES);
+      const grant = await service.authorizeGlossaryEntity(actor, input.urn);
       const reader = graphqlReader(service, actor);
       await checkTerm(reader, input.urn);
       for (const term of input.termUrns) {
@@ -213,7 +209,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     },
 
     removeRelatedTerms: async (_parent, { input }, { actor }) => {
-      const grant = await service.authorize(actor, MANAGE_GLOSSARIES);
+      const grant = await service.authorizeGlossaryEntity(actor, input.urn);
       await checkTerm(graphqlReader(service, actor), input.urn);
       const field = RELATED[input.relationshipType]!;
       return change(
@@ -230,13 +226,17 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     },
 
     deleteGlossaryEntity: async (_parent, { urn }, { actor }) => {
-      // DataHub's canUpdateGlossaryEntity refuses any other type as unauthorized.
-      if (!INFO[urnTypeOf(urn) ?? '']) throw forbidden(FORBIDDEN_MESSAGE);
-      const grant = await service.authorize(actor, MANAGE_GLOSSARIES);
+      // Any other type is refused as unauthorized, as DataHub's canUpdateGlossaryEntity refuses it.
+      await service.authorizeGlossaryEntity(actor, urn);
       const reader = graphqlReader(service, actor);
       if (!(await reader.exists(urn))) throw badRequest(`This urn does not exist: ${urn}`);
       // DataHub cleans references up after the delete, asynchronously; here it is done first, stamped by the system.
       const edits = await unreferencing(reader, urn);
+      const grant = await service.authorizeGlossaryEntity(
+        actor,
+        urn,
+        edits.map((edit) => edit.urn),
+      );
       if (edits.length) await service.write(grant, edits, { time: now(), actor: SYSTEM_ACTOR.urn });
       await service.deleteEntity(grant, urn);
       return true;

@@ -290,7 +290,7 @@ export function createEntityGraphql(options: {
       ...versioningResolvers(service, loaders, searchEntities, now),
       ...erModelResolvers(service, loaders, now),
       notebookResolvers(loaders),
-      entityPrivilegesResolvers(service, loaders),
+      entityPrivilegesResolvers(service),
       ...businessAttributeResolvers(service, search, loaders, now),
     ],
   };

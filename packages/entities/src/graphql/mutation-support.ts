@@ -1,7 +1,6 @@
-import { Privilege } from '@mds/auth';
 import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { badRequest, type Actor } from '@mds/schema';
-import { anyOf, ItemWriteError, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
+import { ItemWriteError, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
 
 /** A JSON Pointer token (RFC 6901): a field path or urn as one path segment of a PATCH. */
 export const pointer = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -70,24 +69,4 @@ export async function requireSchemaField(reader: EntityReader, urn: string, fiel
   const fields = Array.isArray(schema.fields) ? schema.fields.filter(isJsonObject) : [];
   if (!fields.some((f) => f.fieldPath === fieldPath))
     throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
-}
-
-const GLOSSARY_TYPES = new Set(['glossaryTerm', 'glossaryNode']);
-
-/**
- * A grant to edit `urn` with `privileges` on it; a glossary term or node may instead be edited by who manages the
- * glossary (DataHub's GlossaryUtils.canUpdateGlossaryEntity; its per-node MANAGE_GLOSSARY_CHILDREN is not modelled).
- */
-export async function authorizeEditOrGlossary(
-  service: EntityService,
-  actor: Actor,
-  urn: string,
-  privileges: readonly Privilege[],
-): Promise<Grant> {
-  try {
-    return await service.authorizeEdit(actor, [urn], privileges);
-  } catch (error) {
-    if (!GLOSSARY_TYPES.has(findEntityOfUrn(urn)?.name ?? '')) throw error;
-    return service.authorize(actor, anyOf(Privilege.MANAGE_GLOSSARIES));
-  }
 }

@@ -46,7 +46,7 @@ export function ownerMutationResolvers(service: EntityService, now: () => number
   };
 
   const add = async (actor: Actor, urns: readonly string[], owners: readonly OwnerInput[], typeUrnForAll?: string | null) => {
-    const grant = await service.authorizeEdit(actor, urns, OWNERS);
+    const grant = await service.authorizeEditOrGlossary(actor, urns, OWNERS);
     const reader = graphqlReader(service, actor);
     const entries = owners.map((o) => ({ ...o, ownershipTypeUrn: o.ownershipTypeUrn ?? typeUrnForAll }));
     for (const owner of entries) await checkOwner(reader, owner);
@@ -63,7 +63,7 @@ export function ownerMutationResolvers(service: EntityService, now: () => number
   };
 
   const remove = async (actor: Actor, urns: readonly string[], ownerUrns: readonly string[], ownershipTypeUrn?: string | null) => {
-    const grant = await service.authorizeEdit(actor, urns, OWNERS);
+    const grant = await service.authorizeEditOrGlossary(actor, urns, OWNERS);
     const time = now();
     const ops = [
       // Without an ownership type, every entry of the owner goes.

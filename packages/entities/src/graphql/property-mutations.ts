@@ -2,7 +2,7 @@ import { Privilege } from '@mds/auth';
 import { isJsonObject } from '@mds/core';
 import { badRequest, conflict, type Actor, type MutationResolvers } from '@mds/schema';
 import { anyOf, type EntityService, type Grant } from '../service';
-import { authorizeEditOrGlossary, entityTypeOf, graphqlReader } from './mutation-support';
+import { entityTypeOf, graphqlReader } from './mutation-support';
 
 type Aspect = Record<string, unknown>;
 type Stamp = { time: number; actor: string };
@@ -11,7 +11,6 @@ const LINKS = [Privilege.EDIT_ENTITY_DOC_LINKS];
 const EMBED = [Privilege.EDIT_ENTITY_EMBED];
 const PROPERTIES = [Privilege.EDIT_ENTITY_PROPERTIES];
 const MANAGE_DOMAINS = anyOf(Privilege.MANAGE_DOMAINS);
-const MANAGE_GLOSSARIES = anyOf(Privilege.MANAGE_GLOSSARIES);
 
 /** Characters a URI may not hold (RFC 3986), as DataHub's `Url` refuses them. */
 const NOT_A_URL = /[\s<>"{}|\\^`]/;
@@ -42,7 +41,7 @@ export function propertyMutationResolvers(
   const stampOf = (actor: Actor): Stamp => ({ time: now(), actor: actor.urn });
 
   const authorizeOrGlossary = (actor: Actor, urn: string, privileges: readonly Privilege[]) =>
-    authorizeEditOrGlossary(service, actor, urn, privileges);
+    service.authorizeEditOrGlossary(actor, [urn], privileges);
 
   /** The links of a resource after `change`, written back; DataHub's checks of the url and the resource first. */
   const editLinks = async (actor: Actor, resourceUrn: string, urls: readonly string[], change: (links: Link[], stamp: Stamp) => Link[]) => {
@@ -142,7 +141,7 @@ export function propertyMutationResolvers(
         // Only who manages the glossary renames its terms and nodes (DataHub's canUpdateGlossaryEntity).
         case 'glossaryTerm':
           return updateAspect(
-            await service.authorize(actor, MANAGE_GLOSSARIES),
+            await service.authorizeGlossaryEntity(actor, urn),
             urn,
             'glossaryTermInfo',
             rename,
@@ -150,7 +149,7 @@ export function propertyMutationResolvers(
           );
         case 'glossaryNode':
           return updateAspect(
-            await service.authorize(actor, MANAGE_GLOSSARIES),
+            await service.authorizeGlossaryEntity(actor, urn),
             urn,
             'glossaryNodeInfo',
             rename,

@@ -11,6 +11,7 @@ import {
   type Policy,
   type PrivilegeGroups,
 } from './policy';
+import { glossaryAuthority } from './glossary-authority';
 import { storedPolicySource } from './policies/source';
 import type { TimeseriesIngestPort, TimeseriesReader } from './ports';
 import { assertValid, checkedEdit, type Edit } from './proposals';
@@ -91,6 +92,7 @@ export function createEntityService(options: {
   const auditOf = (given: Grant, audit: Partial<Audit> = {}): Audit => ({ actor: given.actor.urn, time: now(), ...audit });
 
   const ingestion = createIngest({ store, policy, timeseries, now });
+  const glossary = glossaryAuthority(store, policy);
   const service = {
     policy,
     ingest: ingestion.ingest,
@@ -137,6 +139,45 @@ export function createEntityService(options: {
     /** A grant to edit `urns`: EDIT_ENTITY, or every one of `privileges` (the specific ones of a GraphQL edit). */
     authorizeEdit(actor: Actor, urns: readonly string[], privileges: readonly Privilege[], denied?: Denied): Promise<Grant> {
       return service.authorize(actor, editPrivileges(privileges), urns, denied);
+    },
+
+    /** Who manages the business glossary (glossary-authority.ts): questions, for `privileges` flags. */
+    glossary,
+
+    /**
+     * A grant to edit `urns`: EDIT_ENTITY or every one of `privileges` on each, or, for a glossary term or node, managing
+     * it (DataHub's OwnerUtils, DomainUtils, LinkUtils and UpdateDescriptionResolver ask canUpdateGlossaryEntity first).
+     */
+    async authorizeEditOrGlossary(
+      actor: Actor,
+      urns: readonly string[],
+      privileges: readonly Privilege[],
+      denied?: Denied,
+    ): Promise<Grant> {
+      const refused: string[] = [];
+      for (const urn of await policy.refused(actor, editPrivileges(privileges), urns))
+        if (!(await glossary.managesEntity(actor, urn))) refused.push(urn);
+      if (refused.length) throw refusal(denied, refused);
+      return grant(actor, urns);
+    },
+
+    /**
+     * A grant to write `targets` as who manages what lies directly under each of `nodes` (undefined: the glossary's
+     * root): creating a term or node there, or moving one from one node to another. A 403 otherwise.
+     */
+    async authorizeGlossaryChildren(actor: Actor, nodes: readonly (string | undefined)[], targets: readonly string[]): Promise<Grant> {
+      for (const node of nodes)
+        if (!(await glossary.managesChildren(actor, node))) throw refusal(undefined, node === undefined ? [] : [node]);
+      return grant(actor, targets);
+    },
+
+    /**
+     * A grant to change the glossary term or node `urn` as who manages it (its name, related terms, its deletion), and
+     * to write `alsoWrites` (what a deletion unlinks elsewhere). A 403 otherwise, for any other entity too.
+     */
+    async authorizeGlossaryEntity(actor: Actor, urn: string, alsoWrites: readonly string[] = []): Promise<Grant> {
+      if (!(await glossary.managesEntity(actor, urn))) throw refusal(undefined, [urn]);
+      return grant(actor, [urn, ...alsoWrites]);
     },
 
     /**
