@@ -1,11 +1,10 @@
 import { Privilege } from '@mds/auth';
 import { isJsonObject, MAX_PAGE_SIZE } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, forbidden, type Actor, type MutationResolvers } from '@mds/schema';
+import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { anyOf, editPrivileges, SYSTEM_ACTOR, type Edit, type EntityService, type Grant } from '../service';
+import { anyOf, editPrivileges, formInfoOf, type Edit, type EntityService, type Grant } from '../service';
 import { urnArgument } from './common-fields';
-import { formInfoOf, groupsOf, namesActor } from './forms';
 import type { Json } from './mapping/convert';
 import { graphqlReader, writeAll, writeCreate } from './mutation-support';
 import { primitive, valueViolation } from './structured-properties';
@@ -156,29 +155,6 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
       },
       stamp,
     );
-
-  /** Whether the form is for `actor` on `asset`: named, in a group named, or an owner (group) when owners are asked (DataHub's isFormAssignedToUser). */
-  const isAssigned = async (actor: Actor, info: Json, asset: string) => {
-    const reader = graphqlReader(service, actor);
-    const groups = groupsOf((await reader.latest([actor.urn], ['groupMembership', 'nativeGroupMembership'])).get(actor.urn));
-    const actors = isJsonObject(info.actors) ? info.actors : undefined;
-    if (namesActor(actors, actor.urn, groups)) return true;
-    if (actors?.owners !== true) return false;
-    const owners = objects((await reader.latest([asset], ['ownership'])).get(asset)?.get('ownership')?.value.owners);
-    return owners.some((o) => o.owner === actor.urn || groups.has(String(o.owner)));
-  };
-
-  /**
-   * The grant a prompt's answer is written with: the caller's own when the policy lets it edit the asset's properties,
-   * else (the form being assigned to it, which no policy knows) one written in the caller's name.
-   */
-  const answerGrant = async (actor: Actor, formUrn: string, info: Json, asset: string, targets: readonly string[]): Promise<Grant> => {
-    if (await service.allows(actor, editPrivileges(EDIT_VALUES), asset))
-      return service.authorizeFor(actor, editPrivileges(EDIT_VALUES), [asset], targets);
-    if (await isAssigned(actor, info, asset)) return systemGrant(targets);
-    throw forbidden(`Failed to authorize form on entity as form with urn ${formUrn} is not assigned to user`);
-  };
-  const systemGrant = (targets: readonly string[]) => service.authorizeEdit(SYSTEM_ACTOR, targets, []);
 
   return {
     createForm: async (_parent, { input }, { actor }) => {
@@ -367,7 +343,7 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
         fields = objects(schema.fields).map((f) => String(f.fieldPath));
         target = `urn:li:schemaField:(${urn},${fieldPath})`;
       }
-      const grant = await answerGrant(actor, formUrn, info, urn, [urn, target]);
+      const grant = await service.authorizeFormAnswer(actor, formUrn, urn, [urn, target], editPrivileges(EDIT_VALUES));
       const stamp = stampOf(actor);
       // DataHub's ingestStructuredProperties: the property's assignment replaced by the answer.
       await service.update(
@@ -431,14 +407,13 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
       const urn = input.entityUrn;
       urnArgument(urn);
       const info = await requireForm(actor, formUrn, `Form ${formUrn} does not exist.`);
-      if (!(await isAssigned(actor, info, urn)))
-        throw forbidden(`Failed to authorize form on entity as form with urn ${formUrn} is not assigned to user`);
+      const grant = await service.authorizeFormAnswer(actor, formUrn, urn, [urn]);
       if (info.type !== 'VERIFICATION') throw badRequest(`Form ${formUrn} is not of type VERIFICATION. Cannot verify form.`);
       const stored = (await graphqlReader(service, actor).latest([urn], ['forms'])).get(urn)?.get('forms')?.value;
       if (!stored) throw badRequest(`Entity is missing forms aspect, form is not assigned to entity with urn ${urn}`);
       const stamp = stampOf(actor);
       await editForms(
-        await systemGrant([urn]),
+        grant,
         urn,
         (forms) => {
           if (!forms.completedForms.some((a) => a.urn === formUrn))

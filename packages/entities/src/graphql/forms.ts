@@ -1,8 +1,8 @@
-import { isJsonObject } from '@mds/core';
 import type { ApiContext, Resolvers } from '@mds/schema';
+import { formInfoOf, groupsOf, namesActor } from '../service';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { refWithKey, type Loaders } from './common-fields';
-import type { Json, TypeRules } from './mapping/convert';
+import type { TypeRules } from './mapping/convert';
 import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
 import { rootQuery } from './root-queries';
 
@@ -24,28 +24,6 @@ const WITH_FORMS = [
   'MLFeatureTable',
   'MLPrimaryKey',
 ];
-
-const urnsIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
-/** A stored formInfo with the model's defaults where a field is absent (a COMPLETION form for the assets' owners). */
-export function formInfoOf(value: Json | undefined): Json | undefined {
-  if (!value) return undefined;
-  const actors = isJsonObject(value.actors) ? value.actors : {};
-  return { type: 'COMPLETION', prompts: [], ...value, actors: { owners: true, ...actors } };
-}
-
-/** The groups `user` is a member of: ingested (`groupMembership`) and made in mds (`nativeGroupMembership`). */
-export function groupsOf(aspects: ReadonlyMap<string, { value: Json }> | undefined): Set<string> {
-  return new Set([
-    ...urnsIn(aspects?.get('groupMembership')?.value.groups),
-    ...urnsIn(aspects?.get('nativeGroupMembership')?.value.nativeGroups),
-  ]);
-}
-
-/** Whether the form's actors name `user` or one of its groups (DataHub's FormUtils.isFormAssignedToUser). */
-export function namesActor(actors: Json | undefined, user: string, groups: ReadonlySet<string>): boolean {
-  return urnsIn(actors?.users).includes(user) || urnsIn(actors?.groups).some((group) => groups.has(group));
-}
 
 /** DataHub's FormMapper: a prompt knows its form; its structured property params name the property entity. */
 const FORM_RULES: TypeRules = {

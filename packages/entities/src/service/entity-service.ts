@@ -11,6 +11,7 @@ import {
   type Policy,
   type PrivilegeGroups,
 } from './policy';
+import { formAuthority } from './form-authority';
 import { glossaryAuthority } from './glossary-authority';
 import { storedPolicySource } from './policies/source';
 import type { TimeseriesIngestPort, TimeseriesReader } from './ports';
@@ -93,6 +94,7 @@ export function createEntityService(options: {
 
   const ingestion = createIngest({ store, policy, timeseries, now });
   const glossary = glossaryAuthority(store, policy);
+  const forms = formAuthority(store);
   const service = {
     policy,
     ingest: ingestion.ingest,
@@ -178,6 +180,24 @@ export function createEntityService(options: {
     async authorizeGlossaryEntity(actor: Actor, urn: string, alsoWrites: readonly string[] = []): Promise<Grant> {
       if (!(await glossary.managesEntity(actor, urn))) throw refusal(undefined, [urn]);
       return grant(actor, [urn, ...alsoWrites]);
+    },
+
+    /**
+     * A grant to write `targets` with an answer to form `formUrn` on `asset` (a prompt's response, a verification): who
+     * holds `privileges` on the asset (when given), or to whom the form is assigned there (form-authority.ts). A 403
+     * with DataHub's text otherwise.
+     */
+    async authorizeFormAnswer(
+      actor: Actor,
+      formUrn: string,
+      asset: string,
+      targets: readonly string[],
+      privileges?: PrivilegeGroups,
+    ): Promise<Grant> {
+      const allowed =
+        (privileges !== undefined && (await service.allows(actor, privileges, asset))) || (await forms.isAssigned(actor, formUrn, asset));
+      if (!allowed) throw forbidden(`Failed to authorize form on entity as form with urn ${formUrn} is not assigned to user`);
+      return grant(actor, targets);
     },
 
     /**

@@ -3,6 +3,7 @@
 export { createEntityService, SYSTEM_ACTOR, type Denied, type EntityService, type Grant } from './entity-service';
 export { EntityReader, type ReadVia } from './reader';
 export { entityUserDirectory } from './user-directory';
+export { formInfoOf, groupsOf, namesActor } from './form-authority';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
 export { readUrnParameter, urnParameter, type Edit } from './proposals';
 export type {
