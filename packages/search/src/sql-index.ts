@@ -120,6 +120,7 @@ const MODEL_FIELDS: ReadonlyMap<string, ModelField> = (() => {
 })();
 const kindOf = (field: string): ValueKind =>
   field === 'removed' ? 'boolean' : Object.hasOwn(COLUMNS, field) ? 'text' : (MODEL_FIELDS.get(field)?.kind ?? 'text');
+const RANGES = new Set(['GREATER_THAN', 'GREATER_THAN_OR_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_OR_EQUAL_TO']);
 /** A number as DataHub's range and term queries on a long or date field take it: decimal digits, a sign, a fraction. */
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -205,9 +206,15 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
   const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
   const named = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.flatMap(registryNames) : [...raw];
   // Equality and ranges compare by the field's kind (numbers as numbers, booleans as booleans); text conditions as text.
-  const kind = ['EQUAL', 'IN', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_OR_EQUAL_TO'].includes(condition)
-    ? kindOf(criterion.field)
-    : 'text';
+  // A structured property's kind is its definition's, which the document does not carry: a range whose bounds are all
+  // numbers compares as numbers (as DataHub's number-typed property fields do), among the values that are numbers.
+  const range = RANGES.has(condition);
+  const kind =
+    range && isStructuredPropertyField(criterion.field) && named.length > 0 && named.every((v) => NUMBER.test(v.trim()))
+      ? 'number'
+      : range || condition === 'EQUAL' || condition === 'IN'
+        ? kindOf(criterion.field)
+        : 'text';
   const values = typedValues(criterion.field, kind, named);
   const anyOf = (one: string, params: (v: string | number) => unknown[]) => ({
     sql: `(${values.map(() => one).join(' OR ')})`,

@@ -366,6 +366,12 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(urnsOf(await index.search({ ...all, filters: [[{ field: RETENTION, values: ['30'] }]] })).sort()).toEqual(
         [dataset('both').urn, dataset('short').urn].sort(),
       );
+      // A range with number bounds compares numbers: 9 < 30 < 90 < 100 (as text, '100' < '30' < '9').
+      const range = (condition: string, value: string) =>
+        index.search({ ...all, filters: [[{ field: RETENTION, condition, values: [value] }]] }).then((r) => urnsOf(r).sort());
+      expect(await range('GREATER_THAN', '9')).toEqual([dataset('both').urn, dataset('kept').urn, dataset('short').urn].sort());
+      expect(await range('LESS_THAN', '100')).toEqual([dataset('both').urn, dataset('kept').urn, dataset('short').urn].sort());
+      expect(await range('GREATER_THAN_OR_EQUAL_TO', '31')).toEqual([dataset('both').urn, dataset('kept').urn].sort());
       const counted = await index.search({ ...all, facets: [RETENTION] });
       expect(counted.facets).toEqual([
         {
