@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { isJsonObject } from '@mds/core';
 import { badRequest, type MutationResolvers } from '@mds/schema';
-import { anyOf, type EntityReader, type EntityService, type Grant } from '../service';
+import { anyOf, type EntityReader, type EntityService } from '../service';
 import { urnArgument } from './common-fields';
 import { graphqlReader } from './mutation-support';
 
@@ -96,8 +96,8 @@ export function lineageMutationResolvers(service: EntityService, now: () => numb
       );
       const reader = graphqlReader(service, actor);
       const stamp = { time: now(), actor: actor.urn };
-      const writes: (() => Promise<void>)[] = [];
-      const plan = new LineagePlan(service, reader, grant, stamp, writes);
+      const changes: Change[] = [];
+      const plan = new LineagePlan(reader, stamp, changes);
 
       for (const [downstream, changes] of grouped(adds, removes, 'downstreamUrn')) {
         if (!(await reader.exists(downstream, { includeSoftDeleted: true })))
@@ -114,20 +114,22 @@ export function lineageMutationResolvers(service: EntityService, now: () => numb
             only(changes, (type) => type !== 'dataJob'),
           );
       }
-      for (const write of writes) await write();
+      // Every aspect changed, written together: all of the lineage edit or none of it.
+      await service.updateAll(grant, changes, { time: stamp.time });
       return true;
     },
   };
 }
 
-/** The checks and the writes of one updateLineage, each write queued until every check has passed. */
+/** A read-modify-write of one aspect, as the service's `updateAll` takes it. */
+type Change = Parameters<EntityService['updateAll']>[1][number];
+
+/** The checks and the changes of one updateLineage, each change queued until every check has passed. */
 class LineagePlan {
   constructor(
-    private readonly service: EntityService,
     private readonly reader: EntityReader,
-    private readonly grant: Grant,
     private readonly stamp: Stamp,
-    private readonly writes: (() => Promise<void>)[],
+    private readonly changes: Change[],
   ) {}
 
   /** The upstreams to add are of the kinds `allowed`, each stored (LineageService's validate*Urns). */
@@ -140,16 +142,13 @@ class LineagePlan {
 
   /** Queues a read-modify-write of `aspect` of `urn`; `required` names the refusal when the aspect is (no longer) stored. */
   private queue(urn: string, aspect: string, change: (current: Aspect) => Aspect, required?: string) {
-    this.writes.push(async () => {
-      await this.service.update(
-        this.grant,
-        { urn, aspect },
-        (current) => {
-          if (!current && required) throw badRequest(required);
-          return change(current ?? {});
-        },
-        { time: this.stamp.time },
-      );
+    this.changes.push({
+      urn,
+      aspect,
+      modify: (current) => {
+        if (!current && required) throw badRequest(required);
+        return change(current ?? {});
+      },
     });
   }
 

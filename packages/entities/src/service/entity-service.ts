@@ -251,14 +251,53 @@ export function createEntityService(options: {
       modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>,
       audit?: Partial<Audit>,
     ): Promise<{ value: Record<string, unknown>; written: boolean }> {
+      const [result] = await service.updateAll(given, [{ ...target, modify }], audit);
+      return result!;
+    },
+
+    /**
+     * `update` of several aspects at once, all written or none: each change's `modify` gets the value the changes
+     * before it on the same aspect left (the stored one for the first), and the whole is written only if none of the
+     * aspects moved since it was read — read and modified again otherwise. One result per aspect, in first-seen order.
+     */
+    async updateAll(
+      given: Grant,
+      changes: readonly {
+        urn: string;
+        aspect: string;
+        modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>;
+      }[],
+      audit?: Partial<Audit>,
+    ): Promise<{ urn: string; aspect: string; value: Record<string, unknown>; written: boolean }[]> {
+      const targets = new Map<
+        string,
+        { urn: string; aspect: string; modifiers: ((current: Record<string, unknown> | undefined) => Record<string, unknown>)[] }
+      >();
+      for (const { urn, aspect, modify } of changes) {
+        const key = `${urn}\u0000${aspect}`;
+        const target = targets.get(key) ?? { urn, aspect, modifiers: [] };
+        target.modifiers.push(modify);
+        targets.set(key, target);
+      }
+      if (targets.size === 0) return [];
+      const urns = [...new Set([...targets.values()].map((t) => t.urn))];
+      const aspects = [...new Set([...targets.values()].map((t) => t.aspect))];
       for (let attempt = 1; ; attempt++) {
-        const current = (await store.latest([target.urn], [target.aspect])).get(target.urn)?.get(target.aspect);
-        const value = modify(current?.value);
-        const version = current?.systemMetadata?.version;
-        const headers = { 'If-Version-Match': version === undefined ? '-1' : String(version) };
+        const stored = await store.latest(urns, aspects);
+        const planned = [...targets.values()].map(({ urn, aspect, modifiers }) => {
+          const current = stored.get(urn)?.get(aspect);
+          let value: Record<string, unknown> | undefined = current?.value;
+          for (const modify of modifiers) value = modify(value);
+          const version = current?.systemMetadata?.version;
+          return { urn, aspect, value: value!, headers: { 'If-Version-Match': version === undefined ? '-1' : String(version) } };
+        });
         try {
-          const [result] = await service.write(given, [{ ...target, changeType: 'UPSERT', value, headers }], audit);
-          return { value, written: result!.outcome === 'written' };
+          const results = await service.write(
+            given,
+            planned.map(({ urn, aspect, value, headers }) => ({ urn, aspect, changeType: 'UPSERT' as const, value, headers })),
+            audit,
+          );
+          return planned.map(({ urn, aspect, value }, i) => ({ urn, aspect, value, written: results[i]!.outcome === 'written' }));
         } catch (error) {
           const moved = error instanceof ItemWriteError && error.error.message.includes('(If-Version-Match)');
           if (!moved || attempt === MAX_ATTEMPTS) throw error instanceof ItemWriteError ? error.error : error;

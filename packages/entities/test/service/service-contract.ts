@@ -288,6 +288,53 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect(latest.systemMetadata?.version).toBe('7');
         expect(latest.createdBy).toBe(editor.urn);
       });
+
+      it('updateAll: several aspects read, modified and written together, or none of them when one is refused or invalid', async () => {
+        const { service, store } = await withOwnedDataset();
+        const grant = await service.authorizeEdit(editor, [DATASET, OTHER], []);
+        const tagged = (tag: string) => (current: Record<string, unknown> | undefined) => ({
+          tags: [...((current?.tags as unknown[]) ?? []), { tag }],
+        });
+        const before = await store.get(DATASET, 'globalTags');
+        const otherBefore = await store.get(OTHER, 'globalTags');
+        const tagsOf = (stored: typeof before) => (stored?.value.tags as unknown[]) ?? [];
+        // The second change fails validation (a tag that is not a urn): the first is not written either.
+        const invalid = service.updateAll(grant, [
+          { urn: OTHER, aspect: 'globalTags', modify: tagged('urn:li:tag:a') },
+          { urn: DATASET, aspect: 'globalTags', modify: tagged('not a urn') },
+        ]);
+        expect((await rejection(invalid)).status).toBe(422);
+        expect(await store.get(OTHER, 'globalTags')).toEqual(otherBefore);
+        // A refusal thrown by a modifier: nothing written.
+        const refused = service.updateAll(grant, [
+          { urn: OTHER, aspect: 'globalTags', modify: tagged('urn:li:tag:a') },
+          {
+            urn: DATASET,
+            aspect: 'status',
+            modify: () => {
+              throw new Error('refused');
+            },
+          },
+        ]);
+        await expect(refused).rejects.toThrow('refused');
+        expect(await store.get(OTHER, 'globalTags')).toEqual(otherBefore);
+        // Two changes of one aspect apply in order on one read; each aspect is one new version.
+        const results = await service.updateAll(grant, [
+          { urn: OTHER, aspect: 'globalTags', modify: tagged('urn:li:tag:a') },
+          { urn: DATASET, aspect: 'globalTags', modify: tagged('urn:li:tag:b') },
+          { urn: OTHER, aspect: 'globalTags', modify: tagged('urn:li:tag:c') },
+        ]);
+        expect(results.map(({ urn, written }) => [urn, written])).toEqual([
+          [OTHER, true],
+          [DATASET, true],
+        ]);
+        expect(tagsOf(await store.get(OTHER, 'globalTags'))).toEqual([
+          ...tagsOf(otherBefore),
+          { tag: 'urn:li:tag:a' },
+          { tag: 'urn:li:tag:c' },
+        ]);
+        expect(tagsOf(await store.get(DATASET, 'globalTags'))).toEqual([...tagsOf(before), { tag: 'urn:li:tag:b' }]);
+      });
     });
 
     describe('stored policies (dataHubPolicy entities)', () => {
