@@ -279,7 +279,7 @@ export function createEntityGraphql(options: {
       healthResolvers(service, loaders),
       contractResolvers(service, loaders, now),
       ...formResolvers(loaders),
-      ...glossaryResolvers(loaders, search),
+      ...glossaryResolvers(loaders, search, searchEntities),
       ...domainTypeResolvers(loaders, searchEntities),
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),

@@ -1,8 +1,8 @@
 import { findEntityOfUrn, isJsonObject } from '@mds/core';
-import type { ApiContext, EntityParent, Resolvers, ScrollAcrossEntitiesInput } from '@mds/schema';
+import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
 import type { Loaders } from './common-fields';
-import type { EntitySearcher } from './search';
+import { scopedScroll, type EntitySearcher } from './search';
 
 /** The search field DataHub indexes a `siblings` aspect's urns under (Siblings.pdl's @Searchable). */
 const SIBLINGS_FIELD = 'siblings';
@@ -44,21 +44,7 @@ export function siblingResolvers(service: EntityService, loaders: Loaders, searc
           siblings: await Promise.all(shown.map((urn) => sibling(urn, context))),
         };
       },
-      // DataHub's resolver passes the input's types, query, orFilters, view, flags, count and scroll id; no sort.
-      siblingsSearch: (parent, { input }: { input: ScrollAcrossEntitiesInput }, context) =>
-        searchEntities.scroll(
-          {
-            types: input.types,
-            query: input.query,
-            orFilters: input.orFilters,
-            viewUrn: input.viewUrn,
-            searchFlags: input.searchFlags,
-            count: input.count,
-            scrollId: input.scrollId,
-            scope: [{ field: SIBLINGS_FIELD, values: [parent.urn] }],
-          },
-          context,
-        ),
+      siblingsSearch: scopedScroll(searchEntities, SIBLINGS_FIELD),
     },
   };
 }
