@@ -6,6 +6,7 @@ import { badRequest, type ApiContext, type EntityParent, type QueryResolvers, ty
 import { commonFields, type Loaders } from './common-fields';
 import type { TypeRules } from './mapping/convert';
 import { entityTypeResolvers, storedEntity, type EntityMapping, type EntityScope } from './mapping/declare';
+import { scopedScroll, type EntitySearcher } from './search';
 import { entityRef } from './typenames';
 
 /** How far up a chain of nodes is followed (a cycle in ingested data must not hang a request). */
@@ -50,9 +51,10 @@ export const GLOSSARY_RULES: TypeRules = {};
 /**
  * The glossary's entity types and root queries (DataHub's GlossaryTermMapper, GlossaryNodeMapper and the resolvers of
  * `resolvers/glossary`): a term's or node's place is its info's `parentNode`; the roots and a node's children are
- * found through the search index, as DataHub finds them through its own.
+ * found through the search index, as DataHub finds them through its own (`glossaryChildrenSearch`: the one scroll
+ * search, `searchEntities`, scoped to the node).
  */
-export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolvers[] {
+export function glossaryResolvers(loaders: Loaders, search: SearchIndex, searchEntities: EntitySearcher): Resolvers[] {
   const common = commonFields(loaders);
   /** The nodes above `urn`, nearest first: each stored parent, following glossaryNodeInfo.parentNode. */
   const parentNodes = async (parent: EntityParent, _args: unknown, context: ApiContext) => {
@@ -134,6 +136,8 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex): Resolv
         aspects: common.aspects,
         ownership: common.ownership,
         institutionalMemory: common.institutionalMemory,
+        // DataHub's GlossaryChildrenSearchResolver: the terms and nodes whose parentNode is this one.
+        glossaryChildrenSearch: scopedScroll(searchEntities, 'parentNode'),
         childrenCount: async (parent: EntityParent) => {
           const [termsCount, nodesCount] = await Promise.all([
             childrenOf('glossaryTerm', parent.urn),

@@ -8,7 +8,15 @@ import {
   type SearchIndex,
   type SearchQuery,
 } from '@mds/search';
-import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type SearchFlags, type SortCriterion } from '@mds/schema';
+import {
+  badRequest,
+  type AndFilterInput,
+  type ApiContext,
+  type FacetFilterInput,
+  type ScrollAcrossEntitiesInput,
+  type SearchFlags,
+  type SortCriterion,
+} from '@mds/schema';
 import { indexSort } from '../model/search-sort';
 import type { RequestLoaders } from './request-loaders';
 
@@ -212,6 +220,28 @@ export function createEntitySearch(search: SearchIndex, searchable: readonly str
 }
 
 export type EntitySearcher = ReturnType<typeof createEntitySearch>;
+
+/**
+ * A field of an entity answering DataHub's scroll searches scoped to it (SiblingsSearchResolver,
+ * GlossaryChildrenSearchResolver): the one scroll search over the input's types, query, orFilters, view, flags, count
+ * and scroll id, every hit also matching `field` = the entity's urn. No sort: DataHub's resolvers pass none.
+ */
+export const scopedScroll =
+  (searchEntities: EntitySearcher, field: string) =>
+  (parent: { urn: string }, { input }: { input: ScrollAcrossEntitiesInput }, context: ApiContext) =>
+    searchEntities.scroll(
+      {
+        types: input.types,
+        query: input.query,
+        orFilters: input.orFilters,
+        viewUrn: input.viewUrn,
+        searchFlags: input.searchFlags,
+        count: input.count,
+        scrollId: input.scrollId,
+        scope: [{ field, values: [parent.urn] }],
+      },
+      context,
+    );
 
 /** `orFilters`, or else the deprecated `filters` as one and-group (entities-api §9.3). */
 export function filterGroups(request: Pick<EntitySearch, 'filters' | 'orFilters'>): Criterion[][] {

@@ -97,6 +97,8 @@ const TEMPLATES: Readonly<Record<string, ObjectShape>> = {
     inputDatasets: [],
     outputDatasets: [],
   })),
+  // DataHub's SiblingsTemplate: the urns keyed by themselves (`add /siblings/<urn>`), `primary` false until set.
+  siblings: object({ siblings: { kind: 'keyed', keys: [[]], item: object({}) } }, () => ({ siblings: [], primary: false })),
 };
 
 /** Aspects with a patch template; others are refused. */

@@ -183,6 +183,61 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
     expect(data.page).toEqual({ start: 1, count: 2, total: 4 });
   });
 
+  it("glossaryChildrenSearch (DataHub's GlossaryChildrenSearchResolver): the one scroll search among a node's direct children", async () => {
+    const { query, run } = await glossary();
+    // The UI's rootGlossaryNodeWithFourLayers (fragments.graphql) asks each node's child nodes, 500 at a time, two levels here.
+    const layers = `glossaryChildrenSearch(input: { query: "*", count: 500, types: [GLOSSARY_NODE] }) {
+      total searchResults { entity { urn type ... on GlossaryNode { childrenCount { termsCount nodesCount }
+        glossaryChildrenSearch(input: { query: "*", count: 500, types: [GLOSSARY_NODE] }) { total searchResults { entity { urn } } } } } } }`;
+    const data = await query(`{
+      getRootGlossaryNodes(input: { start: 0, count: 1000 }) { nodes { urn ${layers} } }
+      all: glossaryNode(urn: "${CLASSIFICATION}") {
+        glossaryChildrenSearch(input: { query: "*", count: 2 }) { nextScrollId count total searchResults { entity { urn type } } }
+      }
+      terms: glossaryNode(urn: "${CLASSIFICATION}") {
+        glossaryChildrenSearch(input: { query: "*", count: 10, types: [GLOSSARY_TERM] }) { total searchResults { entity { urn } } }
+      }
+      bare: glossaryNode(urn: "urn:li:glossaryNode:Bare") { glossaryChildrenSearch(input: { query: "*" }) { total searchResults { entity { urn } } } }
+    }`);
+    const classification = data.getRootGlossaryNodes.nodes.find((n: any) => n.urn === CLASSIFICATION);
+    expect(classification.glossaryChildrenSearch).toEqual({
+      total: 1,
+      searchResults: [
+        {
+          entity: {
+            urn: 'urn:li:glossaryNode:Secret',
+            type: 'GLOSSARY_NODE',
+            childrenCount: { termsCount: 1, nodesCount: 0 },
+            glossaryChildrenSearch: { total: 0, searchResults: [] },
+          },
+        },
+      ],
+    });
+    // Every other root node holds terms only.
+    for (const node of data.getRootGlossaryNodes.nodes.filter((n: any) => n.urn !== CLASSIFICATION))
+      expect(node.glossaryChildrenSearch).toEqual({ total: 0, searchResults: [] });
+    // Without types: its three terms and the node, a page of two and the scroll id of the rest.
+    expect(data.all.glossaryChildrenSearch).toMatchObject({ count: 2, total: 4, nextScrollId: expect.any(String) });
+    const rest = await query(
+      `query rest($scrollId: String) { glossaryNode(urn: "${CLASSIFICATION}") {
+        glossaryChildrenSearch(input: { query: "*", count: 2, scrollId: $scrollId }) { nextScrollId count searchResults { entity { urn } } } } }`,
+      { scrollId: data.all.glossaryChildrenSearch.nextScrollId },
+    );
+    expect(rest.glossaryNode.glossaryChildrenSearch).toMatchObject({ count: 2, nextScrollId: null });
+    const listed = [...data.all.glossaryChildrenSearch.searchResults, ...rest.glossaryNode.glossaryChildrenSearch.searchResults];
+    expect(new Set(listed.map((r: any) => r.entity.urn))).toEqual(
+      new Set([...data.terms.glossaryChildrenSearch.searchResults.map((r: any) => r.entity.urn), 'urn:li:glossaryNode:Secret']),
+    );
+    expect(data.terms.glossaryChildrenSearch.total).toBe(3);
+    expect(data.terms.glossaryChildrenSearch.searchResults.map((r: any) => r.entity.urn)).toContain(SENSITIVE);
+    expect(data.bare.glossaryChildrenSearch).toEqual({ total: 0, searchResults: [] });
+    // A negative count is the caller's 400.
+    const refused = await run(
+      `{ glossaryNode(urn: "${CLASSIFICATION}") { glossaryChildrenSearch(input: { query: "*", count: -1 }) { total } } }`,
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe(400);
+  });
+
   it('a urn of another type or of nothing stored answers null; a malformed urn is refused', async () => {
     const { query, schema } = await glossary();
     const data = await query(`{
