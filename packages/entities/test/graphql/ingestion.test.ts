@@ -234,3 +234,195 @@ describe("Ingestion sources, as DataHub's UpsertIngestionSourceResolver, ListIng
     expect((await ui('listIngestionSources', { input: {} }, ingester())).data!.listIngestionSources.total).toBe(1);
   });
 });
+
+/** A run as DataHub's executor records it: its input when requested, its result when done. */
+function run(id: string, source: string, requestedAt: number, result?: { status: string; startTimeMs: number }) {
+  const urn = `urn:li:dataHubExecutionRequest:${id}`;
+  const items = [
+    upsert(urn, 'dataHubExecutionRequestInput', {
+      task: 'RUN_INGEST',
+      args: { recipe: MYSQL_RECIPE, version: '1.2.0', debug_mode: 'false' },
+      executorId: 'default',
+      source: { type: 'SCHEDULED_INGESTION_SOURCE', ingestionSource: source },
+      requestedAt,
+      actorUrn: 'urn:li:corpuser:datahub',
+    }),
+  ];
+  if (result)
+    items.push(
+      upsert(urn, 'dataHubExecutionRequestResult', {
+        ...result,
+        durationMs: 4200,
+        report: '~~~~ Execution Summary ~~~~',
+        structuredReport: { type: 'CLI_INGEST', serializedValue: '{"source":{}}', contentType: 'application/json' },
+      }),
+    );
+  return { urn, items };
+}
+
+describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequestsResolver and IngestionSourceExecutionRequestsResolver answer them", () => {
+  async function withRuns() {
+    const api = await setup();
+    const source = await api.create();
+    const first = run('first', source, NOW - 3000, { status: 'SUCCESS', startTimeMs: NOW - 2900 });
+    const failed = run('failed', source, NOW - 2000, { status: 'FAILURE', startTimeMs: NOW - 1900 });
+    const pending = run('pending', source, NOW - 1000);
+    const orphan = run('orphan', 'urn:li:dataHubIngestionSource:gone', NOW);
+    await api.ingest(...first.items, ...failed.items, ...pending.items, ...orphan.items);
+    return { ...api, source, first, failed, pending, orphan };
+  }
+
+  it('getIngestionExecutionRequest answers a stored run: its input (actor resolved), result and structured report', async () => {
+    const { ui, first, source } = await withRuns();
+    const read = await ui(
+      'getIngestionExecutionRequest',
+      uiVariables('queries', 'getIngestionExecutionRequest', { $EXECUTION_REQUEST_URN: first.urn }),
+    );
+    expect(read.errors).toBeUndefined();
+    // The actor is the user entity (its properties as the users' face answers them).
+    expect(read.data!.executionRequest).toMatchObject({
+      urn: first.urn,
+      id: 'first',
+      type: 'EXECUTION_REQUEST',
+      input: {
+        requestedAt: NOW - 3000,
+        source: { type: 'SCHEDULED_INGESTION_SOURCE' },
+        arguments: [
+          { key: 'recipe', value: MYSQL_RECIPE },
+          { key: 'version', value: '1.2.0' },
+          { key: 'debug_mode', value: 'false' },
+        ],
+        actor: { urn: 'urn:li:corpuser:datahub', type: 'CORP_USER', username: 'datahub' },
+        task: 'RUN_INGEST',
+        executorId: 'default',
+      },
+      result: {
+        status: 'SUCCESS',
+        startTimeMs: NOW - 2900,
+        durationMs: 4200,
+        report: '~~~~ Execution Summary ~~~~',
+        structuredReport: { type: 'CLI_INGEST', serializedValue: '{"source":{}}', contentType: 'application/json' },
+      },
+    });
+    const withSource = await ui('listIngestionExecutionRequests', { input: { count: 1 } });
+    expect(withSource.data!.listExecutionRequests.executionRequests[0].source).toMatchObject({ urn: source, name: 'MySQL prod' });
+    // No run: an urn without a stored input, or of another type.
+    expect((await ui('getIngestionExecutionRequest', { urn: 'urn:li:dataHubExecutionRequest:none' })).data!.executionRequest).toBeNull();
+    expect((await ui('getIngestionExecutionRequest', { urn: source })).data!.executionRequest).toBeNull();
+  });
+
+  it("IngestionSource.executions pages the source's runs, latest request first; latestSuccessfulExecution is the latest that succeeded", async () => {
+    const { ui, source, first, failed, pending } = await withRuns();
+    const read = await ui('getIngestionSource', uiVariables('queries', 'getIngestionSource', { $INGESTION_SOURCE_URN: source }));
+    expect(read.errors).toBeUndefined();
+    const executions = read.data!.ingestionSource.executions;
+    expect(executions).toMatchObject({ start: 0, count: 3, total: 3 });
+    expect(executions.executionRequests.map((r: { urn: string }) => r.urn)).toEqual([pending.urn, failed.urn, first.urn]);
+    expect(executions.executionRequests[0].result).toBeNull();
+    const second = await ui('getIngestionSource', { urn: source, runStart: 1, runCount: 1 });
+    expect(second.data!.ingestionSource.executions).toMatchObject({
+      start: 1,
+      count: 1,
+      total: 3,
+      executionRequests: [{ urn: failed.urn }],
+    });
+    // The list page shows each source's latest run.
+    const listed = await ui('listIngestionSources', uiVariables('queries', 'listIngestionSources'));
+    expect(listed.data!.listIngestionSources.ingestionSources[0].executions).toMatchObject({
+      count: 1,
+      total: 3,
+      executionRequests: [{ urn: pending.urn }],
+    });
+
+    const runs = await ui('listIngestionExecutionRequests', uiVariables('queries', 'listIngestionExecutionRequests'));
+    expect(runs.errors).toBeUndefined();
+    const sourceOfRun = runs.data!.listExecutionRequests.executionRequests[0].source;
+    expect(sourceOfRun.latestSuccessfulExecution).toMatchObject({ urn: first.urn, id: 'first', input: { task: 'RUN_INGEST' } });
+  });
+
+  it('listIngestionExecutionRequests lists the runs of stored sources (not system ones when the UI asks so), latest first', async () => {
+    const { ui, ingest, source, first, failed, pending } = await withRuns();
+    const system = 'urn:li:dataHubIngestionSource:datahub-usage';
+    const systemRun = run('system', system, NOW + 5000, { status: 'SUCCESS', startTimeMs: NOW + 5000 });
+    await ingest(
+      upsert(system, 'dataHubIngestionSourceInfo', {
+        name: 'DataHub usage',
+        type: 'datahub-gc',
+        config: { recipe: '{}', executorId: 'default' },
+        source: { type: 'SYSTEM' },
+      }),
+      ...systemRun.items,
+    );
+    const urnsOf = (result: { data?: Record<string, any> | null }) =>
+      result.data!.listExecutionRequests.executionRequests.map((r: { urn: string }) => r.urn);
+
+    // The UI's executions tab (systemSources: false): the orphan run (its source is not stored) and the system one left out.
+    const tab = await ui('listIngestionExecutionRequests', uiVariables('queries', 'listIngestionExecutionRequests'));
+    expect(tab.errors).toBeUndefined();
+    expect(tab.data!.listExecutionRequests).toMatchObject({ start: 0, count: 3, total: 3 });
+    expect(urnsOf(tab)).toEqual([pending.urn, failed.urn, first.urn]);
+    expect(urnsOf(await ui('listIngestionExecutionRequests', { input: { systemSources: true } }))).toEqual([systemRun.urn]);
+    expect(urnsOf(await ui('listIngestionExecutionRequests', { input: {} }))).toEqual([systemRun.urn, pending.urn, failed.urn, first.urn]);
+    // The UI's filter of one source's runs, and of a status; a sort by start time.
+    const filtered = await ui('listIngestionExecutionRequests', {
+      input: {
+        filters: [
+          { field: 'ingestionSource', values: [source] },
+          { field: 'executionResultStatus', values: ['FAILURE'] },
+        ],
+      },
+    });
+    expect(urnsOf(filtered)).toEqual([failed.urn]);
+    const byStart = await ui('listIngestionExecutionRequests', { input: { sort: { field: 'startTimeMs', sortOrder: 'ASCENDING' } } });
+    expect(urnsOf(byStart)).toEqual([first.urn, failed.urn, systemRun.urn, pending.urn]);
+    expect(errorOf(await ui('listIngestionExecutionRequests', { input: {} }, editor()))).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
+  });
+
+  it('createIngestionExecutionRequest, createTestConnectionRequest, cancelIngestionExecutionRequest and rollbackIngestion refuse (mds runs no executor), writing nothing', async () => {
+    const { ui, source, pending } = await withRuns();
+    const total = async () => (await ui('listIngestionExecutionRequests', { input: {} })).data!.listExecutionRequests.total;
+    const before = await total();
+
+    const started = errorOf(
+      await ui(
+        'createIngestionExecutionRequest',
+        uiVariables('mutations', 'createIngestionExecutionRequest', { $INGESTION_SOURCE_URN: source }),
+      ),
+    );
+    expect(started).toHaveLength(1);
+    expect(started![0]!.code).toBe(400);
+    expect(started![0]!.message).toContain('mds runs no ingestion executor');
+    expect(started![0]!.message).toContain(`config.recipe of ingestionSource(urn: "${source}")`);
+    expect(started![0]!.message).toContain('`datahub ingest -c recipe.yml`');
+    expect(
+      errorOf(await ui('createIngestionExecutionRequest', { input: { ingestionSourceUrn: 'urn:li:dataHubIngestionSource:none' } })),
+    ).toEqual([{ message: 'Failed to find ingestion source with urn urn:li:dataHubIngestionSource:none', code: 400 }]);
+
+    const tested = errorOf(await ui('createTestConnectionRequest', { input: { recipe: MYSQL_RECIPE } }));
+    expect(tested![0]).toMatchObject({ code: 400 });
+    expect(tested![0]!.message).toContain('`datahub ingest -c recipe.yml --dry-run`');
+    const cancelled = errorOf(
+      await ui(
+        'cancelIngestionExecutionRequest',
+        uiVariables('mutations', 'cancelIngestionExecutionRequest', { $INGESTION_SOURCE_URN: source, $EXECUTION_REQUEST_URN: pending.urn }),
+      ),
+    );
+    expect(cancelled![0]).toMatchObject({ code: 400 });
+    expect(cancelled![0]!.message).toContain('mds runs no ingestion executor');
+    const rolledBack = errorOf(
+      await ui('rollbackIngestion', uiVariables('mutations', 'rollbackIngestion', { $RUN_ID: 'mysql-2024_01_01' })),
+    );
+    expect(rolledBack![0]).toMatchObject({ code: 400 });
+    expect(rolledBack![0]!.message).toContain('Rolling back an ingestion run is not supported by mds');
+    expect(await total()).toBe(before);
+
+    // Who may not manage ingestion hears DataHub's refusal first.
+    for (const [name, variables] of [
+      ['createIngestionExecutionRequest', { input: { ingestionSourceUrn: source } }],
+      ['createTestConnectionRequest', { input: { recipe: MYSQL_RECIPE } }],
+      ['cancelIngestionExecutionRequest', { input: { ingestionSourceUrn: source, executionRequestUrn: pending.urn } }],
+      ['rollbackIngestion', { input: { runId: 'r' } }],
+    ] as const)
+      expect(errorOf(await ui(name, variables, editor())), name).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
+  });
+});
