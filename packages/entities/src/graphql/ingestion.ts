@@ -91,42 +91,6 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
   const runOf = async (urn: string, context: ApiContext) =>
     (await loaders(context).aspects(urn))?.has(EXECUTION_INPUT) ? { __typename: 'ExecutionRequest', urn, type: 'EXECUTION_REQUEST' } : null;
 
-  /**
-   * One page of the matches of a search, in the order of `key` over one aspect of each (urn breaks ties): the search
-   * index finds them, the order is applied here (see SORTED_AT_MOST).
-   */
-  async function sortedPage(
-    context: ApiContext,
-    query: { entityType: string; input: string; filters: Criterion[][] },
-    order: { aspect: string; key: (value: Json | undefined) => string | number | undefined; descending: boolean },
-    page: { start: number; count: number },
-  ) {
-    let found;
-    try {
-      found = await search.search({
-        entityTypes: [query.entityType],
-        input: query.input.trim() ? query.input : '*',
-        filters: query.filters,
-        start: 0,
-        count: SORTED_AT_MOST,
-        facets: [],
-      });
-    } catch (error) {
-      if (error instanceof SearchQueryError) throw badRequest(error.message);
-      throw error;
-    }
-    const urns = found.hits.map((hit) => hit.urn);
-    const stored = await reader(context).latest(urns, [order.aspect]);
-    const keyed = urns.map((urn) => ({ urn, key: order.key(stored.get(urn)?.get(order.aspect)?.value) }));
-    keyed.sort((a, b) => {
-      // A match without the key goes last either way, as a missing sort value does in DataHub's index.
-      if (a.key === undefined || b.key === undefined) return a.key === b.key ? cmp(a.urn, b.urn) : a.key === undefined ? 1 : -1;
-      const by = order.descending ? cmp(b.key, a.key) : cmp(a.key, b.key);
-      return by || cmp(a.urn, b.urn);
-    });
-    return { total: found.total, urns: keyed.slice(page.start, page.start + page.count).map((k) => k.urn) };
-  }
-
   /** A page of runs, latest request first unless sorted otherwise (ListExecutionRequestsResolver's default). */
   const runsPage = async (
     context: ApiContext,
@@ -134,7 +98,7 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
     page: { start: number; count: number },
   ) => {
     const order = runOrder(query.sort);
-    const { total, urns } = await sortedPage(context, { entityType: EXECUTION, ...query }, order, page);
+    const { total, urns } = await sortedPage(search, loaders, context, { entityType: EXECUTION, ...query }, order, page);
     const executionRequests = urns.map((urn) => ({ __typename: 'ExecutionRequest', urn, type: 'EXECUTION_REQUEST' }));
     return { start: page.start, count: executionRequests.length, total, executionRequests };
   };
@@ -160,6 +124,8 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
         await service.authorize(context.actor, MANAGE, undefined, LIST_DENIED);
         const page = pageOrRefuse(input.start, input.count ?? DEFAULT_COUNT);
         const { total, urns } = await sortedPage(
+          search,
+          loaders,
           context,
           { entityType: SOURCE, input: input.query ?? '', filters: filterGroups({ filters: input.filters }) },
           sourceOrder(input.sort),
@@ -284,7 +250,7 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
             { field: 'executionResultStatus', values: ['SUCCESS'] },
           ],
         ];
-        const { urns } = await sortedPage(context, { entityType: EXECUTION, input: '*', filters }, runOrder(undefined), {
+        const { urns } = await sortedPage(search, loaders, context, { entityType: EXECUTION, input: '*', filters }, runOrder(undefined), {
           start: 0,
           count: 1,
         });
@@ -300,6 +266,44 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
       },
     },
   };
+}
+
+/**
+ * One page of the matches of a search, in the order of `key` over one aspect of each (urn breaks ties): the search
+ * index finds them, the order is applied here (see SORTED_AT_MOST).
+ */
+export async function sortedPage(
+  search: SearchIndex,
+  loaders: Loaders,
+  context: ApiContext,
+  query: { entityType: string; input: string; filters: Criterion[][] },
+  order: { aspect: string; key: (value: Json | undefined) => string | number | undefined; descending: boolean },
+  page: { start: number; count: number },
+) {
+  let found;
+  try {
+    found = await search.search({
+      entityTypes: [query.entityType],
+      input: query.input.trim() ? query.input : '*',
+      filters: query.filters,
+      start: 0,
+      count: SORTED_AT_MOST,
+      facets: [],
+    });
+  } catch (error) {
+    if (error instanceof SearchQueryError) throw badRequest(error.message);
+    throw error;
+  }
+  const urns = found.hits.map((hit) => hit.urn);
+  const stored = await loaders(context).reader.latest(urns, [order.aspect]);
+  const keyed = urns.map((urn) => ({ urn, key: order.key(stored.get(urn)?.get(order.aspect)?.value) }));
+  keyed.sort((a, b) => {
+    // A match without the key goes last either way, as a missing sort value does in DataHub's index.
+    if (a.key === undefined || b.key === undefined) return a.key === b.key ? cmp(a.urn, b.urn) : a.key === undefined ? 1 : -1;
+    const by = order.descending ? cmp(b.key, a.key) : cmp(a.key, b.key);
+    return by || cmp(a.urn, b.urn);
+  });
+  return { total: found.total, urns: keyed.slice(page.start, page.start + page.count).map((k) => k.urn) };
 }
 
 const NO_EXECUTOR = "mds runs no ingestion executor: DataHub's UI starts runs through DataHub's Python executor, which mds does not ship.";

@@ -2,6 +2,7 @@ import { Privilege, ROLES } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { print } from 'graphql';
+import { createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readUiDocuments } from '../../../../apps/server/test/webui/ui-documents';
@@ -23,6 +24,10 @@ const UI = new Map(
     .operations.filter((op) => op.file === 'ingestion.graphql')
     .map((op) => [op.name, print(op.document)]),
 );
+/** getSecretValues, which the UI does not send (DataHub's executor does): its own document. */
+const OWN: Record<string, string> = {
+  getSecretValues: 'query getSecretValues($input: GetSecretValuesInput!) { getSecretValues(input: $input) { name value } }',
+};
 const VARIABLES = JSON.parse(
   readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
 ) as Record<'queries' | 'mutations', Record<string, { variables: Record<string, unknown> }[]>>;
@@ -41,11 +46,14 @@ const admin = () => as('datahub', ROLES.find((r) => r.name === 'Admin')!.privile
 /** The Editor role holds no MANAGE_INGESTION. */
 const editor = () => as('eddie', ROLES.find((r) => r.name === 'Editor')!.privileges);
 const ingester = () => as('ingrid', [Privilege.MANAGE_INGESTION]);
+const keeper = () => as('kim', [Privilege.MANAGE_SECRETS]);
 
-async function setup() {
-  const api = await goldenGraphql(databases, [], { now: () => NOW });
+let clock = NOW;
+async function setup(options: { secretKey?: string } = {}) {
+  clock = NOW;
+  const api = await goldenGraphql(databases, [], { now: () => clock, secretKey: options.secretKey });
   const ui = (name: string, variables: Record<string, unknown>, context: ApiContext = admin()) =>
-    api.run(UI.get(name)!, variables, { context, operationName: name });
+    api.run(UI.get(name) ?? OWN[name]!, variables, { context, operationName: name });
   const stored = async (urn: string, aspect: string) => (await api.store.latest([urn], [aspect])).get(urn)?.get(aspect)?.value;
   /** Aspects written as DataHub's executor or the CLI writes them (through the service's ingest). */
   const ingest = (...items: ReturnType<typeof upsert>[]) => api.service.ingest(SYSTEM_ACTOR, items, { batch: false });
@@ -424,5 +432,125 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
       ['rollbackIngestion', { input: { runId: 'r' } }],
     ] as const)
       expect(errorOf(await ui(name, variables, editor())), name).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
+  });
+});
+
+const KEY = 'a-test-only-secret-service-key';
+/** Decrypts a stored value the way DataHub's SecretService does (v2: base64 of IV, ciphertext, GCM tag), written out here. */
+function decryptAsDataHub(stored: string, secret: string): string {
+  expect(stored.startsWith('v2:')).toBe(true);
+  const bytes = Buffer.from(stored.slice(3), 'base64');
+  const key = createHmac('sha256', createHash('sha256').update(secret).digest()).update('DataHub-AES-GCM-Key').digest();
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
+}
+
+describe("Secrets, as DataHub's CreateSecretResolver, UpdateSecretResolver, ListSecretsResolver and GetSecretValuesResolver keep them", () => {
+  const SECRET = 'urn:li:dataHubSecret:MYSQL_PASSWORD';
+
+  it('createSecret stores the value encrypted as SecretService does; listSecrets never answers it; getSecretValues decrypts it', async () => {
+    const { ui, stored } = await setup({ secretKey: KEY });
+    const created = await ui('createSecret', uiVariables('mutations', 'createSecret'), keeper());
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createSecret).toBe(SECRET);
+    const value = await stored(SECRET, 'dataHubSecretValue');
+    expect(value).toEqual({
+      name: 'MYSQL_PASSWORD',
+      value: expect.stringMatching(/^v2:/),
+      description: 'prod replica',
+      created: { actor: 'urn:li:corpuser:kim', time: NOW },
+    });
+    expect(JSON.stringify(value)).not.toContain('s3cret');
+    expect(decryptAsDataHub(value!.value as string, KEY)).toBe('s3cret');
+
+    const listed = await ui('listSecrets', uiVariables('queries', 'listSecrets'));
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data!.listSecrets).toEqual({
+      start: 0,
+      count: 1,
+      total: 1,
+      secrets: [{ urn: SECRET, name: 'MYSQL_PASSWORD', description: 'prod replica' }],
+    });
+    expect(JSON.stringify(listed)).not.toContain('s3cret');
+
+    const values = await ui('getSecretValues', { input: { secrets: ['MYSQL_PASSWORD', 'NOT_STORED'] } }, keeper());
+    expect(values.errors).toBeUndefined();
+    expect(values.data!.getSecretValues).toEqual([{ name: 'MYSQL_PASSWORD', value: 's3cret' }]);
+    expect(errorOf(await ui('createSecret', uiVariables('mutations', 'createSecret')))).toEqual([
+      { message: 'This Secret already exists!', code: 400 },
+    ]);
+  });
+
+  it('updateSecret re-encrypts the new value and keeps the created stamp; deleteSecret removes the secret', async () => {
+    const { ui, stored } = await setup({ secretKey: KEY });
+    await ui('createSecret', uiVariables('mutations', 'createSecret'));
+    clock = NOW + 1000;
+    const updated = await ui('updateSecret', uiVariables('mutations', 'updateSecret', { $SECRET_URN: SECRET }));
+    expect(updated.errors).toBeUndefined();
+    expect(updated.data!.updateSecret).toBe(SECRET);
+    const value = await stored(SECRET, 'dataHubSecretValue');
+    expect(value).toMatchObject({
+      name: 'MYSQL_PASSWORD',
+      description: 'prod replica',
+      created: { actor: 'urn:li:corpuser:datahub', time: NOW },
+    });
+    expect(decryptAsDataHub(value!.value as string, KEY)).toBe('n3w-s3cret');
+    expect(errorOf(await ui('updateSecret', { input: { urn: 'urn:li:dataHubSecret:NONE', name: 'NONE', value: 'x' } }))).toEqual([
+      { message: "Secret for urn urn:li:dataHubSecret:NONE doesn't exists!", code: 400 },
+    ]);
+
+    const deleted = await ui('deleteSecret', { urn: SECRET });
+    expect(deleted.data!.deleteSecret).toBe(SECRET);
+    expect(await stored(SECRET, 'dataHubSecretValue')).toBeUndefined();
+    expect((await ui('listSecrets', { input: {} })).data!.listSecrets).toMatchObject({ total: 0, secrets: [] });
+    expect((await ui('getSecretValues', { input: { secrets: ['MYSQL_PASSWORD'] } })).data!.getSecretValues).toEqual([]);
+  });
+
+  it('listSecrets pages the newest first and matches names', async () => {
+    const { ui } = await setup({ secretKey: KEY });
+    for (const [i, name] of ['SNOWFLAKE_PASSWORD', 'MYSQL_PASSWORD', 'LOOKER_TOKEN'].entries()) {
+      clock = NOW + i;
+      expect((await ui('createSecret', { input: { name, value: `v${i}` } })).errors).toBeUndefined();
+    }
+    const names = async (input: Record<string, unknown>) =>
+      (await ui('listSecrets', { input })).data!.listSecrets.secrets.map((s: { name: string }) => s.name);
+    expect(await names({})).toEqual(['LOOKER_TOKEN', 'MYSQL_PASSWORD', 'SNOWFLAKE_PASSWORD']);
+    expect(await names({ start: 1, count: 1 })).toEqual(['MYSQL_PASSWORD']);
+    expect(await names({ query: 'password' })).toEqual(['MYSQL_PASSWORD', 'SNOWFLAKE_PASSWORD']);
+  });
+
+  it('without a secret key, storing or reading a value is refused (nothing written); listing still works', async () => {
+    const { ui, stored } = await setup();
+    const noKey = [
+      {
+        message:
+          "This server has no secret key: set SECRET_SERVICE_ENCRYPTION_KEY (to the key of the DataHub whose secrets it holds, so DataHub's executor can read them) to store or read secrets.",
+        code: 400,
+      },
+    ];
+    expect(errorOf(await ui('createSecret', uiVariables('mutations', 'createSecret')))).toEqual(noKey);
+    expect(await stored(SECRET, 'dataHubSecretValue')).toBeUndefined();
+    expect(errorOf(await ui('updateSecret', uiVariables('mutations', 'updateSecret', { $SECRET_URN: SECRET })))).toEqual(noKey);
+    expect(errorOf(await ui('getSecretValues', { input: { secrets: ['MYSQL_PASSWORD'] } }))).toEqual(noKey);
+    expect((await ui('listSecrets', uiVariables('queries', 'listSecrets'))).data!.listSecrets).toMatchObject({ total: 0 });
+  });
+
+  it('needs MANAGE_SECRETS for every secret query and mutation (IngestionAuthUtils.canManageSecrets)', async () => {
+    const { ui, stored } = await setup({ secretKey: KEY });
+    await ui('createSecret', uiVariables('mutations', 'createSecret'));
+    const refused = [{ message: UNAUTHORIZED, code: 403 }];
+    // MANAGE_INGESTION alone is not enough.
+    for (const context of [editor(), ingester()]) {
+      expect(errorOf(await ui('createSecret', { input: { name: 'OTHER', value: 'x' } }, context))).toEqual(refused);
+      expect(errorOf(await ui('updateSecret', uiVariables('mutations', 'updateSecret', { $SECRET_URN: SECRET }), context))).toEqual(
+        refused,
+      );
+      expect(errorOf(await ui('deleteSecret', { urn: SECRET }, context))).toEqual(refused);
+      expect(errorOf(await ui('listSecrets', { input: {} }, context))).toEqual(refused);
+      expect(errorOf(await ui('getSecretValues', { input: { secrets: ['MYSQL_PASSWORD'] } }, context))).toEqual(refused);
+    }
+    expect(decryptAsDataHub((await stored(SECRET, 'dataHubSecretValue'))!.value as string, KEY)).toBe('s3cret');
+    expect(await stored('urn:li:dataHubSecret:OTHER', 'dataHubSecretValue')).toBeUndefined();
   });
 });
