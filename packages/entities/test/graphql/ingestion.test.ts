@@ -24,9 +24,10 @@ const UI = new Map(
     .operations.filter((op) => op.file === 'ingestion.graphql')
     .map((op) => [op.name, print(op.document)]),
 );
-/** getSecretValues, which the UI does not send (DataHub's executor does): its own document. */
+/** What the UI does not send: getSecretValues (DataHub's executor does), a run's actorUrn. */
 const OWN: Record<string, string> = {
   getSecretValues: 'query getSecretValues($input: GetSecretValuesInput!) { getSecretValues(input: $input) { name value } }',
+  actorOfRun: 'query actorOfRun($urn: String!) { executionRequest(urn: $urn) { input { actorUrn actor { urn } } } }',
 };
 const VARIABLES = JSON.parse(
   readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
@@ -244,7 +245,7 @@ describe("Ingestion sources, as DataHub's UpsertIngestionSourceResolver, ListIng
 });
 
 /** A run as DataHub's executor records it: its input when requested, its result when done. */
-function run(id: string, source: string, requestedAt: number, result?: { status: string; startTimeMs: number }) {
+function run(id: string, source: string, requestedAt: number, result?: { status: string; startTimeMs: number }, actor = true) {
   const urn = `urn:li:dataHubExecutionRequest:${id}`;
   const items = [
     upsert(urn, 'dataHubExecutionRequestInput', {
@@ -253,7 +254,7 @@ function run(id: string, source: string, requestedAt: number, result?: { status:
       executorId: 'default',
       source: { type: 'SCHEDULED_INGESTION_SOURCE', ingestionSource: source },
       requestedAt,
-      actorUrn: 'urn:li:corpuser:datahub',
+      ...(actor ? { actorUrn: 'urn:li:corpuser:datahub' } : {}),
     }),
   ];
   if (result)
@@ -274,14 +275,15 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
     const source = await api.create();
     const first = run('first', source, NOW - 3000, { status: 'SUCCESS', startTimeMs: NOW - 2900 });
     const failed = run('failed', source, NOW - 2000, { status: 'FAILURE', startTimeMs: NOW - 1900 });
-    const pending = run('pending', source, NOW - 1000);
+    // Recorded without an actor: the mapper falls back to who wrote the aspect.
+    const pending = run('pending', source, NOW - 1000, undefined, false);
     const orphan = run('orphan', 'urn:li:dataHubIngestionSource:gone', NOW);
     await api.ingest(...first.items, ...failed.items, ...pending.items, ...orphan.items);
     return { ...api, source, first, failed, pending, orphan };
   }
 
   it('getIngestionExecutionRequest answers a stored run: its input (actor resolved), result and structured report', async () => {
-    const { ui, first, source } = await withRuns();
+    const { ui, first, source, pending } = await withRuns();
     const read = await ui(
       'getIngestionExecutionRequest',
       uiVariables('queries', 'getIngestionExecutionRequest', { $EXECUTION_REQUEST_URN: first.urn }),
@@ -314,6 +316,8 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
     });
     const withSource = await ui('listIngestionExecutionRequests', { input: { count: 1 } });
     expect(withSource.data!.listExecutionRequests.executionRequests[0].source).toMatchObject({ urn: source, name: 'MySQL prod' });
+    const writer = await ui('actorOfRun', { urn: pending.urn });
+    expect(writer.data!.executionRequest.input).toEqual({ actorUrn: SYSTEM_ACTOR.urn, actor: { urn: SYSTEM_ACTOR.urn } });
     // No run: an urn without a stored input, or of another type.
     expect((await ui('getIngestionExecutionRequest', { urn: 'urn:li:dataHubExecutionRequest:none' })).data!.executionRequest).toBeNull();
     expect((await ui('getIngestionExecutionRequest', { urn: source })).data!.executionRequest).toBeNull();
