@@ -66,6 +66,16 @@ async function setup(options: { secretKey?: string } = {}) {
   return { ...api, ui, stored, ingest, create };
 }
 
+/** A system source (DataHub's own, e.g. its usage reporting) as DataHub's bootstrap writes one. */
+const SYSTEM_SOURCE = 'urn:li:dataHubIngestionSource:datahub-usage';
+const systemSource = () =>
+  upsert(SYSTEM_SOURCE, 'dataHubIngestionSourceInfo', {
+    name: 'DataHub usage',
+    type: 'datahub-gc',
+    config: { recipe: '{}', executorId: 'default' },
+    source: { type: 'SYSTEM' },
+  });
+
 const MYSQL_RECIPE = '{"source":{"type":"mysql","config":{"host_port":"mysql:3306"}}}';
 
 describe("Ingestion sources, as DataHub's UpsertIngestionSourceResolver, ListIngestionSourcesResolver and IngestionSourceMapper answer them", () => {
@@ -176,16 +186,8 @@ describe("Ingestion sources, as DataHub's UpsertIngestionSourceResolver, ListIng
     const snowflake = await create({ ...base, name: 'Warehouse', type: 'snowflake' });
     const mysql = await create();
     const bigquery = await create({ ...base, name: 'Analytics', type: 'bigquery', schedule: null });
-    // A system source (DataHub's own, e.g. its usage reporting) as DataHub's bootstrap writes one.
-    const system = 'urn:li:dataHubIngestionSource:datahub-usage';
-    await ingest(
-      upsert(system, 'dataHubIngestionSourceInfo', {
-        name: 'DataHub usage',
-        type: 'datahub-gc',
-        config: { recipe: '{}', executorId: 'default' },
-        source: { type: 'SYSTEM' },
-      }),
-    );
+    const system = SYSTEM_SOURCE;
+    await ingest(systemSource());
 
     const all = await ui('listIngestionSources', uiVariables('queries', 'listIngestionSources'));
     expect(all.errors).toBeUndefined();
@@ -354,17 +356,9 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
 
   it('listIngestionExecutionRequests lists the runs of stored sources (not system ones when the UI asks so), latest first', async () => {
     const { ui, ingest, source, first, failed, pending } = await withRuns();
-    const system = 'urn:li:dataHubIngestionSource:datahub-usage';
+    const system = SYSTEM_SOURCE;
     const systemRun = run('system', system, NOW + 5000, { status: 'SUCCESS', startTimeMs: NOW + 5000 });
-    await ingest(
-      upsert(system, 'dataHubIngestionSourceInfo', {
-        name: 'DataHub usage',
-        type: 'datahub-gc',
-        config: { recipe: '{}', executorId: 'default' },
-        source: { type: 'SYSTEM' },
-      }),
-      ...systemRun.items,
-    );
+    await ingest(systemSource(), ...systemRun.items);
     const urnsOf = (result: { data?: Record<string, any> | null }) =>
       result.data!.listExecutionRequests.executionRequests.map((r: { urn: string }) => r.urn);
 
