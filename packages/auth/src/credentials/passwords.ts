@@ -90,7 +90,7 @@ export function decryptDatahubSecret(value: string, secret: string): string | un
   }
 }
 
-/** Encrypts as DataHub's secret service does (`v2:` AES-256-GCM); mds uses it for invite tokens under its own key. */
+/** Encrypts as DataHub's secret service does (`v2:` AES-256-GCM): invite tokens under mds's own key, ingestion secrets under DataHub's. */
 export function encryptDatahubSecret(value: string, secret: string): string {
   const iv = randomBytes(GCM_IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', datahubGcmKey(secret), iv);

@@ -55,6 +55,8 @@ import { userEditResolvers, userListResolvers, type UserRemoved } from './user-m
 import { entityPrivilegesResolvers } from './entity-privileges';
 import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
 import { siblingResolvers } from './siblings';
+import { ingestionResolvers } from './ingestion';
+import { secretResolvers } from './secrets';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -132,6 +134,8 @@ const TYPE_DEFS = sdlFiles(
   'entity-privileges.graphql',
   'business-attributes.graphql',
   'siblings.graphql',
+  'ingestion.graphql',
+  'secrets.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -153,6 +157,8 @@ export function createEntityGraphql(options: {
   now?: () => number;
   /** Ends a removed user's sign-in (the host's auth: password, sessions, tokens). */
   userRemoved?: UserRemoved;
+  /** DataHub's SECRET_SERVICE_ENCRYPTION_KEY: encrypts ingestion secrets as DataHub does (none: secrets are refused). */
+  secretKey?: string;
 }): ApiModule {
   const { service, search } = options;
   const now = options.now ?? Date.now;
@@ -295,6 +301,8 @@ export function createEntityGraphql(options: {
       entityPrivilegesResolvers(service),
       ...businessAttributeResolvers(service, search, loaders, now),
       siblingResolvers(service, loaders, searchEntities),
+      ingestionResolvers(service, search, loaders, now),
+      secretResolvers(service, search, loaders, now, options.secretKey),
     ],
   };
 }
