@@ -69,6 +69,7 @@ export async function compose(
       faces: { TAG: tags.face },
       describers: { tag: tags.describe },
       userRemoved: (urn) => auth.service.credentials.forgetUser(urn),
+      datahubSecret: config.env.SECRET_SERVICE_ENCRYPTION_KEY || undefined,
     });
     const nativeUsers = auth.service.credentials.nativeUsers(entityUserDirectory(entities.service));
     return {

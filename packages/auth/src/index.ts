@@ -17,4 +17,4 @@ export {
   type UserDirectory,
 } from './credentials/service';
 export { createAuthEndpoints } from './credentials/endpoints';
-export { DEFAULT_SCRYPT_COST, type ScryptCost } from './credentials/passwords';
+export { DEFAULT_SCRYPT_COST, decryptDatahubSecret, encryptDatahubSecret, type ScryptCost } from './credentials/passwords';

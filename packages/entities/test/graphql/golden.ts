@@ -17,6 +17,8 @@ interface GoldenOptions {
   now?: () => number;
   /** Reads of time-series points (none: time-series fields answer empty). */
   points?: TimeseriesReader;
+  /** The server's SECRET_SERVICE_ENCRYPTION_KEY (none unless given). */
+  datahubSecret?: string;
 }
 
 /**
@@ -36,7 +38,9 @@ export async function goldenGraphql(databases: Pick<TestSqlDatabases, 'open'>, f
       return typeof entityUrn === 'string' && typeof aspectName === 'string' && keep(entityUrn, aspectName);
     });
   await entities.service.ingest(SYSTEM_ACTOR, placed, { batch: false });
-  const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search, now }));
+  const schema = schemaOf(
+    createEntityGraphql({ service: entities.service, search: entities.search, now, datahubSecret: options.datahubSecret }),
+  );
   const run = (source: string, variableValues?: Record<string, unknown>, opts: { context?: ApiContext; operationName?: string } = {}) =>
     graphql({ schema, source, variableValues, contextValue: opts.context ?? context, operationName: opts.operationName }) as Promise<
       ExecutionResult<Record<string, any>>
