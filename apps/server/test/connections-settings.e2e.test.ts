@@ -6,8 +6,8 @@ import { sendUiMutation, storedAspect } from './support/ui-mutations';
 import { readUiDocuments } from './webui/ui-documents';
 import { bootstrapPlaceholders, readUiVariables, runUiOperation } from './webui/ui-queries';
 
-// Connections and asset settings (issue 33) as DataHub's web UI sends them (connection.graphql, settings.graphql and
-// the variables of variables.json) to a real mds started with DataHub's SECRET_SERVICE_ENCRYPTION_KEY.
+// Connections and asset settings (issue 33) as DataHub's web UI sends them (connection.graphql, settings.graphql,
+// tag.graphql and the variables of variables.json) to a real mds started with DataHub's SECRET_SERVICE_ENCRYPTION_KEY.
 const KEY = 'an e2e key for connections';
 const DOMAIN = 'urn:li:domain:marketing';
 const TEMPLATE_URN = 'urn:li:dataHubPageTemplate:marketing-summary';
@@ -22,15 +22,16 @@ beforeAll(async () => {
 });
 afterAll(() => mds?.close());
 
-/** The UI's `connection` query with the variables of variables.json, as the holder of `token`. */
-const readConnection = (urn: string, token: string) => {
-  const op = readUiDocuments().operations.find((o) => o.kind === 'query' && o.name === 'connection')!;
-  const call = readUiVariables().queries.connection![0]!;
+/** One of the UI's queries with the variables of variables.json (the placeholders in `overrides` replaced), as the holder of `token`. */
+const sendUiQuery = (name: string, overrides: Record<string, unknown>, token: string) => {
+  const op = readUiDocuments().operations.find((o) => o.kind === 'query' && o.name === name)!;
+  const call = readUiVariables().queries[name]![0]!;
   return runUiOperation(async (body) => mds.clientFor(token).post('/api/graphql', body), op, call, {
     ...bootstrapPlaceholders().values,
-    $CONNECTION_URN: urn,
+    ...overrides,
   }) as Promise<{ status: number; body: any }>;
 };
+const readConnection = (urn: string, token: string) => sendUiQuery('connection', { $CONNECTION_URN: urn }, token);
 
 describe('upsertConnection, connection (UpsertConnectionResolver, ConnectionMapper) with the host’s key', () => {
   it('stores the blob encrypted under SECRET_SERVICE_ENCRYPTION_KEY and shows it only to who manages connections', async () => {
@@ -89,5 +90,19 @@ describe('updateAssetSettings (UpdateAssetSettingsResolver) with the UI’s Page
       message: 'Failed to update asset settings: dataset entities have no assetSettings aspect.',
       code: 400,
     });
+  });
+});
+
+describe("Tag.aspects (WeaklyTypedAspectsResolver) on @mds/tags's Tag", () => {
+  it("the UI's getTag answers, its auto-rendered aspects none (DataHub's model marks none); aspects lists the tag's", async () => {
+    const tag = 'urn:li:tag:Legacy';
+    expect((await mds.graphql(`mutation { createTag(input: { id: "Legacy", name: "Legacy" }) }`)).body.errors).toBeUndefined();
+    const page = await sendUiQuery('getTag', { $TAG_URN: tag }, reader);
+    expect(page.body.errors).toBeUndefined();
+    expect(page.body.data.tag).toMatchObject({ urn: tag, properties: { name: 'Legacy' }, autoRenderAspects: [] });
+    const { body } = await mds.graphql(
+      `{ tag(urn: "${tag}") { aspects(input: { aspectNames: ["tagProperties"] }) { aspectName payload } } }`,
+    );
+    expect(body.data.tag.aspects).toEqual([{ aspectName: 'tagProperties', payload: expect.stringContaining('"name":"Legacy"') }]);
   });
 });

@@ -6,7 +6,7 @@ import { browseResolvers } from './browse';
 import { catalogResolvers, relationshipsResolver } from './catalog';
 import { ASSET_RULES, assetMappings } from './assets';
 import { COMMON_RULES } from './common';
-import { refWithKey, urnArgument } from './common-fields';
+import { commonFields, refWithKey, urnArgument } from './common-fields';
 import { containerMappings } from './containers';
 import { DATASET_RULES, datasetMapping, datasetResolvers, entityObject } from './dataset';
 import { entityTypeResolvers } from './mapping/declare';
@@ -209,6 +209,7 @@ export function createEntityGraphql(options: {
           corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context),
           corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context),
           dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
+          dataPlatformInstance: (_parent, { urn }, context) => ofType('dataPlatformInstance', urn, context),
           entity: (_parent, { urn }, context) => entityOf(urn, context),
           entities: async (_parent, { urns, checkForExistence }, context) => {
             // With checkForExistence, urns of entities not stored are left out (DataHub's filter), not answered null.
@@ -263,6 +264,10 @@ export function createEntityGraphql(options: {
           ...userEditResolvers(service, now, options.userRemoved),
         },
       },
+      // @mds/tags's Tag answers its raw aspects here (DataHub's WeaklyTypedAspectsResolver), as every other entity type.
+      entityTypeResolvers(loaders, [{ entity: 'tag', fields: {}, resolvers: { aspects: commonFields(loaders).aspects } }], {
+        rules: TYPE_RULES,
+      }),
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
         rules: TYPE_RULES,
         ref: refWithKey,
