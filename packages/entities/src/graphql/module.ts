@@ -293,7 +293,7 @@ export function createEntityGraphql(options: {
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
       ...structuredPropertyResolvers(service, loaders, now),
-      ...applicationResolvers(service, loaders, now),
+      ...applicationResolvers(service, loaders, searchEntities, now),
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
