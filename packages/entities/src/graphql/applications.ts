@@ -9,6 +9,7 @@ import { ofType } from './glossary';
 import { entityTypeResolvers, fieldResolvers, type EntityMapping } from './mapping/declare';
 import { graphqlReader, writeAll } from './mutation-support';
 import { creatorOwnership } from './ownership';
+import type { EntitySearcher } from './search';
 import { entityRef, GRAPHQL_TYPENAMES } from './typenames';
 
 /** DataHub's createApplication and deleteApplication ask for EDIT_ENTITY; batchSetApplication also takes the specific one. */
@@ -28,7 +29,12 @@ const isApplication = (urn: string) => {
  * BatchSetApplicationResolver and ApplicationService): the `Application` type and `application(urn:)`, every entity's
  * `application` (the first of its `applications` aspect), and the mutations that create, delete and assign them.
  */
-export function applicationResolvers(service: EntityService, loaders: Loaders, now: () => number): Resolvers[] {
+export function applicationResolvers(
+  service: EntityService,
+  loaders: Loaders,
+  searchEntities: EntitySearcher,
+  now: () => number,
+): Resolvers[] {
   const common = commonFields(loaders);
   const mapping: EntityMapping = {
     entity: 'application',
@@ -51,7 +57,28 @@ export function applicationResolvers(service: EntityService, loaders: Loaders, n
   };
   const membership = fieldResolvers(loaders, { application: COMMON_FIELDS.application }, { rules: COMMON_RULES, ref: refWithKey });
 
-  const query: QueryResolvers = { application: (_parent, { urn }, context) => ofType(loaders, 'application', urn, context) };
+  const query: QueryResolvers = {
+    application: (_parent, { urn }, context) => ofType(loaders, 'application', urn, context),
+    // DataHub declares it without a resolver; mds answers as listDataProductAssets does for a product: a search, as
+    // searchAcrossEntities searches, of the entities whose `applications` aspect names the application.
+    listApplicationAssets: (_parent, { urn, input }, context) => {
+      urnArgument(urn);
+      if (!isApplication(urn)) throw badRequest(`${urn} is not an application urn`);
+      return searchEntities(
+        {
+          types: input.types,
+          query: input.query,
+          start: input.start ?? 0,
+          count: input.count ?? 10,
+          filters: input.filters,
+          orFilters: input.orFilters,
+          searchFlags: input.searchFlags,
+          scope: [{ field: 'applications', values: [urn] }],
+        },
+        context,
+      );
+    },
+  };
   const mutation: MutationResolvers = {
     createApplication: async (_parent, { input }, { actor }) => {
       const grant = await service.authorize(actor, EDIT);
@@ -80,6 +107,20 @@ export function applicationResolvers(service: EntityService, loaders: Loaders, n
       if (input.domainUrn != null) edits.push({ urn, aspect: 'domains', changeType: 'UPSERT', value: { domains: [input.domainUrn] } });
       await writeAll(service, grant, edits, stamp);
       return entityRef(urn)!;
+    },
+    // DataHub declares it without a resolver; mds updates as updateDataProduct does: the name and description given
+    // replace the stored ones (EDIT_ENTITY on the application, as deleting it asks).
+    updateApplication: async (_parent, { urn, input }, { actor }) => {
+      urnArgument(urn);
+      const reader = graphqlReader(service, actor);
+      if (!isApplication(urn) || !(await reader.exists(urn))) throw badRequest('The Application provided does not exist');
+      const grant = await service.authorize(actor, EDIT, [urn]);
+      await service.update(grant, { urn, aspect: 'applicationProperties' }, (current) => ({
+        ...current,
+        ...(input.name == null ? {} : { name: input.name }),
+        ...(input.description == null ? {} : { description: input.description }),
+      }));
+      return entityRef(urn) ?? null;
     },
     deleteApplication: async (_parent, { urn }, { actor }) => {
       urnArgument(urn);

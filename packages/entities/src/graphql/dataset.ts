@@ -137,16 +137,23 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
     },
     resolvers: {
       ...pick(assetResolvers(loaders), ASSET_COMMON),
-      // A version of the aspect (0 or absent: the latest), with that version beside it (SchemaMetadataMapper).
-      schemaMetadata: async (parent: Parent, { version }: { version?: number | null }, context: ApiContext, info: GraphQLResolveInfo) => {
-        const reader = loaders(context);
-        const stored = version
-          ? await reader.reader.get(parent.urn, 'schemaMetadata', version)
-          : (await reader.aspects(parent.urn))?.get('schemaMetadata');
-        const value = schemaOf(stored?.value, { aspectVersion: stored?.version });
-        return toGraphQL(value, info.returnType, { urn: parent.urn, schema: info.schema, rules });
-      },
+      schemaMetadata: schemaMetadataResolver(loaders, rules),
     },
+  };
+}
+
+/**
+ * `schemaMetadata(version:)` of an entity type whose model carries the aspect (a dataset, a glossary term): a version
+ * of the aspect (0 or absent: the latest), with that version beside it (DataHub's AspectResolver, SchemaMetadataMapper).
+ */
+export function schemaMetadataResolver(loaders: Loaders, rules: TypeRules) {
+  return async (parent: Parent, { version }: { version?: number | null }, context: ApiContext, info: GraphQLResolveInfo) => {
+    const reader = loaders(context);
+    const stored = version
+      ? await reader.reader.get(parent.urn, 'schemaMetadata', version)
+      : (await reader.aspects(parent.urn))?.get('schemaMetadata');
+    const value = schemaOf(stored?.value, { aspectVersion: stored?.version });
+    return toGraphQL(value, info.returnType, { urn: parent.urn, schema: info.schema, rules });
   };
 }
 

@@ -167,6 +167,20 @@ export function erModelResolvers(service: EntityService, loaders: Loaders, now: 
       await writeAll(service, grant, proposals(urn, input, stamp, await stored(actor, urn)), stamp);
       return true;
     },
+
+    // DataHub declares it but wires no resolver (its answer is always null); mds deletes, asking what creating asks on
+    // the two datasets joined: who may create the relationship may delete it.
+    deleteERModelRelationship: async (_parent, { urn }, { actor }) => {
+      if (urnArgument(urn).entityType !== 'erModelRelationship') throw badRequest(`${urn} is not an ER model relationship urn`);
+      const properties = await stored(actor, urn);
+      if (!(await graphqlReader(service, actor).exists(urn))) throw notFound(`ER model relationship ${urn} does not exist`);
+      const joined = [properties?.source, properties?.destination].filter((d): d is string => typeof d === 'string');
+      const grant = joined.length
+        ? await service.authorizeFor(actor, CREATE, joined, [urn])
+        : await service.authorizeEdit(actor, [urn], [Privilege.DELETE_ENTITY]);
+      await service.deleteEntity(grant, urn);
+      return true;
+    },
   };
 
   return [{ Query: query, Mutation: mutation }, entityTypeResolvers(loaders, [mapping], { rules: COMMON_RULES, ref: refWithKey })];

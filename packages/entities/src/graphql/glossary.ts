@@ -7,6 +7,7 @@ import { commonFields, type Loaders } from './common-fields';
 import type { TypeRules } from './mapping/convert';
 import { entityTypeResolvers, storedEntity, type EntityMapping, type EntityScope } from './mapping/declare';
 import { scopedScroll, type EntitySearcher } from './search';
+import { DATASET_RULES, schemaMetadataResolver } from './dataset';
 import { entityRef } from './typenames';
 
 /** How far up a chain of nodes is followed (a cycle in ingested data must not hang a request). */
@@ -122,6 +123,8 @@ export function glossaryResolvers(loaders: Loaders, search: SearchIndex, searchE
         institutionalMemory: common.institutionalMemory,
         domain: common.domain,
         aspects: common.aspects,
+        // A term may carry a schema (DataHub's model lists schemaMetadata among its aspects).
+        schemaMetadata: schemaMetadataResolver(loaders, { ...COMMON_RULES, ...DATASET_RULES }),
       },
     },
     {

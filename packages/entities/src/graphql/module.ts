@@ -6,7 +6,7 @@ import { browseResolvers } from './browse';
 import { catalogResolvers, relationshipsResolver } from './catalog';
 import { ASSET_RULES, assetMappings } from './assets';
 import { COMMON_RULES } from './common';
-import { refWithKey, urnArgument } from './common-fields';
+import { commonFields, refWithKey, urnArgument } from './common-fields';
 import { containerMappings } from './containers';
 import { DATASET_RULES, datasetMapping, datasetResolvers, entityObject } from './dataset';
 import { entityTypeResolvers } from './mapping/declare';
@@ -57,6 +57,8 @@ import { businessAttributeNameTaken, businessAttributeResolvers } from './busine
 import { siblingResolvers } from './siblings';
 import { ingestionResolvers } from './ingestion';
 import { secretResolvers } from './secrets';
+import { connectionResolvers } from './connections';
+import { assetSettingsResolvers } from './asset-settings';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -136,6 +138,8 @@ const TYPE_DEFS = sdlFiles(
   'siblings.graphql',
   'ingestion.graphql',
   'secrets.graphql',
+  'connections.graphql',
+  'asset-settings.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -157,7 +161,10 @@ export function createEntityGraphql(options: {
   now?: () => number;
   /** Ends a removed user's sign-in (the host's auth: password, sessions, tokens). */
   userRemoved?: UserRemoved;
-  /** DataHub's SECRET_SERVICE_ENCRYPTION_KEY: encrypts ingestion secrets as DataHub does (none: secrets are refused). */
+  /**
+   * DataHub's SECRET_SERVICE_ENCRYPTION_KEY: encrypts ingestion secrets and connections' blobs as DataHub does (none:
+   * both are refused).
+   */
   secretKey?: string;
 }): ApiModule {
   const { service, search } = options;
@@ -211,6 +218,7 @@ export function createEntityGraphql(options: {
           corpUser: (_parent, { urn }, context) => ofType('corpuser', urn, context),
           corpGroup: (_parent, { urn }, context) => ofType('corpGroup', urn, context),
           dataPlatform: (_parent, { urn }, context) => ofType('dataPlatform', urn, context),
+          dataPlatformInstance: (_parent, { urn }, context) => ofType('dataPlatformInstance', urn, context),
           entity: (_parent, { urn }, context) => entityOf(urn, context),
           entities: async (_parent, { urns, checkForExistence }, context) => {
             // With checkForExistence, urns of entities not stored are left out (DataHub's filter), not answered null.
@@ -265,6 +273,10 @@ export function createEntityGraphql(options: {
           ...userEditResolvers(service, now, options.userRemoved),
         },
       },
+      // @mds/tags's Tag answers its raw aspects here (DataHub's WeaklyTypedAspectsResolver), as every other entity type.
+      entityTypeResolvers(loaders, [{ entity: 'tag', fields: {}, resolvers: { aspects: commonFields(loaders).aspects } }], {
+        rules: TYPE_RULES,
+      }),
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
         rules: TYPE_RULES,
         ref: refWithKey,
@@ -290,7 +302,7 @@ export function createEntityGraphql(options: {
       ...dataProductResolvers(loaders, searchEntities),
       ...ownershipTypeResolvers(loaders, search),
       ...structuredPropertyResolvers(service, loaders, now),
-      ...applicationResolvers(service, loaders, now),
+      ...applicationResolvers(service, loaders, searchEntities, now),
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
       policyResolvers(service, now),
@@ -303,6 +315,8 @@ export function createEntityGraphql(options: {
       siblingResolvers(service, loaders, searchEntities),
       ingestionResolvers(service, search, loaders, now),
       secretResolvers(service, search, loaders, now, options.secretKey),
+      ...connectionResolvers(service, loaders, options.secretKey),
+      ...assetSettingsResolvers(service, loaders),
     ],
   };
 }

@@ -99,12 +99,14 @@ const DATA_JOB_PARTS = { ownership, tags, globalTags: tags, editableProperties: 
  * entity's existence (D3) are checked.
  */
 export function updateMutationResolvers(service: EntityService, now: () => number): MutationResolvers {
-  const update = async <Input extends object>(
+  /** An update's grant and writes, checked (privileges, then the entity's existence) but not yet written. */
+  const plan = async <Input extends object>(
     actor: Actor,
     urn: string,
     entityType: string,
     parts: Readonly<Record<string, Part<never>>>,
     input: Input,
+    audit: { actor: string; time: number },
   ) => {
     const given = Object.entries(input).filter(([name, value]) => value != null && Object.hasOwn(parts, name)) as [string, never][];
     // An input of no part edits nothing, and asks for nothing.
@@ -113,18 +115,39 @@ export function updateMutationResolvers(service: EntityService, now: () => numbe
       : undefined;
     if ((await entityTypeOf(graphqlReader(service, actor), urn)) !== entityType || parseUrn(urn).entityType !== entityType)
       throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
-    const audit = { actor: actor.urn, time: now() };
     // `tags` wins over its deprecated alias `globalTags` when both are given: one write per aspect.
     const writes = new Map<string, Edit>();
     for (const [name, value] of given.sort(([a], [b]) => Number(a === 'tags') - Number(b === 'tags'))) {
       const part = parts[name]!;
       writes.set(part.aspect, { urn, aspect: part.aspect, changeType: 'UPSERT', value: part.value(value, audit) });
     }
-    if (grant && writes.size) await writeAll(service, grant, [...writes.values()], audit);
+    return { grant, writes: [...writes.values()] };
+  };
+  const update = async <Input extends object>(
+    actor: Actor,
+    urn: string,
+    entityType: string,
+    parts: Readonly<Record<string, Part<never>>>,
+    input: Input,
+  ) => {
+    const audit = { actor: actor.urn, time: now() };
+    const { grant, writes } = await plan(actor, urn, entityType, parts, input, audit);
+    if (grant && writes.length) await writeAll(service, grant, writes, audit);
     return entityObject(urn);
   };
   return {
     updateDataset: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataset', DATASET_PARTS, input),
+    // DataHub's MutableTypeBatchResolver over DatasetType.batchUpdate: every item checked before any is written, then
+    // all written together; the datasets answered in the input's order.
+    updateDatasets: async (_parent, { input }, { actor }) => {
+      const audit = { actor: actor.urn, time: now() };
+      const plans = [];
+      for (const item of input) plans.push(await plan(actor, item.urn, 'dataset', DATASET_PARTS, item.update, audit));
+      const grants = plans.flatMap((p) => (p.grant ? [p.grant] : []));
+      const writes = plans.flatMap((p) => p.writes);
+      if (writes.length) await writeAll(service, grants, writes, audit);
+      return input.map((item) => entityObject(item.urn) ?? null);
+    },
     updateDashboard: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dashboard', DASHBOARD_PARTS, input),
     updateChart: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'chart', CHART_PARTS, input),
     updateDataFlow: async (_parent, { urn, input }, { actor }) => await update(actor, urn, 'dataFlow', DATA_FLOW_PARTS, input),

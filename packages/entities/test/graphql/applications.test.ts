@@ -150,4 +150,41 @@ describe("Applications, as DataHub's ApplicationMapper and application resolvers
       { message: 'The Application provided does not exist', code: 400 },
     ]);
   });
+
+  it('updateApplication and listApplicationAssets (declared by DataHub, not wired there): as updateDataProduct and listDataProductAssets', async () => {
+    const { run, stored, errorOf } = await setup();
+    await run(
+      `mutation { createApplication(input: { id: "billing", properties: { name: "Billing", description: "Invoices" } }) { urn } }`,
+      undefined,
+      editor(),
+    );
+    const UPDATE = `mutation updateApplication($urn: String!, $input: UpdateApplicationInput!) { updateApplication(urn: $urn, input: $input) { urn properties { name description } } }`;
+    const renamed = await run(UPDATE, { urn: BILLING, input: { name: 'Billing & payments' } }, editor());
+    expect(renamed.data).toEqual({
+      updateApplication: { urn: BILLING, properties: { name: 'Billing & payments', description: 'Invoices' } },
+    });
+    expect(await stored(BILLING, 'applicationProperties')).toEqual({ name: 'Billing & payments', description: 'Invoices' });
+    expect(errorOf(await run(UPDATE, { urn: BILLING, input: { description: 'x' } }, reader()))).toEqual([
+      { message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 },
+    ]);
+    expect(errorOf(await run(UPDATE, { urn: 'urn:li:application:none', input: { name: 'x' } }, editor()))).toEqual([
+      { message: 'The Application provided does not exist', code: 400 },
+    ]);
+
+    await run(
+      `mutation { batchSetApplication(input: { applicationUrn: "${BILLING}", resourceUrns: ["${ORDERS}"] }) }`,
+      undefined,
+      editor(),
+    );
+    const LIST = `query listApplicationAssets($urn: String!, $input: SearchAcrossEntitiesInput!) {
+      listApplicationAssets(urn: $urn, input: $input) { start count total searchResults { entity { urn } } }
+    }`;
+    const listed = await run(LIST, { urn: BILLING, input: { query: '*', start: 0, count: 10 } }, reader());
+    expect(listed.data).toEqual({ listApplicationAssets: { start: 0, count: 1, total: 1, searchResults: [{ entity: { urn: ORDERS } }] } });
+    const none = await run(LIST, { urn: 'urn:li:application:none', input: { query: '*' } }, reader());
+    expect(none.data!.listApplicationAssets).toMatchObject({ total: 0, searchResults: [] });
+    expect(errorOf(await run(LIST, { urn: ORDERS, input: { query: '*' } }, reader()))).toEqual([
+      { message: `${ORDERS} is not an application urn`, code: 400 },
+    ]);
+  });
 });

@@ -195,4 +195,23 @@ describe("ER model relationships, as DataHub's ERModelRelationMapper and its cre
       { message: `ER model relationship ${absent} does not exist`, code: 404 },
     ]);
   });
+
+  it('deleteERModelRelationship (declared by DataHub, not wired there) deletes for who may create it, not for a reader', async () => {
+    const { run, stored, errorOf } = await setup();
+    expect((await run(CREATE, created, modeller())).errors).toBeUndefined();
+    const DELETE = `mutation deleteERModelRelationship($urn: String!) { deleteERModelRelationship(urn: $urn) }`;
+    expect(errorOf(await run(DELETE, { urn: URN }, reader()))).toEqual([
+      { message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 },
+    ]);
+    expect(await stored(URN, 'erModelRelationshipProperties')).toBeDefined();
+    expect(await run(DELETE, { urn: URN }, modeller())).toEqual({ data: { deleteERModelRelationship: true } });
+    expect(await stored(URN, 'erModelRelationshipProperties')).toBeUndefined();
+    expect((await run(GET, { urn: URN }, reader())).data).toEqual({ erModelRelationship: null });
+    expect(errorOf(await run(DELETE, { urn: URN }, modeller()))).toEqual([
+      { message: `ER model relationship ${URN} does not exist`, code: 404 },
+    ]);
+    expect(errorOf(await run(DELETE, { urn: HIVE }, editor()))).toEqual([
+      { message: `${HIVE} is not an ER model relationship urn`, code: 400 },
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { upsert } from './edit-support';
 import { goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
 
@@ -250,5 +251,39 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
     const { context } = await import('./golden');
     const refused = await graphql({ schema, source: '{ glossaryTerm(urn: "nope") { urn } }', contextValue: context });
     expect(refused.errors?.[0]?.message).toBe('Invalid urn: nope');
+  });
+
+  it("a term's schemaMetadata(version:) reads the term's own aspect as a dataset's does (AspectResolver, SchemaMetadataMapper)", async () => {
+    const { service, query } = await glossary();
+    const schema = (field: string) => ({
+      schemaName: 'revenue',
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+      fields: [{ fieldPath: field, nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+    });
+    const term = 'urn:li:glossaryTerm:Revenue';
+    for (const field of ['amount', 'total'])
+      await service.ingest(SYSTEM_ACTOR, [upsert(term, 'schemaMetadata', schema(field))], { batch: false });
+    const fields = 'name aspectVersion platformUrn fields { fieldPath type nativeDataType schemaFieldEntity { urn } }';
+    const data = await query(`{
+      latest: glossaryTerm(urn: "${term}") { schemaMetadata(version: 0) { ${fields} } }
+      first: glossaryTerm(urn: "${term}") { schemaMetadata(version: 1) { ${fields} } }
+      none: glossaryTerm(urn: "${SENSITIVE}") { schemaMetadata { name } }
+    }`);
+    const answer = (field: string, aspectVersion: number) => ({
+      name: 'revenue',
+      aspectVersion,
+      platformUrn: 'urn:li:dataPlatform:hive',
+      fields: [
+        { fieldPath: field, type: 'NUMBER', nativeDataType: 'int', schemaFieldEntity: { urn: `urn:li:schemaField:(${term},${field})` } },
+      ],
+    });
+    expect(data).toEqual({
+      latest: { schemaMetadata: answer('total', 0) },
+      first: { schemaMetadata: answer('amount', 1) },
+      none: { schemaMetadata: null },
+    });
   });
 });

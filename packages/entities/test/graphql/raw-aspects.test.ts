@@ -62,3 +62,38 @@ describe("DataPlatform.displayName (deprecated), as DataHub's DataPlatformMapper
     expect(data.dataPlatform).toEqual({ name: 'hive', displayName: null, properties: { displayName: 'Hive' } });
   });
 });
+
+describe("dataPlatformInstance(urn:), as DataHub's DataPlatformInstanceType loads it", () => {
+  it('answers a stored instance with what its urn says and its properties; null when absent or of another type', async () => {
+    const query = await setup();
+    const instance = 'urn:li:dataPlatformInstance:(urn:li:dataPlatform:hive,warehouse)';
+    const data = await query(`{
+      absent: dataPlatformInstance(urn: "${instance}") { urn }
+      other: dataPlatformInstance(urn: "${PLATFORM}") { urn }
+    }`);
+    expect(data).toEqual({ absent: null, other: null });
+    const entities = await createEntities({ db: await databases.open() });
+    await entities.service.ingest(
+      SYSTEM_ACTOR,
+      [upsert(instance, 'dataPlatformInstanceProperties', { name: 'Warehouse', customProperties: { region: 'eu' } })],
+      { batch: true },
+    );
+    const schema = schemaOf(createEntityGraphql({ service: entities.service, search: entities.search }));
+    const result = await graphql({
+      schema,
+      source: `{ dataPlatformInstance(urn: "${instance}") { urn type instanceId platform { urn } properties { name customProperties { key value } } } }`,
+      contextValue: context,
+    });
+    expect(result).toEqual({
+      data: {
+        dataPlatformInstance: {
+          urn: instance,
+          type: 'DATA_PLATFORM_INSTANCE',
+          instanceId: 'warehouse',
+          platform: { urn: PLATFORM },
+          properties: { name: 'Warehouse', customProperties: [{ key: 'region', value: 'eu' }] },
+        },
+      },
+    });
+  });
+});
