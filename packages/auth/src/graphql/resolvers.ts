@@ -1,5 +1,5 @@
 import { badRequest, forbidden, notFound, type ApiContext, type FacetFilterInput, type Resolvers } from '@mds/schema';
-import { requireCorpUserUrn, requireNotSystemActor } from '../actors';
+import { requireCorpUserUrn, requireNotSystemActor, ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from '../actors';
 import type { Credentials } from '../credentials/service';
 import type { Store, TokenFilter } from '../db/store';
 import { hasAnyPrivilege, Privilege } from '../privileges';
@@ -105,6 +105,18 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; cred
       createInviteToken: async (_parent, { input }, context) => {
         if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_POLICIES])) throw forbidden(INVITE_FORBIDDEN('create'));
         return { __typename: 'InviteToken', inviteToken: await credentials.inviteToken(input.roleUrn ?? null, true) };
+      },
+
+      // DataHub's AcceptRoleResolver: any signed-in user, no privilege; the invite's role replaces the user's own.
+      acceptRole: async (_parent, { input }, context) => {
+        const userUrn = context.actor.urn;
+        if (userUrn === SYSTEM_ACTOR_URN)
+          throw badRequest(`${SYSTEM_ACTOR_URN} is the system client and cannot hold a role: accept the invite signed in as a user.`);
+        // DataHub's root user holds every privilege through a policy of its own, whatever its role; here that is its Admin role.
+        if (userUrn === ROOT_ACTOR_URN)
+          throw badRequest(`The root user ${ROOT_ACTOR_URN} keeps its Admin role: an invite cannot change it.`);
+        await credentials.acceptInvite(userUrn, input.inviteToken);
+        return true;
       },
 
       // DataHub's CreateNativeUserResetTokenResolver: MANAGE_USER_CREDENTIALS.
