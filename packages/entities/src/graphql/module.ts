@@ -285,7 +285,7 @@ export function createEntityGraphql(options: {
       ...applicationResolvers(service, loaders, now),
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
-      policyResolvers(service, now),
+      policyResolvers(service, loaders, now),
       ...queryResolvers(service, loaders, search, now),
       ...versioningResolvers(service, loaders, searchEntities, now),
       ...erModelResolvers(service, loaders, now),
