@@ -14,11 +14,11 @@ const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const UNAUTHORIZED = { message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 };
 
 let mds: Mds;
-let editor: string;
+let reader: string;
 beforeAll(async () => {
   mds = await startMds();
-  // An Editor holds EDIT_ENTITY but not MANAGE_GLOSSARIES: every glossary edit refuses it.
-  editor = await mds.tokenFor('urn:li:corpuser:editor', 'urn:li:dataHubRole:Editor');
+  // A Reader holds no MANAGE_GLOSSARIES (an Editor does, as DataHub's default Editors policy gives it): every glossary edit refuses it.
+  reader = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
   await ingestSampleData(mds);
 });
 afterAll(() => mds?.close());
@@ -61,7 +61,7 @@ describe('createGlossaryNode, createGlossaryTerm (CreateGlossaryNodeResolver, Cr
     expect(await rootTerms()).not.toContain(termUrn);
   });
 
-  it('refuses a name taken at the same level, an id taken, a parent that is no node, and an Editor', async () => {
+  it('refuses a name taken at the same level, an id taken, a parent that is no node, and a Reader', async () => {
     const again = await sendUiMutation(mds, 'createGlossaryTerm');
     expect(graphqlError(again as never)).toEqual({
       message: 'Glossary Term with this name already exists at this level of the Business Glossary',
@@ -78,13 +78,13 @@ describe('createGlossaryNode, createGlossaryTerm (CreateGlossaryNodeResolver, Cr
       message: `Failed to create Glossary Term. ${TERM} either does not exist or is not a glossaryNode.`,
       code: 400,
     });
-    expect(graphqlError((await sendUiMutation(mds, 'createGlossaryNode', { token: editor })) as never)).toEqual(UNAUTHORIZED);
+    expect(graphqlError((await sendUiMutation(mds, 'createGlossaryNode', { token: reader })) as never)).toEqual(UNAUTHORIZED);
   });
 });
 
 describe('updateParentNode (UpdateParentNodeResolver)', () => {
   it('moves a term to the root and back under its node; the listings follow', async () => {
-    expect(graphqlError((await sendUiMutation(mds, 'updateParentNode', { call: 1, token: editor })) as never)).toEqual(UNAUTHORIZED);
+    expect(graphqlError((await sendUiMutation(mds, 'updateParentNode', { call: 1, token: reader })) as never)).toEqual(UNAUTHORIZED);
     expect((await sendUiMutation(mds, 'updateParentNode', { call: 1 })).body).toEqual({ data: { updateParentNode: true } });
     expect((await storedAspect(mds, TERM, 'glossaryTermInfo'))?.parentNode).toBeUndefined();
     expect(await rootTerms()).toContain(TERM);
@@ -100,7 +100,7 @@ describe('updateParentNode (UpdateParentNodeResolver)', () => {
 });
 
 describe('addRelatedTerms, removeRelatedTerms (AddRelatedTermsResolver, RemoveRelatedTermsResolver)', () => {
-  it('adds an isA relation once and removes it; refuses the term itself and an Editor', async () => {
+  it('adds an isA relation once and removes it; refuses the term itself and a Reader', async () => {
     expect((await sendUiMutation(mds, 'addRelatedTerms')).body).toEqual({ data: { addRelatedTerms: true } });
     expect((await sendUiMutation(mds, 'addRelatedTerms')).body).toEqual({ data: { addRelatedTerms: true } });
     expect((await storedAspect(mds, TERM, 'glossaryRelatedTerms'))?.isRelatedTerms).toEqual([OTHER_TERM]);
@@ -109,7 +109,7 @@ describe('addRelatedTerms, removeRelatedTerms (AddRelatedTermsResolver, RemoveRe
       message: `Failed to update ${TERM}. Tried to create related term with itself.`,
       code: 400,
     });
-    expect(graphqlError((await sendUiMutation(mds, 'removeRelatedTerms', { token: editor })) as never)).toEqual(UNAUTHORIZED);
+    expect(graphqlError((await sendUiMutation(mds, 'removeRelatedTerms', { token: reader })) as never)).toEqual(UNAUTHORIZED);
     expect((await sendUiMutation(mds, 'removeRelatedTerms')).body).toEqual({ data: { removeRelatedTerms: true } });
     expect((await storedAspect(mds, TERM, 'glossaryRelatedTerms'))?.isRelatedTerms).toEqual([]);
   });
@@ -126,7 +126,7 @@ describe('deleteGlossaryEntity (DeleteGlossaryEntityResolver)', () => {
     });
     expect((await storedAspect(mds, OTHER_TERM, 'glossaryRelatedTerms'))?.isRelatedTerms).toContain(TERM);
 
-    expect(graphqlError((await sendUiMutation(mds, 'deleteGlossaryEntity', { token: editor })) as never)).toEqual(UNAUTHORIZED);
+    expect(graphqlError((await sendUiMutation(mds, 'deleteGlossaryEntity', { token: reader })) as never)).toEqual(UNAUTHORIZED);
     expect((await sendUiMutation(mds, 'deleteGlossaryEntity')).body).toEqual({ data: { deleteGlossaryEntity: true } });
     expect((await mds.graphql(`{ entityExists(urn: "${TERM}") }`)).body.data.entityExists).toBe(false);
     expect((await storedAspect(mds, HIVE, 'glossaryTerms'))?.terms.map((t: { urn: string }) => t.urn)).not.toContain(TERM);

@@ -182,8 +182,8 @@ describe('updateEmbed (UpdateEmbedResolver), updateDisplayProperties (UpdateDisp
     expect((await storedAspect(mds, TERM, 'glossaryTermInfo'))?.name).toBe('Orders');
     const { body } = await mds.graphql(`query { glossaryTerm(urn: "${TERM}") { properties { name } } }`);
     expect(body.data.glossaryTerm.properties.name).toBe('Orders');
-    // An Editor holds EDIT_ENTITY, not MANAGE_GLOSSARIES.
-    expect(graphqlError((await sendUiMutation(mds, 'updateName', { token: editor })) as never)).toEqual(UNAUTHORIZED);
+    // A Reader holds no MANAGE_GLOSSARIES (an Editor does, as DataHub's default Editors policy gives it).
+    expect(graphqlError((await sendUiMutation(mds, 'updateName', { token: reader })) as never)).toEqual(UNAUTHORIZED);
 
     await mds.graphql(`mutation { createDomain(input: { id: "sales", name: "Sales" }) }`);
     const taken = await sendUiMutation(mds, 'updateName', { change: (v) => (v.input = { urn: 'urn:li:domain:sales', name: 'MARKETING' }) });

@@ -59,8 +59,8 @@ const latest = async (urn: string, aspect: string) => {
 };
 
 describe("the UI's structured-property pages", () => {
-  it('createStructuredProperty from the drawer: refused to an Editor, written for an admin, read back by getStructuredProperty and search', async () => {
-    expect(graphqlError(await ui('createStructuredProperty', editor))).toEqual({
+  it('createStructuredProperty from the drawer: refused to a Reader (an Editor holds MANAGE_STRUCTURED_PROPERTIES, as in DataHub), written for an admin, read back by getStructuredProperty and search', async () => {
+    expect(graphqlError(await ui('createStructuredProperty', reader))).toEqual({
       message: 'Unable to create structured property. Please contact your admin.',
       code: 403,
     });
@@ -138,7 +138,7 @@ describe("the UI's structured-property pages", () => {
   });
 
   it('display preferences update the settings; the table deletes the property', async () => {
-    expect(graphqlError(await ui('updateStructuredProperty', editor))).toEqual({
+    expect(graphqlError(await ui('updateStructuredProperty', reader))).toEqual({
       message: 'Unable to update structured property. Please contact your admin.',
       code: 403,
     });
@@ -150,7 +150,7 @@ describe("the UI's structured-property pages", () => {
       showAsAssetBadge: false,
     });
 
-    expect(graphqlError(await ui('deleteStructuredProperty', editor))).toEqual({
+    expect(graphqlError(await ui('deleteStructuredProperty', reader))).toEqual({
       message: 'Unable to delete structured property. Please contact your admin.',
       code: 403,
     });

@@ -15,14 +15,35 @@ export interface Role {
   privileges: ReadonlySet<Privilege>;
 }
 
-/** What every user holds whatever the role, even none (DataHub's default policy 7). */
+/** What every user holds whatever the role, even none (DataHub's default policy 7 grants it to all users). */
 const BASELINE: readonly Privilege[] = [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS];
 
 const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
 
 /**
+ * What DataHub's default policies for all users give a Reader and an Editor too (boot/policies.json: policy 7,
+ * view-entity-page-all, view-dataset-sensitive): viewing entities, their profiles, usage and operations, and analytics.
+ */
+const VIEWING: readonly Privilege[] = [
+  Privilege.VIEW_ANALYTICS,
+  Privilege.VIEW_ENTITY_PAGE,
+  Privilege.VIEW_DATASET_PROFILE,
+  Privilege.VIEW_DATASET_USAGE,
+  Privilege.VIEW_DATASET_OPERATIONS,
+  Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE,
+  Privilege.GET_ENTITY,
+  Privilege.GET_COUNTS,
+  Privilege.GET_TIMELINE,
+  Privilege.GET_TIMESERIES_ASPECT,
+  Privilege.SEARCH,
+  Privilege.ES_EXPLAIN_QUERY,
+];
+
+/**
  * The fixed roles (spec 3), with DataHub's names and descriptions. Admin holds every privilege, MANAGE_POLICIES
- * included (DataHub's batchAssignRole requires it).
+ * included (DataHub's batchAssignRole requires it). Editor and Reader hold what DataHub's default policies give the
+ * role and all users (boot/policies.json; test/default-policies.test.ts compares them), on every entity: DataHub's
+ * Editor holds EDIT_ENTITY only on the 13 entity types its policy lists, here on all.
  */
 export const ROLES: readonly Role[] = [
   {
@@ -36,30 +57,46 @@ export const ROLES: readonly Role[] = [
     name: 'Editor',
     description: 'Can read and edit all metadata. Cannot take administrative actions.',
     privileges: privilegeSet(
+      ...VIEWING,
+      // Editors - Platform Policy
       Privilege.MANAGE_TAGS,
-      Privilege.CREATE_TAGS,
-      Privilege.VIEW_MANAGE_TAGS,
-      Privilege.VIEW_ENTITY_PAGE,
+      Privilege.MANAGE_DOMAINS,
+      Privilege.MANAGE_GLOSSARIES,
+      Privilege.MANAGE_BUSINESS_ATTRIBUTE,
+      Privilege.MANAGE_DOCUMENTATION_FORMS,
+      Privilege.MANAGE_FEATURES,
+      Privilege.MANAGE_GLOBAL_ANNOUNCEMENTS,
+      Privilege.MANAGE_STRUCTURED_PROPERTIES,
+      // Editors - Metadata Policy, and Edit Metadata Entities (EDIT_ENTITY)
       Privilege.EDIT_ENTITY,
       Privilege.EDIT_ENTITY_TAGS,
       Privilege.EDIT_DATASET_COL_TAGS,
-      Privilege.EDIT_ENTITY_OWNERS,
+      Privilege.EDIT_ENTITY_GLOSSARY_TERMS,
+      Privilege.EDIT_DATASET_COL_GLOSSARY_TERMS,
+      Privilege.EDIT_DATASET_COL_BUSINESS_ATTRIBUTE,
       Privilege.EDIT_ENTITY_DOCS,
       Privilege.EDIT_DATASET_COL_DESCRIPTION,
+      Privilege.EDIT_ENTITY_DOC_LINKS,
       Privilege.EDIT_ENTITY_DEPRECATION,
       Privilege.EDIT_ENTITY_DOMAINS,
-      Privilege.EDIT_ENTITY_DOC_LINKS,
       Privilege.EDIT_ENTITY_STATUS,
-      Privilege.VIEW_DATASET_PROFILE,
-      Privilege.VIEW_DATASET_USAGE,
-      Privilege.MANAGE_DOMAINS,
+      Privilege.EDIT_ENTITY_PROPERTIES,
+      Privilege.EDIT_ENTITY_ASSERTIONS,
+      Privilege.EDIT_ENTITY_INCIDENTS,
+      Privilege.EDIT_ENTITY_QUERIES,
+      Privilege.EDIT_ENTITY_DATA_PRODUCTS,
+      Privilege.EDIT_LINEAGE,
+      Privilege.EDIT_TAG_COLOR,
+      Privilege.MANAGE_DATA_PRODUCTS,
+      Privilege.MANAGE_ASSET_SUMMARY,
+      Privilege.PRODUCE_PLATFORM_EVENT,
     ),
   },
   {
     urn: ROLE_URNS.Reader,
     name: 'Reader',
     description: 'Can read all metadata. Cannot edit anything by default, or take administrative actions.',
-    privileges: privilegeSet(Privilege.VIEW_ENTITY_PAGE, Privilege.VIEW_DATASET_PROFILE, Privilege.VIEW_DATASET_USAGE),
+    privileges: privilegeSet(...VIEWING),
   },
 ];
 

@@ -2,7 +2,7 @@ import { ApiError } from '@mds/schema';
 import { generateKeyPair, SignJWT } from 'jose';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DURATION_MS, Privilege, ROOT_ACTOR_URN } from '../src/index';
+import { DURATION_MS, Privilege, privilegesOfRole, ROLE_URNS, ROOT_ACTOR_URN } from '../src/index';
 import { bearer, jwtPart, openTempDatabase, SECRETS, setup, tempDir, type Fixture } from './helpers';
 
 const BOB = 'urn:li:corpuser:bob';
@@ -147,12 +147,10 @@ describe('verification', () => {
     const { accessToken } = await auth.service.tokens.create({ actorUrn: BOB, duration: 'ONE_DAY', name: 'ok' });
     const actor = await auth.service.authenticate(bearer(accessToken));
     expect(actor?.urn).toBe(BOB);
-    expect([...actor!.privileges]).toEqual([
-      Privilege.GENERATE_PERSONAL_ACCESS_TOKENS,
-      Privilege.VIEW_ENTITY_PAGE,
-      Privilege.VIEW_DATASET_PROFILE,
-      Privilege.VIEW_DATASET_USAGE,
-    ]);
+    // A Reader's privileges (DataHub's default policies; default-policies.test.ts compares them in full).
+    expect(actor!.privileges).toEqual(privilegesOfRole(ROLE_URNS.Reader));
+    expect(actor!.privileges.has(Privilege.VIEW_ENTITY_PAGE)).toBe(true);
+    expect(actor!.privileges.has(Privilege.EDIT_ENTITY)).toBe(false);
     expect(await auth.service.authenticate(`bearer ${accessToken}`)).toMatchObject({ urn: BOB });
   });
 

@@ -154,13 +154,13 @@ describe('createPost, updatePost, deletePost (CreatePostResolver, UpdatePostReso
 
   it("refuses callers without the announcement privileges with DataHub's texts, and an absent post with a 400", async () => {
     const { run } = await withDatasets();
-    const refused = await run(alice, ui('createPost'), uiVariables('createPost'));
+    const refused = await run(bob, ui('createPost'), uiVariables('createPost'));
     expect(refused.errors?.[0]).toMatchObject({
       message: 'Unauthorized to create posts. Please contact your DataHub administrator if this needs corrective action.',
       extensions: { code: 403 },
     });
     const absent = 'urn:li:post:absent';
-    expect((await run(alice, ui('updatePost'), uiVariables('updatePost', { $POST_URN: absent }))).errors?.[0]?.message).toBe(
+    expect((await run(bob, ui('updatePost'), uiVariables('updatePost', { $POST_URN: absent }))).errors?.[0]?.message).toBe(
       'Unauthorized to update posts. Please contact your DataHub administrator if this needs corrective action.',
     );
     expect((await run(bob, ui('deletePost'), { urn: absent })).errors?.[0]?.message).toBe(
@@ -239,7 +239,7 @@ describe('updateGlobalViewsSettings, updateDocPropagationSettings, updateApplica
     });
 
     for (const name of ['updateDocPropagationSettings', 'updateApplicationsSettings', 'updateGlobalViewsSettings']) {
-      const refused = await run(alice, ui(name), uiVariables(name, { $VIEW_URN: 'urn:li:dataHubView:x' }));
+      const refused = await run(bob, ui(name), uiVariables(name, { $VIEW_URN: 'urn:li:dataHubView:x' }));
       expect(refused.errors?.[0]).toMatchObject({ message: UNAUTHORIZED, extensions: { code: 403 } });
     }
     const nulled = await run(admin, ui('updateApplicationsSettings'), { input: { enabled: null } });

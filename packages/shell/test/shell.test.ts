@@ -159,9 +159,13 @@ describe('me', () => {
         generatePersonalAccessTokens: true,
         createDomains: true,
         manageDomains: true,
+        // DataHub's default policies: the Editors' platform policy, and policy 7 for all users (viewAnalytics).
+        manageGlossaries: true,
+        manageFeatures: true,
+        viewAnalytics: true,
       },
     ],
-    ['a Reader', bob, 'bob', { ...none, generatePersonalAccessTokens: true }],
+    ['a Reader', bob, 'bob', { ...none, generatePersonalAccessTokens: true, viewAnalytics: true }],
     ['a user without a role', as('carol', 'none'), 'carol', none],
   ])('gives %s the flags its privileges grant', async (_who, context, username, platformPrivileges) => {
     const { run } = await setup();

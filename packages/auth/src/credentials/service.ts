@@ -155,6 +155,22 @@ export function createCredentials(options: CredentialsOptions) {
     },
 
     /**
+     * Gives `userUrn` the role of a current invite token (DataHub's AcceptRoleResolver through its InviteTokenService
+     * and RoleService): the token stays valid for others; one without a role removes the user's role, as DataHub
+     * writes an empty `roleMembership`. The role answered is the one now held. Callers check who the user is.
+     */
+    async acceptInvite(userUrn: string, inviteToken: string): Promise<string | null> {
+      const invite = inviteToken ? await store.findInvite(sha256Base64(inviteToken)) : undefined;
+      if (!invite) {
+        throw badRequest(
+          'Failed to accept role using invite token: the invite token is invalid (replaced by a newer one, or never issued); ask your administrator for a new invite link.',
+        );
+      }
+      await store.assignRole(invite.roleUrn, [userUrn], now());
+      return invite.roleUrn;
+    },
+
+    /**
      * A password reset token for a native user, valid one day (DataHub's NativeUserService): only its hash is kept.
      * 400 for a user without a password here.
      */

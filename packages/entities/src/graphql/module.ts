@@ -305,7 +305,7 @@ export function createEntityGraphql(options: {
       ...applicationResolvers(service, loaders, searchEntities, now),
       schemaFieldResolvers(loaders),
       userResolvers(loaders, TYPE_RULES),
-      policyResolvers(service, now),
+      policyResolvers(service, loaders, now),
       ...queryResolvers(service, loaders, search, now),
       ...versioningResolvers(service, loaders, searchEntities, now),
       ...erModelResolvers(service, loaders, now),

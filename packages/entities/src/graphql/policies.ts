@@ -3,7 +3,7 @@ import { isJsonObject, urnTypeOf } from '@mds/core';
 import { badRequest, forbidden, type ApiContext, type MutationResolvers, type QueryResolvers, type Resolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { anyOf, type EntityService } from '../service';
-import { pageOrRefuse, refWithKey } from './common-fields';
+import { aspectValue, pageOrRefuse, refWithKey, type Loaders } from './common-fields';
 import { writeAll } from './mutation-support';
 
 const MANAGE = anyOf(Privilege.MANAGE_POLICIES);
@@ -155,11 +155,43 @@ function policyFilter(
 }
 
 /**
+ * The `DataHubPolicy` entity, as a role's or another entity's edges reach it (DataHub's DataHubPolicyMapper): its
+ * `dataHubPolicyInfo` as listPolicies shows it, with the policy's kind as `policyType` (`type` is the entity type).
+ * A policy stored without that aspect is named by its urn's id and has no privileges, actors or resources.
+ */
+function policyEntityResolvers(loaders: Loaders): Resolvers {
+  const infoOf = aspectValue(loaders);
+  const policyOf = async (urn: string, context: ApiContext) => {
+    const info = await infoOf(urn, 'dataHubPolicyInfo', context);
+    return info ? toPolicy(urn, info) : undefined;
+  };
+  const field =
+    <K extends keyof ReturnType<typeof toPolicy>>(key: K, absent: (urn: string) => unknown) =>
+    async (parent: { urn: string }, _args: unknown, context: ApiContext) => {
+      const policy = await policyOf(parent.urn, context);
+      return (policy ? policy[key] : absent(parent.urn)) as never;
+    };
+  const none = () => null;
+  return {
+    DataHubPolicy: {
+      name: field('name', (urn) => urn.slice(POLICY_PREFIX.length)),
+      policyType: field('type', () => 'METADATA'),
+      state: field('state', () => 'INACTIVE'),
+      description: field('description', none),
+      resources: field('resources', none),
+      privileges: field('privileges', () => []),
+      actors: field('actors', () => ({ resourceOwners: false, allUsers: false, allGroups: false })),
+      editable: field('editable', () => true),
+    },
+  };
+}
+
+/**
  * Access policies (DataHub's policy resolvers): `listPolicies`, `createPolicy`, `updatePolicy`, `deletePolicy`, all
  * for holders of MANAGE_POLICIES, and `getGrantedPrivileges`. A policy is a `dataHubPolicy` entity whose
  * `dataHubPolicyInfo` the one policy evaluates from the next request on.
  */
-export function policyResolvers(service: EntityService, now: () => number): Resolvers {
+export function policyResolvers(service: EntityService, loaders: Loaders, now: () => number): Resolvers {
   const manage = (context: ApiContext) => service.authorize(context.actor, MANAGE, undefined, UNAUTHORIZED);
   const policyUrn = (urn: string) => {
     if (!urn.startsWith(POLICY_PREFIX) || urn.length === POLICY_PREFIX.length || urnTypeOf(urn) !== 'dataHubPolicy')
@@ -209,5 +241,5 @@ export function policyResolvers(service: EntityService, now: () => number): Reso
       return urn;
     },
   };
-  return { Query, Mutation };
+  return { Query, Mutation, ...policyEntityResolvers(loaders) };
 }
