@@ -54,6 +54,7 @@ import { notebookResolvers } from './notebooks';
 import { userEditResolvers, userListResolvers, type UserRemoved } from './user-mutations';
 import { entityPrivilegesResolvers } from './entity-privileges';
 import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
+import { accessResolvers } from './access';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -79,6 +80,7 @@ const OWN_TYPES = [
   'ER_MODEL_RELATIONSHIP',
   'NOTEBOOK',
   'BUSINESS_ATTRIBUTE',
+  'ROLE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -130,6 +132,7 @@ const TYPE_DEFS = sdlFiles(
   'user-mutations.graphql',
   'entity-privileges.graphql',
   'business-attributes.graphql',
+  'access.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -292,6 +295,7 @@ export function createEntityGraphql(options: {
       notebookResolvers(loaders),
       entityPrivilegesResolvers(service, loaders),
       ...businessAttributeResolvers(service, search, loaders, now),
+      accessResolvers(loaders),
     ],
   };
 }
