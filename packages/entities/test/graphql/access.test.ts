@@ -185,6 +185,14 @@ describe("External access roles and assets' access, as DataHub's RoleMapper, Acc
     expect(read.data!.other).toEqual({ urn: OTHER_DATASET, access: null });
   });
 
+  it("the UI's getContainer (the container's page) answers the container's access among its other fields", async () => {
+    const { ui } = await setup();
+    const read = await ui('getContainer');
+    expect(read.errors).toBeUndefined();
+    expect(read.data!.container.urn).toBe(CONTAINER);
+    expect(read.data!.container.access).toEqual({ roles: [{ role: { urn: WRITER_ROLE } }] });
+  });
+
   it('roles are found by search and by entity(urn:), as RoleType is searchable', async () => {
     const { run } = await setup();
     const read = await run(
