@@ -59,6 +59,7 @@ import { ingestionResolvers } from './ingestion';
 import { secretResolvers } from './secrets';
 import { connectionResolvers } from './connections';
 import { assetSettingsResolvers } from './asset-settings';
+import { accessResolvers } from './access';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -84,6 +85,7 @@ const OWN_TYPES = [
   'ER_MODEL_RELATIONSHIP',
   'NOTEBOOK',
   'BUSINESS_ATTRIBUTE',
+  'ROLE',
 ];
 /** The SDL this module answers: one file beside each resolver file (a type that grows across files uses `extend type`). */
 const TYPE_DEFS = sdlFiles(
@@ -140,6 +142,7 @@ const TYPE_DEFS = sdlFiles(
   'secrets.graphql',
   'connections.graphql',
   'asset-settings.graphql',
+  'access.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -317,6 +320,7 @@ export function createEntityGraphql(options: {
       secretResolvers(service, search, loaders, now, options.secretKey),
       ...connectionResolvers(service, loaders, options.secretKey),
       ...assetSettingsResolvers(service, loaders),
+      accessResolvers(loaders),
     ],
   };
 }
