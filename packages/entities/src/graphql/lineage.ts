@@ -1,4 +1,4 @@
-import { findEntityOfUrn, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import {
   badRequest,
@@ -11,7 +11,7 @@ import {
 } from '@mds/schema';
 import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
-import { pageOrRefuse, list, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { pageOrRefuse, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import { filterGroups } from './search';
 
@@ -71,7 +71,8 @@ const degreeBucket = (degree: number) => (degree > 2 ? '3+' : String(degree));
 /**
  * Lineage as DataHub's GraphQL answers it: `searchAcrossLineage` and `scrollAcrossLineage` over the store's bounded
  * walk (model/lineage.ts says which edges; the search index narrows by query, types and filters and counts facets),
- * and the `lineage` and `fineGrainedLineages` fields of entities (`relationships` of every type: catalog.ts). Reads go through the request's
+ * and the `lineage` field of entities (`relationships` of every type: catalog.ts; column-level lineage is the
+ * `FineGrainedLineage` rule of common.ts). Reads go through the request's
  * loaders (the entity service under the caller's rule).
  */
 export function lineageResolvers(options: {
@@ -276,18 +277,6 @@ export function lineageResolvers(options: {
     return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
   };
 
-  /** Column-level lineage of a dataset's upstreamLineage, field urns read as DataHub's mapper reads them. */
-  const fineGrainedLineages = async (parent: Parent, _args: unknown, context: ApiContext) => {
-    const value = (await loaders(context).aspects(urnOf(parent)))?.get('upstreamLineage')?.value;
-    if (!value || !Array.isArray(value.fineGrainedLineages)) return null;
-    return list(value.fineGrainedLineages).map((item) => ({
-      upstreams: schemaFieldRefs(item.upstreams),
-      downstreams: schemaFieldRefs(item.downstreams),
-      query: text(item.query),
-      transformOperation: text(item.transformOperation),
-    }));
-  };
-
   const linked = { lineage };
   return {
     Query: {
@@ -319,26 +308,11 @@ export function lineageResolvers(options: {
         };
       },
     },
-    Dataset: { ...linked, fineGrainedLineages },
+    Dataset: linked,
     Dashboard: linked,
     Chart: linked,
     DataFlow: linked,
     DataJob: linked,
     Assertion: linked,
   };
-}
-
-/** `urn:li:schemaField:(<dataset urn>,<field path>)` as DataHub's `SchemaFieldRef` (its key's two parts); other urns skipped. */
-function schemaFieldRefs(value: unknown) {
-  if (!Array.isArray(value)) return null;
-  return value.flatMap((urn) => {
-    if (typeof urn !== 'string') return [];
-    try {
-      const { entityType, parts } = parseUrn(urn);
-      return entityType === 'schemaField' && parts.length === 2 ? [{ urn: parts[0]!, path: parts[1]! }] : [];
-    } catch (error) {
-      if (error instanceof UrnError) return [];
-      throw error;
-    }
-  });
 }

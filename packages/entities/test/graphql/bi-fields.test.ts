@@ -1,0 +1,376 @@
+import { sqliteTestDatabases } from '@mds/db/testing';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { SYSTEM_ACTOR } from '../../src/index';
+import { actor, upsert, versionedOnly } from './edit-support';
+import { goldenGraphql } from './golden';
+
+const databases = sqliteTestDatabases();
+afterEach(databases.closeOpened);
+afterAll(databases.dispose);
+
+// The fields of charts, dashboards, flows, jobs and datasets the UI's pages read beside `properties` (chart.graphql,
+// dashboard.graphql, dataFlow.graphql, dataJob.graphql, lineage.graphql and the fragments browsePathV2Fields,
+// inputFieldsFields, dataTransformLogicFields, schemaMetadataFields: apps/server/test/fixtures/datahub-web-react,
+// DataHub c731e725), over DataHub's golden files (test/fixtures/datahub, SOURCES.md): a MySQL ingestion
+// (mysql_table_level_only.json), Superset's charts and dashboards (golden_test_ingest.json) and a Fivetran sync into
+// Snowflake (fivetran_snowflake_golden.json). Each expectation is what DataHub's mapper gives for the stored aspects.
+const FLOW = 'urn:li:dataFlow:(mysql,northwind.northwind.stored_procedures,PROD)';
+const JOB = `urn:li:dataJob:(${FLOW},AddCustomer)`;
+const NORTHWIND = 'urn:li:container:dc2ae101b66746b9c2b6df8ee89ca88f';
+const PROCEDURES = 'urn:li:container:7b677d9de1e980494659f0959b716bae';
+const CUSTOMERS = 'urn:li:dataset:(urn:li:dataPlatform:mysql,northwind.customers,PROD)';
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:mysql,northwind.orders,PROD)';
+const CHART = 'urn:li:chart:(superset,10)';
+const DASHBOARD = 'urn:li:dashboard:(superset,1)';
+const TABLE_1 = 'urn:li:dataset:(urn:li:dataPlatform:superset,test_database1.test_schema1.Test Table 1,PROD)';
+const FIVETRAN_FLOW = 'urn:li:dataFlow:(fivetran,calendar_elected,PROD)';
+const FIVETRAN_JOB = `urn:li:dataJob:(${FIVETRAN_FLOW},calendar_elected)`;
+const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+
+/** The data of `source` read in a request of its own (a request's reads are cached: a later one sees later writes). */
+async function read(run: Awaited<ReturnType<typeof golden>>['run'], source: string, variables: Record<string, unknown>) {
+  const result = await run(source, variables, actor('urn:li:corpuser:reader'));
+  expect(result.errors).toBeUndefined();
+  return result.data!;
+}
+
+const golden = () =>
+  goldenGraphql(databases, ['mysql_table_level_only.json', 'golden_test_ingest.json', 'fivetran_snowflake_golden.json'], {
+    keep: versionedOnly,
+  });
+
+// What browsePathV2Fields reads of each entry (its entityDisplayNameFields, for the entry types stored here).
+const BROWSE_PATH_V2 = `browsePathV2 { path { name entity { urn type ... on Container { properties { name } } ... on DataFlow { properties { name } } } } }`;
+
+describe('browsePathV2 on every browsable type (BrowsePathsV2Mapper, as ChartMapper, DashboardMapper, DataFlowMapper, DataJobMapper, DatasetMapper call it)', () => {
+  it('answers the stored path, each entry with the entity its urn names (stored or not); null when none is stored', async () => {
+    const { query, run, service } = await golden();
+    const data = await query(
+      `query($flow: String!, $job: String!, $fivetran: String!, $orders: String!, $chart: String!, $dashboard: String!) {
+        flow: dataFlow(urn: $flow) { ${BROWSE_PATH_V2} }
+        job: dataJob(urn: $job) { ${BROWSE_PATH_V2} }
+        fivetran: dataJob(urn: $fivetran) { ${BROWSE_PATH_V2} }
+        orders: dataset(urn: $orders) { ${BROWSE_PATH_V2} }
+        chart: chart(urn: $chart) { ${BROWSE_PATH_V2} }
+        dashboard: dashboard(urn: $dashboard) { ${BROWSE_PATH_V2} }
+      }`,
+      { flow: FLOW, job: JOB, fivetran: FIVETRAN_JOB, orders: ORDERS, chart: CHART, dashboard: DASHBOARD },
+    );
+    const northwind = { name: NORTHWIND, entity: { urn: NORTHWIND, type: 'CONTAINER', properties: { name: 'northwind' } } };
+    expect(data.flow).toEqual({ browsePathV2: { path: [northwind] } });
+    // The procedures' container is named by the path but not in the file: its entity still answers, with no properties.
+    expect(data.job).toEqual({
+      browsePathV2: { path: [{ name: PROCEDURES, entity: { urn: PROCEDURES, type: 'CONTAINER', properties: null } }] },
+    });
+    expect(data.fivetran).toEqual({
+      browsePathV2: {
+        path: [{ name: 'calendar_elected', entity: { urn: FIVETRAN_FLOW, type: 'DATA_FLOW', properties: { name: 'postgres' } } }],
+      },
+    });
+    expect(data.orders).toEqual({ browsePathV2: { path: [northwind] } });
+    expect(data.chart).toEqual({ browsePathV2: null });
+    expect(data.dashboard).toEqual({ browsePathV2: null });
+
+    // A chart's and a dashboard's own path, as an ingestion writes it (an entry without urn has no entity).
+    const path = { path: [{ id: 'Sales' }, { id: NORTHWIND, urn: NORTHWIND }] };
+    await service.ingest(SYSTEM_ACTOR, [upsert(CHART, 'browsePathsV2', path), upsert(DASHBOARD, 'browsePathsV2', path)], { batch: false });
+    const again = await read(
+      run,
+      `query($chart: String!, $dashboard: String!) { chart(urn: $chart) { ${BROWSE_PATH_V2} } dashboard(urn: $dashboard) { ${BROWSE_PATH_V2} } }`,
+      { chart: CHART, dashboard: DASHBOARD },
+    );
+    const expected = { browsePathV2: { path: [{ name: 'Sales', entity: null }, northwind] } };
+    expect(again).toEqual({ chart: expected, dashboard: expected });
+  });
+
+  it('the types DataHub declares browsable implement BrowsableEntity (their browsePaths through the interface)', async () => {
+    const { query, service } = await golden();
+    const urns = [CHART, DASHBOARD, FLOW, JOB, ORDERS];
+    await service.ingest(
+      SYSTEM_ACTOR,
+      urns.map((urn) => upsert(urn, 'browsePaths', { paths: ['/prod/northwind'] })),
+      { batch: false },
+    );
+    const data = await query(`query($urns: [String!]!) { entities(urns: $urns) { urn ... on BrowsableEntity { browsePaths { path } } } }`, {
+      urns,
+    });
+    expect(data.entities).toEqual(urns.map((urn) => ({ urn, browsePaths: [{ path: ['prod', 'northwind'] }] })));
+  });
+});
+
+describe('column-level lineage (FineGrainedLineagesMapper, as DataJobMapper and UpstreamLineagesMapper call it)', () => {
+  // What lineage.graphql's getDataJob… selection reads (inputOutput.fineGrainedLineages).
+  const FINE_GRAINED = `fineGrainedLineages { upstreams { urn path } downstreams { urn path } query transformOperation }`;
+  const POSTGRES = (table: string) => `urn:li:dataset:(urn:li:dataPlatform:postgres,postgres_db.public.${table},DEV)`;
+  const SNOWFLAKE = (table: string) => `urn:li:dataset:(urn:li:dataPlatform:snowflake,test_database.postgres_public.${table},PROD)`;
+
+  it("a job's inputOutput answers each field-to-field edge: the field's dataset urn and path, no query or operation when none is stored", async () => {
+    const { query } = await golden();
+    const data = await query(`query($urn: String!) { dataJob(urn: $urn) { inputOutput { ${FINE_GRAINED} } } }`, { urn: FIVETRAN_JOB });
+    const edge = (table: string, column: string) => ({
+      upstreams: [{ urn: POSTGRES(table), path: column }],
+      downstreams: [{ urn: SNOWFLAKE(table), path: column }],
+      query: null,
+      transformOperation: null,
+    });
+    expect(data.dataJob.inputOutput.fineGrainedLineages).toEqual([
+      edge('employee', 'id'),
+      edge('employee', 'name'),
+      edge('company', 'id'),
+      edge('company', 'name'),
+    ]);
+    // A job whose dataJobInputOutput is not stored has no inputOutput at all.
+    expect((await query(`query($urn: String!) { dataJob(urn: $urn) { inputOutput { ${FINE_GRAINED} } } }`, { urn: JOB })).dataJob).toEqual({
+      inputOutput: null,
+    });
+  });
+
+  it('a dataset answers the same rule over upstreamLineage: ends that are whole datasets are left out, the query urn and operation kept', async () => {
+    const { query, service } = await golden();
+    const QUERY = 'urn:li:query:orders-by-customer';
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        upsert(ORDERS, 'upstreamLineage', {
+          upstreams: [{ dataset: CUSTOMERS, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' } }],
+          fineGrainedLineages: [
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: [field(CUSTOMERS, 'id'), CUSTOMERS],
+              downstreamType: 'FIELD',
+              downstreams: [field(ORDERS, 'customer_id')],
+              transformOperation: 'IDENTITY',
+              query: QUERY,
+            },
+            { upstreamType: 'DATASET', downstreamType: 'FIELD_SET' },
+          ],
+        }),
+        upsert(JOB, 'dataJobInputOutput', { inputDatasets: [CUSTOMERS], outputDatasets: [ORDERS] }),
+      ],
+      { batch: false },
+    );
+    const data = await query(
+      `query($orders: String!, $job: String!) { dataset(urn: $orders) { ${FINE_GRAINED} } dataJob(urn: $job) { inputOutput { ${FINE_GRAINED} } } }`,
+      { orders: ORDERS, job: JOB },
+    );
+    expect(data.dataset.fineGrainedLineages).toEqual([
+      {
+        upstreams: [{ urn: CUSTOMERS, path: 'id' }],
+        downstreams: [{ urn: ORDERS, path: 'customer_id' }],
+        query: QUERY,
+        transformOperation: 'IDENTITY',
+      },
+      { upstreams: null, downstreams: null, query: null, transformOperation: null },
+    ]);
+    // Without fine-grained lineages stored, the job's list is absent (null), as DataJobMapper leaves it.
+    expect(data.dataJob.inputOutput).toEqual({ fineGrainedLineages: null });
+  });
+});
+
+// What inputFieldsFields reads (its entitySchemaFieldFields, trimmed to what this package answers alone).
+const INPUT_FIELDS = `inputFields { fields { schemaFieldUrn schemaField { fieldPath nullable description type nativeDataType recursive isPartOfKey
+  globalTags { tags { tag { urn } associatedUrn } } schemaFieldEntity { urn fieldPath parent { urn } } } } }`;
+
+describe('inputFields of charts and dashboards (InputFieldsMapper)', () => {
+  it('answers each field with its urn and its schema field, as a field of the dataset the urn names', async () => {
+    const { query } = await golden();
+    const data = await query(`query($urn: String!) { chart(urn: $urn) { ${INPUT_FIELDS} } }`, { urn: CHART });
+    const column = (path: string, type: string, nativeDataType: string, description: string) => ({
+      schemaFieldUrn: field(TABLE_1, path),
+      schemaField: {
+        fieldPath: path,
+        nullable: true,
+        description,
+        type,
+        nativeDataType,
+        recursive: false,
+        isPartOfKey: false,
+        globalTags: null,
+        schemaFieldEntity: { urn: field(TABLE_1, path), fieldPath: path, parent: { urn: TABLE_1 } },
+      },
+    });
+    expect(data.chart.inputFields).toEqual({
+      fields: [
+        column('test_column1', 'NUMBER', 'INT', 'some description 1'),
+        column('test_column2', 'STRING', 'STRING', 'some description 2'),
+      ],
+    });
+  });
+
+  it("a dashboard's, and a field without urn (the chart's own) or without schema field; null when the aspect is not stored", async () => {
+    const { query, service } = await golden();
+    const tagged = {
+      fieldPath: 'amount',
+      nullable: false,
+      type: { type: { 'com.linkedin.schema.NumberType': {} } },
+      nativeDataType: 'DECIMAL',
+      globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+    };
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        upsert(DASHBOARD, 'inputFields', {
+          fields: [{ schemaFieldUrn: field(ORDERS, 'amount'), schemaField: tagged }, { schemaFieldUrn: field(ORDERS, 'id') }],
+        }),
+      ],
+      { batch: false },
+    );
+    const data = await query(
+      `query($dashboard: String!, $other: String!) { dashboard(urn: $dashboard) { ${INPUT_FIELDS} } other: dashboard(urn: $other) { ${INPUT_FIELDS} } }`,
+      { dashboard: DASHBOARD, other: 'urn:li:dashboard:(superset,2)' },
+    );
+    expect(data.dashboard.inputFields.fields).toEqual([
+      {
+        schemaFieldUrn: field(ORDERS, 'amount'),
+        schemaField: {
+          fieldPath: 'amount',
+          nullable: false,
+          description: null,
+          type: 'NUMBER',
+          nativeDataType: 'DECIMAL',
+          recursive: false,
+          isPartOfKey: false,
+          // The tag association belongs to the dataset the field is of.
+          globalTags: { tags: [{ tag: { urn: 'urn:li:tag:pii' }, associatedUrn: ORDERS }] },
+          schemaFieldEntity: { urn: field(ORDERS, 'amount'), fieldPath: 'amount', parent: { urn: ORDERS } },
+        },
+      },
+      { schemaFieldUrn: field(ORDERS, 'id'), schemaField: null },
+    ]);
+    expect(data.other).toEqual({ inputFields: null });
+  });
+});
+
+describe('foreign keys of a schema (SchemaMetadataMapper, SchemaMapper, ForeignKeyConstraintMapper)', () => {
+  // What schemaMetadataFields reads of foreignKeys (foreignDataset trimmed to the fields this package answers alone).
+  const FOREIGN_KEYS = `foreignKeys { name sourceFields { urn fieldPath } foreignFields { urn fieldPath parent { urn } }
+    foreignDataset { urn name type origin platform { urn } properties { description } } }`;
+
+  it('answers each constraint: its name, its fields as schema field entities and the dataset it points at', async () => {
+    const { query } = await golden();
+    const data = await query(
+      `query($orders: String!, $customers: String!) {
+        orders: dataset(urn: $orders) { schema { ${FOREIGN_KEYS} } schemaMetadata(version: 0) { ${FOREIGN_KEYS} } }
+        customers: dataset(urn: $customers) { schema { ${FOREIGN_KEYS} } schemaMetadata(version: 0) { ${FOREIGN_KEYS} } }
+      }`,
+      { orders: ORDERS, customers: CUSTOMERS },
+    );
+    const fk = {
+      name: 'fk_order_customer',
+      sourceFields: [{ urn: field(ORDERS, 'customer_id'), fieldPath: 'customer_id' }],
+      foreignFields: [{ urn: field(CUSTOMERS, 'id'), fieldPath: 'id', parent: { urn: CUSTOMERS } }],
+      // The dataset's name is its datasetProperties' (DatasetMapper).
+      foreignDataset: {
+        urn: CUSTOMERS,
+        name: 'customers',
+        type: 'DATASET',
+        origin: 'PROD',
+        platform: { urn: 'urn:li:dataPlatform:mysql' },
+        properties: { description: null },
+      },
+    };
+    expect(data.orders).toEqual({ schema: { foreignKeys: [fk] }, schemaMetadata: { foreignKeys: [fk] } });
+    // A schema that names no foreign keys answers none (null), as the mappers leave the list unset.
+    expect(data.customers).toEqual({ schema: { foreignKeys: null }, schemaMetadata: { foreignKeys: null } });
+  });
+});
+
+describe("a job's dataTransformLogic (DataTransformLogicMapper)", () => {
+  it("answers the stored transforms' query statements; null when the aspect is not stored", async () => {
+    const { query } = await golden();
+    const TRANSFORM = `dataTransformLogic { transforms { queryStatement { value language } } }`;
+    const data = await query(
+      `query($job: String!, $other: String!) { job: dataJob(urn: $job) { ${TRANSFORM} } other: dataJob(urn: $other) { ${TRANSFORM} } }`,
+      { job: JOB, other: FIVETRAN_JOB },
+    );
+    expect(data.job.dataTransformLogic).toEqual({
+      transforms: [
+        {
+          queryStatement: {
+            value:
+              'BEGIN\n    INSERT INTO customers (id, last_name, first_name, email_address, priority)\n    VALUES (id, in_last_name, in_first_name, in_email_address, in_priority);\nEND',
+            language: 'SQL',
+          },
+        },
+      ],
+    });
+    expect(data.other).toEqual({ dataTransformLogic: null });
+  });
+});
+
+describe('the deprecated `info` of charts, dashboards, flows and jobs (ChartMapper, DashboardMapper, DataFlowMapper, DataJobMapper)', () => {
+  const STAMPS = `created { time actor } lastModified { time actor } deleted { time }`;
+
+  it('reads the same aspect as `properties`, with the inputs of a chart and the charts of a dashboard', async () => {
+    const { query } = await golden();
+    const data = await query(
+      `query($chart: String!, $dashboard: String!, $flow: String!, $job: String!) {
+        chart(urn: $chart) { info { name description externalUrl type access lastRefreshed inputs { urn } customProperties { key value } ${STAMPS} }
+          properties { name description externalUrl type access lastRefreshed customProperties { key value } ${STAMPS} } }
+        dashboard(urn: $dashboard) { info { name description externalUrl charts { urn } access lastRefreshed customProperties { key value } ${STAMPS} } }
+        dataFlow(urn: $flow) { info { name description project externalUrl customProperties { key value } } }
+        dataJob(urn: $job) { info { name description externalUrl customProperties { key value } } }
+      }`,
+      { chart: CHART, dashboard: DASHBOARD, flow: FLOW, job: FIVETRAN_JOB },
+    );
+    const stamps = {
+      created: { time: 0, actor: 'urn:li:corpuser:unknown' },
+      lastModified: { time: 1586847600000, actor: 'urn:li:corpuser:test_owner1@example.com' },
+      deleted: null,
+    };
+    const chart = {
+      name: 'test_chart_title_1',
+      description: '',
+      // No externalUrl: the chartUrl.
+      externalUrl: 'mock://mock-domain.superset.com/explore/test_chart_url_10',
+      type: 'BAR',
+      access: null,
+      lastRefreshed: null,
+      customProperties: [
+        { key: 'Metrics', value: '' },
+        { key: 'Filters', value: '' },
+        { key: 'Dimensions', value: '' },
+      ],
+      ...stamps,
+    };
+    expect(data.chart).toEqual({ info: { ...chart, inputs: [{ urn: TABLE_1 }] }, properties: chart });
+    expect(data.dashboard.info).toMatchObject({
+      name: 'test_dashboard_title_1',
+      description: '',
+      externalUrl: 'mock://mock-domain.superset.com/dashboard/test_dashboard_url_1',
+      charts: [{ urn: CHART }, { urn: 'urn:li:chart:(superset,11)' }],
+      access: null,
+      ...stamps,
+    });
+    expect(data.dashboard.info.customProperties).toContainEqual({ key: 'Status', value: 'published' });
+    expect(data.dataFlow).toEqual({
+      info: { name: 'northwind.northwind.stored_procedures', description: null, project: null, externalUrl: null, customProperties: [] },
+    });
+    expect(data.dataJob.info).toMatchObject({ name: 'postgres', description: null, externalUrl: null });
+    expect(data.dataJob.info.customProperties).toContainEqual({ key: 'connector_id', value: 'calendar_elected' });
+  });
+
+  it('null where the aspect is not stored', async () => {
+    const { query, service } = await golden();
+    const BARE_CHART = 'urn:li:chart:(superset,99)';
+    const BARE_DASHBOARD = 'urn:li:dashboard:(superset,99)';
+    const BARE_FLOW = 'urn:li:dataFlow:(airflow,bare,PROD)';
+    const BARE_JOB = `urn:li:dataJob:(${BARE_FLOW},task)`;
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [BARE_CHART, BARE_DASHBOARD, BARE_FLOW, BARE_JOB].map((urn) => upsert(urn, 'status', { removed: false })),
+      { batch: false },
+    );
+    const data = await query(
+      `query($chart: String!, $dashboard: String!, $flow: String!, $job: String!) { chart(urn: $chart) { info { name } properties { name } }
+        dashboard(urn: $dashboard) { info { name } } dataFlow(urn: $flow) { info { name } } dataJob(urn: $job) { info { name } } }`,
+      { chart: BARE_CHART, dashboard: BARE_DASHBOARD, flow: BARE_FLOW, job: BARE_JOB },
+    );
+    expect(data).toEqual({
+      chart: { info: null, properties: null },
+      dashboard: { info: null },
+      dataFlow: { info: null },
+      dataJob: { info: null },
+    });
+  });
+});
