@@ -97,6 +97,8 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         platform: (e) => platformOf(e.parts[0]),
         properties: 'dataFlowInfo',
         info: 'dataFlowInfo',
+        // DataFlowMapper never sets the deprecated `dataJobs` (nor does any resolver): null, as DataHub answers.
+        dataJobs: () => undefined,
         editableProperties: 'editableDataFlowProperties',
         browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
         browsePathV2: COMMON_FIELDS.browsePathV2,
