@@ -1,7 +1,8 @@
+import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
-import { actor, upsert, versionedOnly } from './edit-support';
+import { actor, errorOf, upsert, versionedOnly } from './edit-support';
 import { goldenGraphql } from './golden';
 
 const databases = sqliteTestDatabases();
@@ -374,5 +375,82 @@ describe('the deprecated `info` of charts, dashboards, flows and jobs (ChartMapp
       dataFlow: { info: null },
       dataJob: { info: null },
     });
+  });
+});
+
+describe('logicalParent of datasets and schema fields (DatasetMapper, SchemaFieldMapper, SetLogicalParentResolver)', () => {
+  const NOW = 1_700_000_000_000;
+  const LOGICAL = 'urn:li:dataset:(urn:li:dataPlatform:logical,northwind.orders,PROD)';
+  const SET = `mutation($input: SetLogicalParentInput!) { setLogicalParent(input: $input) }`;
+  const READ = `query($orders: String!, $field: String!) {
+    dataset(urn: $orders) { logicalParent { urn type } ... on HasLogicalParent { parent: logicalParent { urn } } }
+    field: entity(urn: $field) { ... on SchemaFieldEntity { logicalParent { urn type } } } }`;
+  const setup = async () => {
+    const api = await goldenGraphql(databases, ['mysql_table_level_only.json'], { keep: versionedOnly, now: () => NOW });
+    const stored = async (urn: string) => (await api.store.latest([urn], ['logicalParent'])).get(urn)?.get('logicalParent')?.value;
+    return { ...api, stored };
+  };
+  const editor = () => actor('urn:li:corpuser:editor', Privilege.EDIT_ENTITY);
+
+  it('reads the entity the stored edge points to (stored or not), for a dataset and a field; null when none is stored', async () => {
+    const { service, run } = await setup();
+    const edge = (urn: string) => ({ parent: { destinationUrn: urn, created: { time: 1, actor: 'urn:li:corpuser:ingest' } } });
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [upsert(ORDERS, 'logicalParent', edge(LOGICAL)), upsert(field(ORDERS, 'id'), 'logicalParent', edge(field(LOGICAL, 'id')))],
+      { batch: false },
+    );
+    expect(await read(run, READ, { orders: ORDERS, field: field(ORDERS, 'id') })).toEqual({
+      dataset: { logicalParent: { urn: LOGICAL, type: 'DATASET' }, parent: { urn: LOGICAL } },
+      field: { logicalParent: { urn: field(LOGICAL, 'id'), type: 'SCHEMA_FIELD' } },
+    });
+    expect(await read(run, READ, { orders: CUSTOMERS, field: field(CUSTOMERS, 'id') })).toEqual({
+      dataset: { logicalParent: null, parent: null },
+      // Nothing is written on that field: it is no stored entity, which `entity(urn:)` answers null.
+      field: null,
+    });
+  });
+
+  it('setLogicalParent writes the edge stamped with the caller, and removes it without a parent; EDIT_ENTITY is asked', async () => {
+    const { run, stored } = await setup();
+    const input = { resourceUrn: ORDERS, parentUrn: LOGICAL };
+    const refused = await run(SET, { input }, actor('urn:li:corpuser:reader'));
+    expect(errorOf(refused)).toEqual([
+      { message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', code: 403 },
+    ]);
+    expect(await stored(ORDERS)).toBeUndefined();
+
+    expect((await run(SET, { input }, editor())).data).toEqual({ setLogicalParent: true });
+    const stamp = { time: NOW, actor: 'urn:li:corpuser:editor' };
+    expect(await stored(ORDERS)).toEqual({ parent: { destinationUrn: LOGICAL, created: stamp, lastModified: stamp } });
+    expect((await read(run, READ, { orders: ORDERS, field: field(ORDERS, 'id') })).dataset.logicalParent).toEqual({
+      urn: LOGICAL,
+      type: 'DATASET',
+    });
+
+    // A field of a stored dataset may be given a parent too.
+    const fieldInput = { resourceUrn: field(ORDERS, 'id'), parentUrn: field(LOGICAL, 'id') };
+    expect((await run(SET, { input: fieldInput }, editor())).data).toEqual({ setLogicalParent: true });
+    expect((await read(run, READ, { orders: ORDERS, field: field(ORDERS, 'id') })).field.logicalParent).toEqual({
+      urn: field(LOGICAL, 'id'),
+      type: 'SCHEMA_FIELD',
+    });
+
+    expect((await run(SET, { input: { resourceUrn: ORDERS, parentUrn: null } }, editor())).data).toEqual({ setLogicalParent: true });
+    expect(await stored(ORDERS)).toEqual({});
+    expect((await read(run, READ, { orders: ORDERS, field: field(ORDERS, 'id') })).dataset.logicalParent).toBeNull();
+  });
+
+  it('refuses a malformed urn or an absent resource with a 400 naming it, writing nothing', async () => {
+    const { run, stored } = await setup();
+    const ABSENT = 'urn:li:dataset:(urn:li:dataPlatform:mysql,northwind.absent,PROD)';
+    expect(errorOf(await run(SET, { input: { resourceUrn: ORDERS, parentUrn: 'not-a-urn' } }, editor()))).toEqual([
+      { message: 'Invalid urn: not-a-urn', code: 400 },
+    ]);
+    expect(errorOf(await run(SET, { input: { resourceUrn: ABSENT, parentUrn: LOGICAL } }, editor()))).toEqual([
+      { message: `Failed to set Logical Parent on entity ${ABSENT}. Entity does not exist.`, code: 400 },
+    ]);
+    expect(await stored(ORDERS)).toBeUndefined();
+    expect(await stored(ABSENT)).toBeUndefined();
   });
 });
