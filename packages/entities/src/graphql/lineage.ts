@@ -13,6 +13,7 @@ import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
 import { pageOrRefuse, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
+import { entityRef } from './typenames';
 import { filterGroups } from './search';
 
 /** DataHub's bounds of a lineage search (`impact.maxHops`, `impact.maxRelations`): hops followed, (entity, hop) pairs explored. */
@@ -87,7 +88,8 @@ export function lineageResolvers(options: {
   const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntityOfUrn(urn)?.graphqlType;
     if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
+    // A type with no face of its own (the ML types) answers what its urn says; its fields resolve through its mapping.
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
   };
 
   /** The walk, narrowed as the input says: every result (ordered by degree, then urn), the facets, and the degree counts. */
@@ -314,5 +316,10 @@ export function lineageResolvers(options: {
     DataFlow: linked,
     DataJob: linked,
     Assertion: linked,
+    MLModel: linked,
+    MLModelGroup: linked,
+    MLFeature: linked,
+    MLFeatureTable: linked,
+    MLPrimaryKey: linked,
   };
 }

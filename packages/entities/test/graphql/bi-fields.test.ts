@@ -454,3 +454,50 @@ describe('logicalParent of datasets and schema fields (DatasetMapper, SchemaFiel
     expect(await stored(ABSENT)).toBeUndefined();
   });
 });
+
+describe('lineage of the ML types (EntityLineageResultResolver, as DataHub wires it on MLModel, MLModelGroup, MLFeature, MLFeatureTable, MLPrimaryKey)', () => {
+  it('answers one hop of their lineage edges: features and groups of a model, the sources of features and primary keys', async () => {
+    const { service, run } = await golden();
+    const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
+    const GROUP = 'urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,churn-models,PROD)';
+    const FEATURE = 'urn:li:mlFeature:(customers,tenure)';
+    const KEY = 'urn:li:mlPrimaryKey:(customers,customer_id)';
+    const TABLE = 'urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,customers)';
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        upsert(MODEL, 'mlModelProperties', { mlFeatures: [FEATURE], groups: [GROUP] }),
+        upsert(GROUP, 'mlModelGroupProperties', {}),
+        upsert(FEATURE, 'mlFeatureProperties', { sources: [CUSTOMERS] }),
+        upsert(KEY, 'mlPrimaryKeyProperties', { sources: [CUSTOMERS] }),
+        upsert(TABLE, 'mlFeatureTableProperties', { mlFeatures: [FEATURE], mlPrimaryKeys: [KEY] }),
+      ],
+      { batch: false },
+    );
+    const hop = (direction: string) =>
+      `lineage(input: { direction: ${direction}, start: 0, count: 10 }) { total relationships { type entity { urn } } }`;
+    const data = await read(
+      run,
+      `query($model: String!, $group: String!, $feature: String!, $key: String!, $table: String!) {
+        model: mlModel(urn: $model) { up: ${hop('UPSTREAM')} down: ${hop('DOWNSTREAM')} }
+        group: mlModelGroup(urn: $group) { up: ${hop('UPSTREAM')} }
+        feature: mlFeature(urn: $feature) { up: ${hop('UPSTREAM')} down: ${hop('DOWNSTREAM')} }
+        key: mlPrimaryKey(urn: $key) { up: ${hop('UPSTREAM')} }
+        table: mlFeatureTable(urn: $table) { ... on EntityWithRelationships { up: ${hop('UPSTREAM')} } }
+      }`,
+      { model: MODEL, group: GROUP, feature: FEATURE, key: KEY, table: TABLE },
+    );
+    const edges = (...pairs: [string, string][]) => ({
+      total: pairs.length,
+      relationships: pairs.map(([type, urn]) => ({ type, entity: { urn } })),
+    });
+    expect(data).toEqual({
+      model: { up: edges(['Consumes', FEATURE]), down: edges(['MemberOf', GROUP]) },
+      group: { up: edges(['MemberOf', MODEL]) },
+      feature: { up: edges(['DerivedFrom', CUSTOMERS]), down: edges(['Consumes', MODEL]) },
+      key: { up: edges(['DerivedFrom', CUSTOMERS]) },
+      // A feature table's features are no lineage edges (Contains is not lineage in DataHub's model).
+      table: { up: edges() },
+    });
+  });
+});
