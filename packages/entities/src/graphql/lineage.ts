@@ -321,5 +321,8 @@ export function lineageResolvers(options: {
     MLFeature: linked,
     MLFeatureTable: linked,
     MLPrimaryKey: linked,
+    DataProcessInstance: linked,
+    ERModelRelationship: linked,
+    Restricted: linked,
   };
 }

@@ -501,3 +501,53 @@ describe('lineage of the ML types (EntityLineageResultResolver, as DataHub wires
     });
   });
 });
+
+describe('lineage of a run, an ER model relationship and a restricted entity (EntityLineageResultResolver on DataProcessInstance, ERModelRelationship, Restricted)', () => {
+  it("a run's input edges are upstream of it and its output edges downstream; its plain `inputs`/`outputs` are no lineage", async () => {
+    const { run, service } = await golden();
+    const FIVETRAN_RUN = 'urn:li:dataProcessInstance:ee88d32dbe3133a23a9023c097050190';
+    const RUN = 'urn:li:dataProcessInstance:mysql-load-1';
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        upsert(RUN, 'dataProcessInstanceInput', { inputs: [], inputEdges: [{ destinationUrn: CUSTOMERS }] }),
+        upsert(RUN, 'dataProcessInstanceOutput', { outputs: [], outputEdges: [{ destinationUrn: ORDERS }] }),
+      ],
+      { batch: false },
+    );
+    const hop = (direction: string) =>
+      `lineage(input: { direction: ${direction}, start: 0, count: 10, includeGhostEntities: true }) { total relationships { type entity { urn } } }`;
+    const LINEAGE = `query($urn: String!) { dataProcessInstance(urn: $urn) { up: ${hop('UPSTREAM')} down: ${hop('DOWNSTREAM')} } }`;
+    const edges = (type: string, urns: string[]) => ({ total: urns.length, relationships: urns.map((urn) => ({ type, entity: { urn } })) });
+    expect((await read(run, LINEAGE, { urn: RUN })).dataProcessInstance).toEqual({
+      up: edges('DataProcessInstanceConsumes', [CUSTOMERS]),
+      down: edges('DataProcessInstanceProduces', [ORDERS]),
+    });
+    // Fivetran's run names its datasets in `inputs`/`outputs` only (Consumes/Produces, not lineage in DataHub's model).
+    expect((await read(run, LINEAGE, { urn: FIVETRAN_RUN })).dataProcessInstance).toEqual({ up: edges('', []), down: edges('', []) });
+  });
+
+  it('an ER model relationship answers its lineage through EntityWithRelationships: none, as no lineage edge leads to or from it', async () => {
+    const { run, service } = await golden();
+    const JOIN = 'urn:li:erModelRelationship:orders_customers';
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        upsert(JOIN, 'erModelRelationshipProperties', {
+          name: 'orders_customers',
+          source: ORDERS,
+          destination: CUSTOMERS,
+          relationshipFieldMappings: [{ sourceField: 'customer_id', destinationField: 'id' }],
+          cardinality: 'N_ONE',
+        }),
+      ],
+      { batch: false },
+    );
+    const data = await read(
+      run,
+      `query($urns: [String!]!) { entities(urns: $urns) { urn ... on EntityWithRelationships { lineage(input: { direction: UPSTREAM, includeGhostEntities: true }) { total } } } }`,
+      { urns: [JOIN] },
+    );
+    expect(data.entities).toEqual([{ urn: JOIN, lineage: { total: 0 } }]);
+  });
+});
