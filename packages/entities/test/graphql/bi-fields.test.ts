@@ -99,6 +99,32 @@ describe('browsePathV2 on every browsable type (BrowsePathsV2Mapper, as ChartMap
   });
 });
 
+describe('the ML types DataHub declares browsable (MLModel, MLModelGroup, MLFeatureTable implement BrowsableEntity)', () => {
+  it("answer the browse paths of their browsePaths aspect through the interface (DataHub's bootstrap feature table)", async () => {
+    const api = await goldenGraphql(databases, ['bootstrap_mce.json'], { keep: versionedOnly });
+    const TABLE = 'urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,test_feature_table_all_feature_dtypes)';
+    const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:science,scienceModel,PROD)';
+    const GROUP = 'urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,churn-models,PROD)';
+    await api.service.ingest(
+      SYSTEM_ACTOR,
+      [upsert(GROUP, 'browsePaths', { paths: ['/sagemaker/churn'] }), upsert(MODEL, 'browsePaths', { paths: ['/science/models'] })],
+      { batch: false },
+    );
+    const PATHS = `urn ... on BrowsableEntity { browsePaths { path } }`;
+    const data = await read(
+      api.run,
+      `query($table: String!, $model: String!, $group: String!) { table: mlFeatureTable(urn: $table) { ${PATHS} }
+        model: mlModel(urn: $model) { ${PATHS} } group: mlModelGroup(urn: $group) { ${PATHS} } }`,
+      { table: TABLE, model: MODEL, group: GROUP },
+    );
+    expect(data).toEqual({
+      table: { urn: TABLE, browsePaths: [{ path: ['feast', 'test_feature_table_all_feature_dtypes'] }] },
+      model: { urn: MODEL, browsePaths: [{ path: ['science', 'models'] }] },
+      group: { urn: GROUP, browsePaths: [{ path: ['sagemaker', 'churn'] }] },
+    });
+  });
+});
+
 describe('column-level lineage (FineGrainedLineagesMapper, as DataJobMapper and UpstreamLineagesMapper call it)', () => {
   // What lineage.graphql's getDataJob… selection reads (inputOutput.fineGrainedLineages).
   const FINE_GRAINED = `fineGrainedLineages { upstreams { urn path } downstreams { urn path } query transformOperation }`;
