@@ -1,7 +1,8 @@
 import { isJsonObject } from '@mds/core';
 import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import { COMMON_FIELDS, schemaFieldParts } from './common';
 import type { Loaders } from './common-fields';
-import type { Json, TypeRules } from './mapping/convert';
+import { OfEntity, type Json, type TypeRules } from './mapping/convert';
 import type { EntityMapping } from './mapping/declare';
 import { browsePathsOf } from './browse';
 
@@ -17,10 +18,27 @@ const changeRules = {
   deleted: (v: Json) => changes(v).deleted,
 };
 
-/** How the aspects of charts, dashboards, flows and jobs are read where their keys differ (DataHub's mappers). */
+/** The dataset urn of one of chartInfo's `inputs` (a union of one member: the urn itself, or `{ "<member>": urn }`). */
+const inputUrn = (input: unknown) => (isJsonObject(input) ? Object.values(input)[0] : input);
+
+const chartInfoRules = { ...changeRules, externalUrl: (v: Json) => v.externalUrl ?? v.chartUrl };
+const dashboardInfoRules = { ...changeRules, externalUrl: (v: Json) => v.externalUrl ?? v.dashboardUrl };
+
+/**
+ * How the aspects of charts, dashboards, flows and jobs are read where their keys differ (DataHub's mappers). The
+ * deprecated `info` types read the same aspect as `properties` (ChartMapper, DashboardMapper map both from it).
+ */
 export const ASSET_RULES: TypeRules = {
-  ChartProperties: { ...changeRules, externalUrl: (v) => v.externalUrl ?? v.chartUrl },
-  DashboardProperties: { ...changeRules, externalUrl: (v) => v.externalUrl ?? v.dashboardUrl },
+  ChartProperties: chartInfoRules,
+  ChartInfo: { ...chartInfoRules, inputs: (v) => (Array.isArray(v.inputs) ? v.inputs.map(inputUrn) : undefined) },
+  DashboardProperties: dashboardInfoRules,
+  DashboardInfo: dashboardInfoRules,
+  // A field of a chart's or dashboard's inputs is a field of the dataset its urn names, else of the chart itself
+  // (InputFieldsMapper): its schemaFieldEntity and tags belong to that dataset.
+  InputField: {
+    schemaField: (v, scope) =>
+      isJsonObject(v.schemaField) ? new OfEntity(schemaFieldParts(v.schemaFieldUrn)?.[0] ?? scope.urn, v.schemaField) : undefined,
+  },
   // Absent lists are empty lists (DataJobMapper).
   DataJobInputOutput: {
     inputDatasets: (v) => v.inputDatasets ?? [],
@@ -40,11 +58,14 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         chartId: (e) => e.parts[1],
         platform: (e) => platformOf(e.parts[0]),
         properties: 'chartInfo',
+        info: 'chartInfo',
+        inputFields: 'inputFields',
         query: 'chartQuery',
         editableProperties: 'editableChartProperties',
         editableInfo: 'editableChartProperties',
         embed: 'embed',
         browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -56,10 +77,13 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         dashboardId: (e) => e.parts[1],
         platform: (e) => platformOf(e.parts[0]),
         properties: 'dashboardInfo',
+        info: 'dashboardInfo',
+        inputFields: 'inputFields',
         editableProperties: 'editableDashboardProperties',
         editableInfo: 'editableDashboardProperties',
         embed: 'embed',
         browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -72,8 +96,12 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         cluster: (e) => e.parts[2],
         platform: (e) => platformOf(e.parts[0]),
         properties: 'dataFlowInfo',
+        info: 'dataFlowInfo',
+        // DataFlowMapper never sets the deprecated `dataJobs` (nor does any resolver): null, as DataHub answers.
+        dataJobs: () => undefined,
         editableProperties: 'editableDataFlowProperties',
         browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
       resolvers: common,
@@ -86,9 +114,12 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         // A job's key names no platform: its dataPlatformInstance does (DataJobMapper).
         platform: (e) => e.value('dataPlatformInstance')?.platform,
         properties: 'dataJobInfo',
+        info: 'dataJobInfo',
         inputOutput: 'dataJobInputOutput',
+        dataTransformLogic: 'dataTransformLogic',
         editableProperties: 'editableDataJobProperties',
         browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
       resolvers: common,

@@ -1,9 +1,8 @@
-import { findEntityOfUrn, isJsonObject } from '@mds/core';
+import { findEntityOfUrn } from '@mds/core';
 import { type ApiContext, type EntityParent, type Resolvers } from '@mds/schema';
 import { pageOrRefuse, aspectValue, refWithKey, text, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
 import type { EntitySearcher } from './search';
-import { entityRef } from './typenames';
 
 /** How far up a chain of containers or domains is followed (a cycle in ingested data must not hang a request). */
 /** Which end of its edges an entity is asked about. */
@@ -14,19 +13,12 @@ const MAX_DEPTH = 32;
 
 /**
  * The GraphQL face of containers, domains and platforms (users and groups are users.ts's), and the fields that lead from an entity to
- * others: its container chain, browse path and platform instance (entities-api §9.2; lineage is lineage.ts's; the
+ * others: its container chain (the browse path is a field of the asset mappings, asset-fields.ts) (entities-api §9.2; lineage is lineage.ts's; the
  * `relationships` of every entity type is `relationshipsResolver` below). Every aspect read goes through the request's
  * batched loaders.
  */
 export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
   const value = aspectValue(loaders);
-
-  /** The entity of an urn another entity points to: through its type's face, else what its urn says. */
-  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntityOfUrn(urn)?.graphqlType;
-    if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
-  };
 
   /** The urns above `urn`, nearest first, following `next` (a container's container, a domain's parent). */
   const chain = async (urn: string, next: (urn: string) => Promise<string | null>) => {
@@ -43,12 +35,6 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
   const parentContainers = async (parent: Parent, _args: unknown, context: ApiContext) => {
     const containers = (await chain(urnOf(parent), containerOf(context))).map((urn) => entityObject(urn)!);
     return { count: containers.length, containers };
-  };
-  const browsePathV2 = async (parent: Parent, _args: unknown, context: ApiContext) => {
-    const v = await value(urnOf(parent), 'browsePathsV2', context);
-    if (!v) return null;
-    const entries = (Array.isArray(v.path) ? v.path : []).filter(isJsonObject);
-    return { path: entries.map((entry) => ({ name: text(entry.id) ?? '', urn: text(entry.urn) })) };
   };
 
   type EntitiesArgs = {
@@ -75,11 +61,8 @@ export function catalogResolvers(loaders: Loaders, searchEntities: EntitySearche
       );
 
   const resolvers: Resolvers = {
-    Container: { parentContainers, entities: entitiesIn('container'), browsePathV2 },
-    BrowsePathEntry: {
-      entity: (parent, _args, context) => (parent.urn ? entityAt(parent.urn, context) : null),
-    },
-    Dataset: { parentContainers, browsePathV2 },
+    Container: { parentContainers, entities: entitiesIn('container') },
+    Dataset: { parentContainers },
     Dashboard: { parentContainers },
     Chart: { parentContainers },
     DataFlow: { parentContainers },

@@ -1,9 +1,34 @@
-import { isJsonObject } from '@mds/core';
+import { isJsonObject, parseUrn, UrnError } from '@mds/core';
 import type { Json, TypeRules } from './mapping/convert';
 import type { EntityFieldRule, EntityScope } from './mapping/declare';
 import { systemTypeUrn, UNKNOWN_STAMP } from './ownership';
 
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+/** The two parts of a schemaField urn (the entity the field belongs to, the field's path); undefined for any other value. */
+export function schemaFieldParts(urn: unknown): readonly [owner: string, path: string] | undefined {
+  if (typeof urn !== 'string') return undefined;
+  try {
+    const { entityType, parts } = parseUrn(urn);
+    return entityType === 'schemaField' && parts.length === 2 ? [parts[0]!, parts[1]!] : undefined;
+  } catch (error) {
+    if (error instanceof UrnError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The schemaField urns of a column-level lineage's ends as DataHub's `SchemaFieldRef`s (the urn of the entity the field
+ * belongs to, the field's path); urns of other types (a whole dataset) left out, as FineGrainedLineagesMapper filters
+ * them. Absent when the end is not stored.
+ */
+const schemaFieldRefs = (value: unknown) =>
+  Array.isArray(value)
+    ? value.flatMap((urn) => {
+        const parts = schemaFieldParts(urn);
+        return parts ? [{ urn: parts[0], path: parts[1] }] : [];
+      })
+    : undefined;
+
 const first = (value: unknown) => (Array.isArray(value) ? value.find((v): v is string => typeof v === 'string') : undefined);
 
 /**
@@ -55,6 +80,8 @@ export const COMMON_RULES: TypeRules = {
   },
   ApplicationAssociation: {},
   RoleAssociation: { role: 'urn' },
+  // Column-level lineage, of a dataset's upstreamLineage or a job's dataJobInputOutput (FineGrainedLineagesMapper).
+  FineGrainedLineage: { upstreams: (v) => schemaFieldRefs(v.upstreams), downstreams: (v) => schemaFieldRefs(v.downstreams) },
 };
 
 /** DomainAssociation / ApplicationAssociation from an aspect listing urns: the first one, as DataHub's mappers take. */

@@ -1,4 +1,5 @@
 import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import { COMMON_FIELDS } from './common';
 import type { Loaders } from './common-fields';
 import type { EntityMapping } from './mapping/declare';
 
@@ -15,6 +16,7 @@ export function containerMappings(loaders: Loaders): EntityMapping[] {
         platform: (e) => e.value('dataPlatformInstance')?.platform ?? UNKNOWN_PLATFORM,
         properties: 'containerProperties',
         editableProperties: 'editableContainerProperties',
+        browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
       // A container has no deprecated `globalTags`, as DataHub's Container has none.

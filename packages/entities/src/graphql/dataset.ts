@@ -3,6 +3,7 @@ import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
+import { COMMON_FIELDS } from './common';
 import { text, type Loaders, type Parent } from './common-fields';
 import { idOf } from './ownership';
 import { toGraphQL, type Json, type TypeRules } from './mapping/convert';
@@ -133,6 +134,8 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
       },
       editableSchemaMetadata: 'editableSchemaMetadata',
       viewProperties: 'viewProperties',
+      fineGrainedLineages: (e) => e.value('upstreamLineage')?.fineGrainedLineages,
+      browsePathV2: COMMON_FIELDS.browsePathV2,
       ...ASSET_FIELDS,
     },
     resolvers: {

@@ -1,4 +1,4 @@
-import { findEntityOfUrn, isJsonObject, parseUrn, UrnError } from '@mds/core';
+import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import {
   badRequest,
@@ -11,8 +11,9 @@ import {
 } from '@mds/schema';
 import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
-import { pageOrRefuse, list, text, urnOf, type Loaders, type Parent } from './common-fields';
+import { pageOrRefuse, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityObject } from './dataset';
+import { entityRef } from './typenames';
 import { filterGroups } from './search';
 
 /** DataHub's bounds of a lineage search (`impact.maxHops`, `impact.maxRelations`): hops followed, (entity, hop) pairs explored. */
@@ -71,7 +72,8 @@ const degreeBucket = (degree: number) => (degree > 2 ? '3+' : String(degree));
 /**
  * Lineage as DataHub's GraphQL answers it: `searchAcrossLineage` and `scrollAcrossLineage` over the store's bounded
  * walk (model/lineage.ts says which edges; the search index narrows by query, types and filters and counts facets),
- * and the `lineage` and `fineGrainedLineages` fields of entities (`relationships` of every type: catalog.ts). Reads go through the request's
+ * and the `lineage` field of entities (`relationships` of every type: catalog.ts; column-level lineage is the
+ * `FineGrainedLineage` rule of common.ts). Reads go through the request's
  * loaders (the entity service under the caller's rule).
  */
 export function lineageResolvers(options: {
@@ -86,7 +88,8 @@ export function lineageResolvers(options: {
   const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
     const type = findEntityOfUrn(urn)?.graphqlType;
     if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? null;
+    // A type with no face of its own (the ML types) answers what its urn says; its fields resolve through its mapping.
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
   };
 
   /** The walk, narrowed as the input says: every result (ordered by degree, then urn), the facets, and the degree counts. */
@@ -276,18 +279,6 @@ export function lineageResolvers(options: {
     return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
   };
 
-  /** Column-level lineage of a dataset's upstreamLineage, field urns read as DataHub's mapper reads them. */
-  const fineGrainedLineages = async (parent: Parent, _args: unknown, context: ApiContext) => {
-    const value = (await loaders(context).aspects(urnOf(parent)))?.get('upstreamLineage')?.value;
-    if (!value || !Array.isArray(value.fineGrainedLineages)) return null;
-    return list(value.fineGrainedLineages).map((item) => ({
-      upstreams: schemaFieldRefs(item.upstreams),
-      downstreams: schemaFieldRefs(item.downstreams),
-      query: text(item.query),
-      transformOperation: text(item.transformOperation),
-    }));
-  };
-
   const linked = { lineage };
   return {
     Query: {
@@ -319,26 +310,19 @@ export function lineageResolvers(options: {
         };
       },
     },
-    Dataset: { ...linked, fineGrainedLineages },
+    Dataset: linked,
     Dashboard: linked,
     Chart: linked,
     DataFlow: linked,
     DataJob: linked,
     Assertion: linked,
+    MLModel: linked,
+    MLModelGroup: linked,
+    MLFeature: linked,
+    MLFeatureTable: linked,
+    MLPrimaryKey: linked,
+    DataProcessInstance: linked,
+    ERModelRelationship: linked,
+    Restricted: linked,
   };
-}
-
-/** `urn:li:schemaField:(<dataset urn>,<field path>)` as DataHub's `SchemaFieldRef` (its key's two parts); other urns skipped. */
-function schemaFieldRefs(value: unknown) {
-  if (!Array.isArray(value)) return null;
-  return value.flatMap((urn) => {
-    if (typeof urn !== 'string') return [];
-    try {
-      const { entityType, parts } = parseUrn(urn);
-      return entityType === 'schemaField' && parts.length === 2 ? [{ urn: parts[0]!, path: parts[1]! }] : [];
-    } catch (error) {
-      if (error instanceof UrnError) return [];
-      throw error;
-    }
-  });
 }

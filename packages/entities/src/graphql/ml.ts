@@ -1,3 +1,4 @@
+import { browsePathsOf } from './browse';
 import { COMMON_RULES } from './common';
 import { refWithKey } from './common-fields';
 import { isJsonObject, parseUrn } from '@mds/core';
@@ -87,6 +88,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlModelProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
+      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
       intendedUse: 'intendedUse',
       factorPrompts: 'mlModelFactorPrompts',
       metrics: 'mlModelMetrics',
@@ -108,6 +110,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlModelGroupProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
+      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
     },
   },
   {
@@ -130,6 +133,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlFeatureTableProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
+      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
     },
   },
   {

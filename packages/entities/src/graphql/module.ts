@@ -60,6 +60,7 @@ import { secretResolvers } from './secrets';
 import { connectionResolvers } from './connections';
 import { assetSettingsResolvers } from './asset-settings';
 import { accessResolvers } from './access';
+import { logicalParentResolvers } from './logical-parent';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -143,6 +144,7 @@ const TYPE_DEFS = sdlFiles(
   'connections.graphql',
   'asset-settings.graphql',
   'access.graphql',
+  'logical-parent.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -321,6 +323,7 @@ export function createEntityGraphql(options: {
       ...connectionResolvers(service, loaders, options.secretKey),
       ...assetSettingsResolvers(service, loaders),
       accessResolvers(loaders),
+      logicalParentResolvers(service, loaders, now),
     ],
   };
 }

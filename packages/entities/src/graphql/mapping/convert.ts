@@ -34,6 +34,18 @@ export type FieldRule = string | ((value: Json, scope: Scope) => unknown);
 export type TypeRules = Readonly<Record<string, Readonly<Record<string, FieldRule>>>>;
 
 /**
+ * A value that belongs to another entity than the one being answered (a chart's input field is a field of a dataset):
+ * what a rule returns so that the value is converted with that entity's urn as its scope (`associatedUrn`, urns
+ * built from the owner's).
+ */
+export class OfEntity {
+  constructor(
+    readonly urn: string,
+    readonly value: unknown,
+  ) {}
+}
+
+/**
  * Converts a stored value (an aspect's JSON, or a part of it) to what a GraphQL field of `type` answers, led by the
  * type itself, the way DataHub's mappers copy a PDL record into its GraphQL counterpart:
  * - a record becomes an object with each field of the GraphQL type read from the key of the same name (or as the
@@ -47,6 +59,7 @@ export type TypeRules = Readonly<Record<string, Readonly<Record<string, FieldRul
  * empty object; never an error.
  */
 export function toGraphQL(value: unknown, type: GraphQLOutputType, scope: Scope): unknown {
+  if (value instanceof OfEntity) return toGraphQL(value.value, type, { ...scope, urn: value.urn });
   if (isNonNullType(type)) {
     const inner = type.ofType;
     return toGraphQL(value, inner, scope) ?? emptyOf(inner, scope);
