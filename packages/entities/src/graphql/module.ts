@@ -54,6 +54,7 @@ import { notebookResolvers } from './notebooks';
 import { userEditResolvers, userListResolvers, type UserRemoved } from './user-mutations';
 import { entityPrivilegesResolvers } from './entity-privileges';
 import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
+import { timelineResolvers } from './timeline';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -130,6 +131,7 @@ const TYPE_DEFS = sdlFiles(
   'user-mutations.graphql',
   'entity-privileges.graphql',
   'business-attributes.graphql',
+  'timeline.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -292,6 +294,7 @@ export function createEntityGraphql(options: {
       notebookResolvers(loaders),
       entityPrivilegesResolvers(service, loaders),
       ...businessAttributeResolvers(service, search, loaders, now),
+      timelineResolvers(loaders),
     ],
   };
 }

@@ -1,0 +1,156 @@
+import { associationChanges, fieldAssociationChanges, TAGS, TERMS } from './associations';
+import { byCodeUnits, records, schemaFieldUrn, text, type ChangeEvent, type ChangeGenerator } from './events';
+
+/**
+ * An entity's description added, removed or changed, each a minor change (DataHub's DatasetPropertiesChangeEventGenerator
+ * and EditableDatasetPropertiesChangeEventGenerator, which tell both alike): DOCUMENTATION.
+ */
+export const descriptionChanges: ChangeGenerator = (base, target, urn, category) => {
+  if (category !== 'DOCUMENTATION') return [];
+  const before = text(base, 'description');
+  const after = text(target, 'description');
+  const event = (operation: ChangeEvent['operation'], description: string, value: string): ChangeEvent[] => [
+    { entityUrn: urn, category, operation, parameters: [['description', value]], semVerChange: 'MINOR', description },
+  ];
+  if (before === undefined && after !== undefined) return event('ADD', `Documentation for '${urn}' has been added: '${after}'.`, after);
+  if (before !== undefined && after === undefined)
+    return event('REMOVE', `Documentation for '${urn}' has been removed: '${before}'.`, before);
+  if (before !== undefined && after !== undefined && before !== after)
+    return event('MODIFY', `Documentation of '${urn}' has been changed from '${before}' to '${after}'.`, after);
+  return [];
+};
+
+/**
+ * `institutionalMemory` (DataHub's InstitutionalMemoryChangeEventGenerator): links matched by url, each added or removed
+ * a minor change, a link's description changed a patch: DOCUMENTATION, the url as modifier, no parameters.
+ */
+export const institutionalMemoryChanges: ChangeGenerator = (baseValue, targetValue, urn, category) => {
+  if (category !== 'DOCUMENTATION') return [];
+  const urlOf = (link: Record<string, unknown>) => text(link, 'url') ?? '';
+  const sorted = (value: unknown) => records(value, 'elements').sort((a, b) => byCodeUnits(urlOf(a), urlOf(b)));
+  const base = sorted(baseValue);
+  const target = sorted(targetValue);
+  const events: ChangeEvent[] = [];
+  const event = (
+    link: Record<string, unknown>,
+    operation: ChangeEvent['operation'],
+    semVerChange: ChangeEvent['semVerChange'],
+    description: string,
+  ) => events.push({ entityUrn: urn, category, operation, modifier: urlOf(link), semVerChange, description });
+  const removed = (link: Record<string, unknown>) =>
+    event(
+      link,
+      'REMOVE',
+      'MINOR',
+      `Institutional Memory '${urlOf(link)}' with documentation of '${urn}' has been removed: '${text(link, 'description')}'`,
+    );
+  const added = (link: Record<string, unknown>) =>
+    event(
+      link,
+      'ADD',
+      'MINOR',
+      `Institutional Memory '${urlOf(link)}' with documentation of '${urn}' has been added: '${text(link, 'description')}'`,
+    );
+  let b = 0;
+  let t = 0;
+  while (b < base.length && t < target.length) {
+    const before = base[b]!;
+    const after = target[t]!;
+    const order = byCodeUnits(urlOf(before), urlOf(after));
+    if (order === 0) {
+      if (text(before, 'description') !== text(after, 'description'))
+        event(
+          before,
+          'MODIFY',
+          'PATCH',
+          `Documentation of Institutional Memory '${urlOf(before)}' of  '${urn}' has been changed from '${text(before, 'description')}' to '${text(after, 'description')}'.`,
+        );
+      b++;
+      t++;
+    } else if (order < 0) removed(base[b++]!);
+    else added(target[t++]!);
+  }
+  while (b < base.length) removed(base[b++]!);
+  while (t < target.length) added(target[t++]!);
+  return events;
+};
+
+/** How Java prints an Optional of a field path (DataHub's removal text prints one). */
+const optional = (path: string | undefined) => (path === undefined ? 'Optional.empty' : `Optional[${path}]`);
+
+/**
+ * `editableSchemaMetadata` (DataHub's EditableSchemaMetadataChangeEventGenerator): field infos matched by path; a
+ * field's edited description added or removed (minor) or changed (patch) — DOCUMENTATION, the path as modifier — and
+ * its edited tags (TAG) and terms (GLOSSARY_TERM).
+ */
+export const editableSchemaMetadataChanges: ChangeGenerator = (baseValue, targetValue, urn, category) => {
+  const pathOf = (info: Record<string, unknown>) => text(info, 'fieldPath') ?? '';
+  const sorted = (value: unknown) => records(value, 'editableSchemaFieldInfo').sort((a, b) => byCodeUnits(pathOf(a), pathOf(b)));
+  const base = sorted(baseValue);
+  const target = sorted(targetValue);
+  const events: ChangeEvent[] = [];
+  const changes = (before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined) => {
+    const path = pathOf((before ?? after)!);
+    const fieldUrn = schemaFieldUrn(urn, path);
+    if (category === 'DOCUMENTATION') {
+      const was = before && text(before, 'description');
+      const is = after && text(after, 'description');
+      const event = (
+        operation: ChangeEvent['operation'],
+        semVerChange: ChangeEvent['semVerChange'],
+        modifier: string,
+        description: string,
+        value: string,
+      ) =>
+        events.push({
+          entityUrn: fieldUrn,
+          category,
+          operation,
+          modifier,
+          parameters: [['description', value]],
+          semVerChange,
+          description,
+        });
+      if (was === undefined && is !== undefined)
+        event(
+          'ADD',
+          'MINOR',
+          pathOf(after!),
+          `Documentation for the field '${pathOf(after!)}' of '${fieldUrn}' has been added: '${is}'`,
+          is,
+        );
+      else if (was !== undefined && is === undefined)
+        event(
+          'REMOVE',
+          'MINOR',
+          pathOf(before!),
+          `Documentation for the field '${optional(after && pathOf(after))}' of '${fieldUrn}' has been removed: '${was}'`,
+          was,
+        );
+      else if (was !== undefined && is !== undefined && was !== is)
+        event(
+          'MODIFY',
+          'PATCH',
+          pathOf(after!),
+          `Documentation for the field '${pathOf(after!)}' of '${fieldUrn}' has been updated from '${was}' to '${is}'.`,
+          is,
+        );
+      return;
+    }
+    const kind = category === 'TAG' ? TAGS : category === 'GLOSSARY_TERM' ? TERMS : undefined;
+    if (!kind) return;
+    const list = kind === TAGS ? 'globalTags' : 'glossaryTerms';
+    events.push(...fieldAssociationChanges(associationChanges(kind, before?.[list], after?.[list], fieldUrn), path, fieldUrn));
+  };
+  let b = 0;
+  let t = 0;
+  while (b < base.length && t < target.length) {
+    const order = byCodeUnits(pathOf(base[b]!), pathOf(target[t]!));
+    if (order === 0) changes(base[b++], target[t++]);
+    else if (order < 0) changes(base[b++], undefined);
+    else changes(undefined, target[t++]);
+  }
+  while (b < base.length) changes(base[b++], undefined);
+  while (t < target.length) changes(undefined, target[t++]);
+  return events;
+};
