@@ -1,5 +1,5 @@
 import type { ApiContext, ChangeCategoryType, Resolvers, SchemaFieldBlame } from '@mds/schema';
-import { timeline, timelineCategories, type ChangeCategory, type ChangeTransaction } from '../timeline';
+import { CHANGE_CATEGORIES, timeline, type ChangeCategory, type ChangeTransaction } from '../timeline';
 import { urnArgument, type Loaders } from './common-fields';
 
 /** GraphQL's names of categories where they differ from the timeline's (DataHub's OWNER is OWNERSHIP in its schema). */
@@ -109,10 +109,10 @@ export function timelineResolvers(loaders: Loaders): Resolvers {
         { input }: { input: { urn: string; changeCategories?: readonly string[] | null } },
         context: ApiContext,
       ) => {
-        const entityType = urnArgument(input.urn).entityType;
+        // Without categories, every one (DataHub's ChangeCategory values).
         const categories = input.changeCategories
           ? [...new Set(input.changeCategories.map((category) => FROM_GRAPHQL[category] ?? (category as ChangeCategory)))]
-          : (timelineCategories(entityType) ?? []);
+          : CHANGE_CATEGORIES;
         const transactions = await transactionsOf(input.urn, categories, context);
         return {
           changeTransactions: transactions.map((transaction) => ({

@@ -2,23 +2,38 @@ import { associationChanges, fieldAssociationChanges, TAGS, TERMS } from './asso
 import { byCodeUnits, records, schemaFieldUrn, text, type ChangeEvent, type ChangeGenerator } from './events';
 
 /**
- * An entity's description added, removed or changed, each a minor change (DataHub's DatasetPropertiesChangeEventGenerator
- * and EditableDatasetPropertiesChangeEventGenerator, which tell both alike): DOCUMENTATION.
+ * An entity's text at `key` added, removed or changed, each a minor change: DOCUMENTATION. DataHub's
+ * DatasetPropertiesChangeEventGenerator and EditableDatasetPropertiesChangeEventGenerator tell a description so (the
+ * text as parameter), its GlossaryTermInfoChangeEventGenerator a term's definition (no parameter).
  */
-export const descriptionChanges: ChangeGenerator = (base, target, urn, category) => {
-  if (category !== 'DOCUMENTATION') return [];
-  const before = text(base, 'description');
-  const after = text(target, 'description');
-  const event = (operation: ChangeEvent['operation'], description: string, value: string): ChangeEvent[] => [
-    { entityUrn: urn, category, operation, parameters: [['description', value]], semVerChange: 'MINOR', description },
-  ];
-  if (before === undefined && after !== undefined) return event('ADD', `Documentation for '${urn}' has been added: '${after}'.`, after);
-  if (before !== undefined && after === undefined)
-    return event('REMOVE', `Documentation for '${urn}' has been removed: '${before}'.`, before);
-  if (before !== undefined && after !== undefined && before !== after)
-    return event('MODIFY', `Documentation of '${urn}' has been changed from '${before}' to '${after}'.`, after);
-  return [];
-};
+const textChanges =
+  (key: string, parameter: boolean): ChangeGenerator =>
+  (base, target, urn, category) => {
+    if (category !== 'DOCUMENTATION') return [];
+    const before = text(base, key);
+    const after = text(target, key);
+    const event = (operation: ChangeEvent['operation'], description: string, value: string): ChangeEvent[] => [
+      {
+        entityUrn: urn,
+        category,
+        operation,
+        ...(parameter ? { parameters: [['description', value]] as const } : {}),
+        semVerChange: 'MINOR',
+        description,
+      },
+    ];
+    if (before === undefined && after !== undefined) return event('ADD', `Documentation for '${urn}' has been added: '${after}'.`, after);
+    if (before !== undefined && after === undefined)
+      return event('REMOVE', `Documentation for '${urn}' has been removed: '${before}'.`, before);
+    if (before !== undefined && after !== undefined && before !== after)
+      return event('MODIFY', `Documentation of '${urn}' has been changed from '${before}' to '${after}'.`, after);
+    return [];
+  };
+
+/** `datasetProperties` and `editableDatasetProperties`: the description. */
+export const descriptionChanges = textChanges('description', true);
+/** `glossaryTermInfo`: the definition. */
+export const definitionChanges = textChanges('definition', false);
 
 /**
  * `institutionalMemory` (DataHub's InstitutionalMemoryChangeEventGenerator): links matched by url, each added or removed

@@ -1,7 +1,7 @@
 import { badRequest } from '@mds/schema';
 import type { StoredAspect } from '../service';
 import { globalTagsChanges, glossaryTermsChanges } from './associations';
-import { descriptionChanges, editableSchemaMetadataChanges, institutionalMemoryChanges } from './documentation';
+import { definitionChanges, descriptionChanges, editableSchemaMetadataChanges, institutionalMemoryChanges } from './documentation';
 import { higher, type ChangeCategory, type ChangeGenerator, type ChangeTransaction, type SemanticChange } from './events';
 import { ownershipChanges } from './ownership';
 import { schemaMetadataChanges } from './schema-metadata';
@@ -24,11 +24,11 @@ const REGISTRY: Readonly<Record<string, Partial<Record<ChangeCategory, Readonly<
     TECHNICAL_SCHEMA: { schemaMetadata: schemaMetadataChanges },
     OWNER: { ownership: ownershipChanges },
   },
+  glossaryTerm: {
+    OWNER: { ownership: ownershipChanges },
+    DOCUMENTATION: { glossaryTermInfo: definitionChanges },
+  },
 };
-
-/** The categories DataHub's timeline has generators for, for an entity type (undefined: it has no timeline). */
-export const timelineCategories = (entityType: string) =>
-  REGISTRY[entityType] ? (Object.keys(REGISTRY[entityType]) as ChangeCategory[]) : undefined;
 
 /** What the timeline reads: every stored aspect's versions of one entity (a graphql reader's `latest` and `versions`). */
 export interface TimelineSource {
@@ -86,13 +86,11 @@ export async function timeline(
 ): Promise<ChangeTransaction[]> {
   const registry = REGISTRY[entityType];
   if (!registry) throw badRequest(`Entity Type ${entityType} not supported`);
-  const missing = categories.filter((category) => !registry[category]);
-  if (missing.length) throw badRequest(`The timeline of a ${entityType} has no ${missing.join(', ')} changes`);
   const names = await source.aspectNames(urn);
   const history = new Map(
     await Promise.all(names.map(async (name) => [name, chronological(await source.versions(urn, name))] as [string, StoredAspect[]])),
   );
-  const diffed = [...new Set(categories.flatMap((category) => Object.keys(registry[category]!)))].filter((name) => history.has(name));
+  const diffed = [...new Set(categories.flatMap((category) => Object.keys(registry[category] ?? {})))].filter((name) => history.has(name));
 
   // Every written version of a diffed aspect is a point in time, with or without changes (DataHub's transaction ids).
   const byTime = new Map<number, Omit<ChangeTransaction, 'semVer' | 'versionStamp'>[]>();
@@ -102,7 +100,7 @@ export async function timeline(
       const found = byTime.get(row.createdOn) ?? [];
       byTime.set(row.createdOn, found);
       for (const category of categories) {
-        const generator = registry[category]![name];
+        const generator = registry[category]?.[name];
         const events = generator ? generator(previous?.value, row.value, urn, category) : [];
         if (events.length)
           found.push({

@@ -36,14 +36,14 @@ const PROVIDER = '[version=2.0].[type=struct].[type=struct].service.[type=struct
 const SCHEMAS = ['newschema.json', 'newschemav2.json', 'newschemav3.json'];
 
 /** Writes each step's aspects through the service at its own time (step i at (i + 1) × 10 s). */
-async function withHistory(steps: readonly (readonly [string, unknown])[][]) {
+async function withHistory(steps: readonly (readonly [string, unknown])[][], urn = URN) {
   let time = 1;
   const api = await goldenGraphql(databases, [], { now: () => time });
   for (const [i, step] of steps.entries()) {
     time = (i + 1) * 10_000;
     await api.service.ingest(
       SYSTEM_ACTOR,
-      step.map(([aspect, value]) => upsert(URN, aspect, value)),
+      step.map(([aspect, value]) => upsert(urn, aspect, value)),
       { batch: true },
     );
   }
@@ -51,8 +51,8 @@ async function withHistory(steps: readonly (readonly [string, unknown])[][]) {
 }
 const schemaHistory = () => withHistory(SCHEMAS.map((file) => [['schemaMetadata', fixture(file)]]));
 
-const timelineOf = async (api: Awaited<ReturnType<typeof withHistory>>, changeCategories: string[] | null) => {
-  const result = await api.run(UI_TIMELINE, { input: { urn: URN, changeCategories } });
+const timelineOf = async (api: Awaited<ReturnType<typeof withHistory>>, changeCategories: string[] | null, urn = URN) => {
+  const result = await api.run(UI_TIMELINE, { input: { urn, changeCategories } });
   expect(result.errors).toBeUndefined();
   return result.data!.getTimeline.changeTransactions as {
     timestampMillis: number;
@@ -253,6 +253,7 @@ describe("getTimeline, as DataHub's GetTimelineResolver answers from its Timelin
       ['institutionalMemory', 'newdocumentation', 'DOCUMENTATION', [1, 1, 3]],
       ['globalTags', 'newtags', 'TAG', [1, 1, 2]],
       ['glossaryTerms', 'newglossary', 'GLOSSARY_TERM', [1, 1, 2]],
+      ['ownership', 'newownership', 'OWNERSHIP', [2, 1, 2]],
     ] as const;
     for (const [aspect, file, category, counts] of runs) {
       const api = await withHistory(['', 'v2', 'v3'].map((v) => [[aspect, fixture(`${file}${v}.json`)]]));
@@ -326,6 +327,43 @@ describe("getTimeline, as DataHub's GetTimelineResolver answers from its Timelin
       [6, '2.0.0-computed'],
     ]);
     expect(shape(await timelineOf(api, ['TAG', 'DOCUMENTATION', 'TECHNICAL_SCHEMA', 'GLOSSARY_TERM', 'OWNERSHIP']))).toEqual(shape(all));
+  });
+
+  it("a glossary term's definition (GlossaryTermInfoChangeEventGenerator, no parameters) and owners; no other category", async () => {
+    const TERM = 'urn:li:glossaryTerm:CustomerAccount';
+    const info = (definition: string) => ({ definition, termSource: 'INTERNAL' });
+    const api = await withHistory(
+      [
+        [['glossaryTermInfo', info('An account')]],
+        [['glossaryTermInfo', info('A customer account')]],
+        [['ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] }]],
+      ],
+      TERM,
+    );
+    const all = await timelineOf(api, null, TERM);
+    expect(all.map((t) => [t.lastSemanticVersion, t.changes.map((c) => [c.category, c.operation, c.description, c.parameters])])).toEqual([
+      ['0.0.0-computed', [['DOCUMENTATION', 'ADD', `Documentation for '${TERM}' has been added: 'An account'.`, null]]],
+      [
+        '0.1.0-computed',
+        [['DOCUMENTATION', 'MODIFY', `Documentation of '${TERM}' has been changed from 'An account' to 'A customer account'.`, null]],
+      ],
+      [
+        '0.2.0-computed',
+        [
+          [
+            'OWNERSHIP',
+            'ADD',
+            `'jdoe' added as a \`DATAOWNER\` of '${TERM}'.`,
+            [
+              { key: 'ownerUrn', value: 'urn:li:corpuser:jdoe' },
+              { key: 'ownerType', value: 'DATAOWNER' },
+            ],
+          ],
+        ],
+      ],
+    ]);
+    // DataHub's timeline of a term has no tags or schema: nothing, not an error.
+    expect(await timelineOf(api, ['TAG', 'TECHNICAL_SCHEMA'], TERM)).toEqual([]);
   });
 
   it('answers no transactions for an entity never written, and refuses what DataHub cannot answer with a clear error', async () => {
