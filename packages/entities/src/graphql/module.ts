@@ -55,6 +55,7 @@ import { userEditResolvers, userListResolvers, type UserRemoved } from './user-m
 import { entityPrivilegesResolvers } from './entity-privileges';
 import { businessAttributeNameTaken, businessAttributeResolvers } from './business-attributes';
 import { timelineResolvers } from './timeline';
+import { dashboardUsageResolvers } from './dashboard-usage';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -132,6 +133,7 @@ const TYPE_DEFS = sdlFiles(
   'entity-privileges.graphql',
   'business-attributes.graphql',
   'timeline.graphql',
+  'dashboard-usage.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -295,6 +297,7 @@ export function createEntityGraphql(options: {
       entityPrivilegesResolvers(service, loaders),
       ...businessAttributeResolvers(service, search, loaders, now),
       timelineResolvers(loaders),
+      dashboardUsageResolvers(service),
     ],
   };
 }
