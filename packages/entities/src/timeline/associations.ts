@@ -1,4 +1,4 @@
-import { byCodeUnits, records, text, urnId, type ChangeCategory, type ChangeEvent, type ChangeGenerator } from './events';
+import { records, text, urnId, walkSorted, type ChangeCategory, type ChangeEvent, type ChangeGenerator } from './events';
 
 /** How one kind of association list is read and told (tags: `globalTags.tags[].tag`; terms: `glossaryTerms.terms[].urn`). */
 interface AssociationKind {
@@ -32,8 +32,7 @@ export const TERMS: AssociationKind = {
 const urnsOf = (value: unknown, kind: AssociationKind) =>
   records(value, kind.list)
     .map((association) => text(association, kind.urnKey))
-    .filter((urn): urn is string => urn !== undefined)
-    .sort(byCodeUnits);
+    .filter((urn): urn is string => urn !== undefined);
 
 /**
  * The associations added and removed between two values (DataHub's GlobalTagsChangeEventGenerator and
@@ -53,18 +52,10 @@ export function associationChanges(kind: AssociationKind, base: unknown, target:
     semVerChange: 'MINOR',
     description: operation === 'ADD' ? kind.added(urnId(urn), entityUrn) : kind.removed(urnId(urn), entityUrn),
   });
-  let b = 0;
-  let t = 0;
-  while (b < before.length && t < after.length) {
-    const order = byCodeUnits(before[b]!, after[t]!);
-    if (order === 0) {
-      b++;
-      t++;
-    } else if (order < 0) events.push(event(before[b++]!, 'REMOVE'));
-    else events.push(event(after[t++]!, 'ADD'));
-  }
-  while (b < before.length) events.push(event(before[b++]!, 'REMOVE'));
-  while (t < after.length) events.push(event(after[t++]!, 'ADD'));
+  walkSorted(before, after, String, (was, is) => {
+    if (was === undefined) events.push(event(is!, 'ADD'));
+    else if (is === undefined) events.push(event(was, 'REMOVE'));
+  });
   return events;
 }
 

@@ -1,5 +1,5 @@
 import { associationChanges, fieldAssociationChanges, TAGS, TERMS } from './associations';
-import { byCodeUnits, records, schemaFieldUrn, text, type ChangeEvent, type ChangeGenerator } from './events';
+import { records, schemaFieldUrn, text, walkSorted, type ChangeEvent, type ChangeGenerator } from './events';
 
 /**
  * An entity's text at `key` added, removed or changed, each a minor change: DOCUMENTATION. DataHub's
@@ -42,9 +42,6 @@ export const definitionChanges = textChanges('definition', false);
 export const institutionalMemoryChanges: ChangeGenerator = (baseValue, targetValue, urn, category) => {
   if (category !== 'DOCUMENTATION') return [];
   const urlOf = (link: Record<string, unknown>) => text(link, 'url') ?? '';
-  const sorted = (value: unknown) => records(value, 'elements').sort((a, b) => byCodeUnits(urlOf(a), urlOf(b)));
-  const base = sorted(baseValue);
-  const target = sorted(targetValue);
   const events: ChangeEvent[] = [];
   const event = (
     link: Record<string, unknown>,
@@ -66,27 +63,17 @@ export const institutionalMemoryChanges: ChangeGenerator = (baseValue, targetVal
       'MINOR',
       `Institutional Memory '${urlOf(link)}' with documentation of '${urn}' has been added: '${text(link, 'description')}'`,
     );
-  let b = 0;
-  let t = 0;
-  while (b < base.length && t < target.length) {
-    const before = base[b]!;
-    const after = target[t]!;
-    const order = byCodeUnits(urlOf(before), urlOf(after));
-    if (order === 0) {
-      if (text(before, 'description') !== text(after, 'description'))
-        event(
-          before,
-          'MODIFY',
-          'PATCH',
-          `Documentation of Institutional Memory '${urlOf(before)}' of  '${urn}' has been changed from '${text(before, 'description')}' to '${text(after, 'description')}'.`,
-        );
-      b++;
-      t++;
-    } else if (order < 0) removed(base[b++]!);
-    else added(target[t++]!);
-  }
-  while (b < base.length) removed(base[b++]!);
-  while (t < target.length) added(target[t++]!);
+  walkSorted(records(baseValue, 'elements'), records(targetValue, 'elements'), urlOf, (before, after) => {
+    if (before === undefined) added(after!);
+    else if (after === undefined) removed(before);
+    else if (text(before, 'description') !== text(after, 'description'))
+      event(
+        before,
+        'MODIFY',
+        'PATCH',
+        `Documentation of Institutional Memory '${urlOf(before)}' of  '${urn}' has been changed from '${text(before, 'description')}' to '${text(after, 'description')}'.`,
+      );
+  });
   return events;
 };
 
@@ -100,9 +87,6 @@ const optional = (path: string | undefined) => (path === undefined ? 'Optional.e
  */
 export const editableSchemaMetadataChanges: ChangeGenerator = (baseValue, targetValue, urn, category) => {
   const pathOf = (info: Record<string, unknown>) => text(info, 'fieldPath') ?? '';
-  const sorted = (value: unknown) => records(value, 'editableSchemaFieldInfo').sort((a, b) => byCodeUnits(pathOf(a), pathOf(b)));
-  const base = sorted(baseValue);
-  const target = sorted(targetValue);
   const events: ChangeEvent[] = [];
   const changes = (before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined) => {
     const path = pathOf((before ?? after)!);
@@ -157,15 +141,6 @@ export const editableSchemaMetadataChanges: ChangeGenerator = (baseValue, target
     const list = kind === TAGS ? 'globalTags' : 'glossaryTerms';
     events.push(...fieldAssociationChanges(associationChanges(kind, before?.[list], after?.[list], fieldUrn), path, fieldUrn));
   };
-  let b = 0;
-  let t = 0;
-  while (b < base.length && t < target.length) {
-    const order = byCodeUnits(pathOf(base[b]!), pathOf(target[t]!));
-    if (order === 0) changes(base[b++], target[t++]);
-    else if (order < 0) changes(base[b++], undefined);
-    else changes(undefined, target[t++]);
-  }
-  while (b < base.length) changes(base[b++], undefined);
-  while (t < target.length) changes(undefined, target[t++]);
+  walkSorted(records(baseValue, 'editableSchemaFieldInfo'), records(targetValue, 'editableSchemaFieldInfo'), pathOf, changes);
   return events;
 };

@@ -85,6 +85,31 @@ export const urnId = (urn: string) => urn.split(':').slice(3).join(':');
 /** Java's String.compareTo order (UTF-16 code units), which DataHub's generators sort by. */
 export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Two lists walked side by side in `keyOf` order (each sorted by it first, stably), as DataHub's generators walk them:
+ * `visit` gets each pair of items with the same key, and each item found on one side only (the other undefined).
+ */
+export function walkSorted<T>(
+  base: readonly T[],
+  target: readonly T[],
+  keyOf: (item: T) => string,
+  visit: (before: T | undefined, after: T | undefined) => void,
+): void {
+  const sorted = (list: readonly T[]) => [...list].sort((a, b) => byCodeUnits(keyOf(a), keyOf(b)));
+  const before = sorted(base);
+  const after = sorted(target);
+  let b = 0;
+  let t = 0;
+  while (b < before.length && t < after.length) {
+    const order = byCodeUnits(keyOf(before[b]!), keyOf(after[t]!));
+    if (order === 0) visit(before[b++], after[t++]);
+    else if (order < 0) visit(before[b++], undefined);
+    else visit(undefined, after[t++]);
+  }
+  while (b < before.length) visit(before[b++], undefined);
+  while (t < after.length) visit(undefined, after[t++]);
+}
+
 /** A string member of a stored value, or undefined. */
 export const text = (value: unknown, key: string): string | undefined => {
   const member = (value as Record<string, unknown> | undefined)?.[key];

@@ -1,4 +1,4 @@
-import { byCodeUnits, records, text, urnId, type ChangeEvent, type ChangeGenerator } from './events';
+import { records, text, urnId, walkSorted, type ChangeEvent, type ChangeGenerator } from './events';
 
 type Owner = Record<string, unknown>;
 
@@ -11,9 +11,6 @@ export const ownershipChanges: ChangeGenerator = (baseValue, targetValue, urn, c
   const ownerOf = (owner: Owner) => text(owner, 'owner') ?? '';
   const typeOf = (owner: Owner) => text(owner, 'type') ?? '';
   const idOf = (owner: Owner) => urnId(ownerOf(owner));
-  const sorted = (value: unknown) => records(value, 'owners').sort((a, b) => byCodeUnits(ownerOf(a), ownerOf(b)));
-  const base = sorted(baseValue);
-  const target = sorted(targetValue);
   const events: ChangeEvent[] = [];
   const event = (
     owner: Owner,
@@ -41,27 +38,17 @@ export const ownershipChanges: ChangeGenerator = (baseValue, targetValue, urn, c
     event(owner, 'REMOVE', ownerOf(owner), 'MINOR', `'${idOf(owner)}' removed as a \`${typeOf(owner)}\` of '${urn}'.`);
   const added = (owner: Owner) =>
     event(owner, 'ADD', ownerOf(owner), 'MINOR', `'${idOf(owner)}' added as a \`${typeOf(owner)}\` of '${urn}'.`);
-  let b = 0;
-  let t = 0;
-  while (b < base.length && t < target.length) {
-    const before = base[b]!;
-    const after = target[t]!;
-    const order = byCodeUnits(ownerOf(before), ownerOf(after));
-    if (order === 0) {
-      if (typeOf(before) !== typeOf(after))
-        event(
-          after,
-          'MODIFY',
-          typeOf(after),
-          'PATCH',
-          `'${idOf(before)}''s ownership type changed from '${typeOf(before)}' to '${typeOf(after)}' for '${urn}'.`,
-        );
-      b++;
-      t++;
-    } else if (order < 0) removed(base[b++]!);
-    else added(target[t++]!);
-  }
-  while (b < base.length) removed(base[b++]!);
-  while (t < target.length) added(target[t++]!);
+  walkSorted(records(baseValue, 'owners'), records(targetValue, 'owners'), ownerOf, (before, after) => {
+    if (before === undefined) added(after!);
+    else if (after === undefined) removed(before);
+    else if (typeOf(before) !== typeOf(after))
+      event(
+        after,
+        'MODIFY',
+        typeOf(after),
+        'PATCH',
+        `'${idOf(before)}''s ownership type changed from '${typeOf(before)}' to '${typeOf(after)}' for '${urn}'.`,
+      );
+  });
   return events;
 };
