@@ -61,6 +61,8 @@ import { connectionResolvers } from './connections';
 import { assetSettingsResolvers } from './asset-settings';
 import { accessResolvers } from './access';
 import { logicalParentResolvers } from './logical-parent';
+import { timelineResolvers } from './timeline';
+import { dashboardUsageResolvers } from './dashboard-usage';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -145,6 +147,8 @@ const TYPE_DEFS = sdlFiles(
   'asset-settings.graphql',
   'access.graphql',
   'logical-parent.graphql',
+  'timeline.graphql',
+  'dashboard-usage.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -324,6 +328,8 @@ export function createEntityGraphql(options: {
       ...assetSettingsResolvers(service, loaders),
       accessResolvers(loaders),
       logicalParentResolvers(service, loaders, now),
+      timelineResolvers(loaders),
+      dashboardUsageResolvers(service),
     ],
   };
 }

@@ -8,8 +8,16 @@ import {
   type Resolvers,
 } from '@mds/schema';
 import { editPrivileges, SYSTEM_ACTOR, type EntityService } from '../service';
-import { datasetUsage, operationsStats, rangeStart, topUsers, type OperationsAggregations, type UsageRange } from '../service/usage-stats';
-import { refWithKey, urnArgument, urnOf, type Json, type Parent } from './common-fields';
+import {
+  dashboardUsers,
+  datasetUsage,
+  operationsStats,
+  rangeStart,
+  topUsers,
+  type OperationsAggregations,
+  type UsageRange,
+} from '../service/usage-stats';
+import { refWithKey, urnArgument, urnOf, type Parent } from './common-fields';
 import { graphqlReader } from './mutation-support';
 
 /** Every point of a window: the statistics aggregate all of them, as Elasticsearch's aggregations do. */
@@ -190,7 +198,7 @@ export function usageResolvers(service: EntityService, now: () => number = Date.
         ]);
         // The newest absolute point (no eventGranularity) gives the view count; bucketed points within 31 days the users.
         const absolute = all.find((p) => p.eventGranularity == null);
-        const counts = dashboardUserUsage(recent.filter((p) => p.eventGranularity != null));
+        const counts = dashboardUsers(recent.filter((p) => p.eventGranularity != null));
         return {
           viewCount: absolute ? (typeof absolute.viewsCount === 'number' ? absolute.viewsCount : null) : null,
           viewCountLast30Days: null,
@@ -200,23 +208,4 @@ export function usageResolvers(service: EntityService, now: () => number = Date.
       },
     },
   };
-}
-
-/**
- * DashboardUsageStatsUtils.getUserUsageCounts: usageCount summed per user (by key), most usage first. A user whose
- * points carry no usageCount sorts as 0 (DataHub's comparator fails on it and the whole summary answers null).
- */
-function dashboardUserUsage(points: readonly Json[]): { user: string; usageCount: number }[] {
-  const totals = new Map<string, number>();
-  for (const point of points) {
-    for (const element of Array.isArray(point.userCounts) ? (point.userCounts as Json[]) : []) {
-      if (typeof element?.user !== 'string') continue;
-      const count = typeof element.usageCount === 'number' ? element.usageCount : 0;
-      totals.set(element.user, (totals.get(element.user) ?? 0) + count);
-    }
-  }
-  return [...totals]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([user, usageCount]) => ({ user, usageCount }))
-    .sort((a, b) => b.usageCount - a.usageCount);
 }

@@ -73,6 +73,7 @@ export class EntityReader {
   async versions(urn: string, aspect: string): Promise<StoredAspect[]> {
     const checked = this.restCheck('READ', [urn]);
     if (checked) await checked;
+    if (this.via.api === 'graphql' && this.policy.switches.view && (await this.hiddenFromView([urn])).size) return [];
     return this.store.versions(urn, aspect);
   }
 

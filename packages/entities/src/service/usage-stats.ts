@@ -274,3 +274,70 @@ export function operationsStats(points: readonly Point[], timeZone?: string): Op
     .sort((a, b) => a.bucket - b.bucket);
   return { buckets, aggregations: operationTotals(points, false) };
 }
+
+/** One user's usage of a dashboard; a count no point holds is absent (DataHub's zero cardinality leaves it null). */
+export interface DashboardUserUsage {
+  user: string;
+  usageCount?: number;
+  executionsCount?: number;
+}
+
+/** A sum over documents, or undefined when none holds the field (SUM with CARDINALITY 0 in DataHub's rows). */
+const sumIfHeld = (values: readonly unknown[]) => (values.some((v) => number(v) !== undefined) ? sum(values) : undefined);
+
+/**
+ * The users of a dashboard's points (DashboardUsageStatsUtils.getUserUsageCounts): `userCounts` grouped by user (key
+ * order), usageCount and executionsCount summed, most usage first (a user without usageCount as 0, where DataHub's
+ * comparator fails). DataHub's views count per user is never set (its check of the field is inverted), so none here.
+ */
+export function dashboardUsers(points: readonly Point[]): DashboardUserUsage[] {
+  return byKey(exploded(points, 'userCounts', 'user'))
+    .map(([user, docs]): DashboardUserUsage => {
+      const usageCount = sumIfHeld(docs.map(({ element }) => element.usageCount));
+      const executionsCount = sumIfHeld(docs.map(({ element }) => element.executionsCount));
+      return { user, ...(usageCount !== undefined ? { usageCount } : {}), ...(executionsCount !== undefined ? { executionsCount } : {}) };
+    })
+    .sort((a, b) => (b.usageCount ?? 0) - (a.usageCount ?? 0));
+}
+
+export interface DashboardUsageBucket {
+  bucket: number;
+  metrics: { uniqueUserCount?: number; viewsCount?: number; executionsCount?: number };
+}
+
+/**
+ * A dashboard's usage from its bucketed points (DashboardUsageStatsUtils.getBuckets and getAggregations): daily (GMT)
+ * buckets summing uniqueUserCount, viewsCount and executionsCount; users as `dashboardUsers`; views and executions
+ * summed over the buckets holding them.
+ */
+export function dashboardUsage(points: readonly Point[]): {
+  buckets: DashboardUsageBucket[];
+  aggregations: { users: DashboardUserUsage[]; uniqueUserCount: number; viewsCount?: number; executionsCount?: number };
+} {
+  const byDay = new Map<number, Point[]>();
+  for (const point of points) {
+    const day = dayStart(timestampOf(point));
+    byDay.set(day, [...(byDay.get(day) ?? []), point]);
+  }
+  const buckets = dayBuckets(points.map(timestampOf)).map((bucket): DashboardUsageBucket => {
+    const docs = byDay.get(bucket) ?? [];
+    const metrics: DashboardUsageBucket['metrics'] = {};
+    for (const field of ['uniqueUserCount', 'viewsCount', 'executionsCount'] as const) {
+      const total = sumIfHeld(docs.map((point) => point[field]));
+      if (total !== undefined) metrics[field] = total;
+    }
+    return { bucket, metrics };
+  });
+  const users = dashboardUsers(points);
+  const viewsCount = sumIfHeld(buckets.map((b) => b.metrics.viewsCount));
+  const executionsCount = sumIfHeld(buckets.map((b) => b.metrics.executionsCount));
+  return {
+    buckets,
+    aggregations: {
+      users,
+      uniqueUserCount: users.length,
+      ...(viewsCount !== undefined ? { viewsCount } : {}),
+      ...(executionsCount !== undefined ? { executionsCount } : {}),
+    },
+  };
+}

@@ -397,6 +397,9 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect([...(await graphql(nobody).latest([DATASET, OTHER])).keys()]).toEqual([]);
         expect([...(await graphql(owner).latest([DATASET, OTHER])).keys()]).toEqual([DATASET]);
         expect(await graphql(owner).get(OTHER, 'globalTags')).toBeUndefined();
+        // Its history (the timeline's reads) is hidden alike.
+        expect(await graphql(owner).versions(OTHER, 'globalTags')).toEqual([]);
+        expect((await graphql(owner).versions(DATASET, 'globalTags')).map((row) => row.version)).toEqual([0]);
         expect([...(await graphql(reader).latest([DATASET, OTHER])).keys()].sort()).toEqual([OTHER, DATASET]);
         // Search results stay open to any caller, as search is.
         expect((await service.reader(nobody, { api: 'search' }).latest([OTHER])).size).toBe(1);
