@@ -115,11 +115,19 @@ describe('operations', () => {
     ]);
   });
 
-  it('filters on a field with EQUAL, and refuses other conditions with a 400', async () => {
-    const query = (condition: string) =>
-      `{ dataset(urn: "${HDFS}") { operations(filter: { and: [], or: [{ and: [{ field: "operationType", values: ["DELETE"], condition: ${condition} }] }] }) { timestampMillis } } }`;
-    expect((await mds.graphql(query('EQUAL'))).body.data.dataset.operations).toEqual([{ timestampMillis: 2000 }]);
-    expect(graphqlError(await mds.graphql(query('CONTAIN')))).toEqual({ message: 'Unsupported filter condition CONTAIN', code: 400 });
+  it('filters on a field by its condition (EQUAL, START_WITH as the UI asks the latest full-table profile, ranges…), refusing others with a 400', async () => {
+    const query = (condition: string, value = 'DELETE', field = 'operationType') =>
+      `{ dataset(urn: "${HDFS}") { operations(filter: { and: [], or: [{ and: [{ field: "${field}", values: ["${value}"], condition: ${condition} }] }] }) { timestampMillis } } }`;
+    const times = async (...args: Parameters<typeof query>) =>
+      ((await mds.graphql(query(...args))).body.data.dataset.operations as { timestampMillis: number }[]).map((o) => o.timestampMillis);
+    expect(await times('EQUAL')).toEqual([2000]);
+    expect(await times('START_WITH', 'DEL')).toEqual([2000]);
+    expect(await times('CONTAIN', 'NSER')).toEqual([1000]);
+    expect(await times('GREATER_THAN', '600', 'lastUpdatedTimestamp')).toEqual([3000, 1000]);
+    expect(graphqlError(await mds.graphql(query('DESCENDANTS_INCL')))).toEqual({
+      message: 'Unsupported filter condition DESCENDANTS_INCL',
+      code: 400,
+    });
   });
 
   it("filters with DataHub's FilterInput.and, ANDed with the groups of `or`", async () => {

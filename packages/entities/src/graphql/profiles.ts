@@ -75,15 +75,34 @@ export function profileResolvers(service: EntityService): Resolvers {
   return resolvers;
 }
 
-/** A point matches when one and-group's criteria all hold (EQUAL on a dotted field); no group: every point. */
+/** How a criterion's condition compares a point's value (as text; ranges as numbers) with one of the values given. */
+const CONDITIONS: Readonly<Record<string, (found: string, value: string) => boolean>> = {
+  EQUAL: (found, value) => found === value,
+  IN: (found, value) => found === value,
+  IEQUAL: (found, value) => found.toLowerCase() === value.toLowerCase(),
+  START_WITH: (found, value) => found.startsWith(value),
+  END_WITH: (found, value) => found.endsWith(value),
+  CONTAIN: (found, value) => found.includes(value),
+  GREATER_THAN: (found, value) => Number(found) > Number(value),
+  GREATER_THAN_OR_EQUAL_TO: (found, value) => Number(found) >= Number(value),
+  LESS_THAN: (found, value) => Number(found) < Number(value),
+  LESS_THAN_OR_EQUAL_TO: (found, value) => Number(found) <= Number(value),
+};
+
+/**
+ * A point matches when one and-group's criteria all hold (a dotted field compared with any of the values by the
+ * criterion's condition, EQUAL by default; EXISTS: the field is there); no group: every point.
+ */
 export function criteria(groups: readonly AndFilterInput[]): (point: Json) => boolean {
   const tests = groups.map((group) =>
     (group.and ?? []).map((c) => {
-      if (c.condition && c.condition !== 'EQUAL') throw badRequest(`Unsupported filter condition ${c.condition}`);
+      const condition = c.condition ?? 'EQUAL';
+      const compare = CONDITIONS[condition];
+      if (!compare && condition !== 'EXISTS') throw badRequest(`Unsupported filter condition ${condition}`);
       const values = c.values ?? (c.value == null ? [] : [c.value]);
       return (point: Json) => {
         const found = c.field.split('.').reduce<unknown>((at, key) => (isJsonObject(at) ? at[key] : undefined), point);
-        const hit = found !== undefined && values.includes(String(found));
+        const hit = found !== undefined && found !== null && (!compare || values.some((value) => compare(String(found), value)));
         return c.negated ? !hit : hit;
       };
     }),
