@@ -4,8 +4,7 @@ import type { EntityType } from '@mds/schema';
 
 /**
  * Each `PlatformPrivileges` flag of `me` and the DataHub privileges that grant it (any one), as DataHub's MeResolver
- * asks its authorizer. A privilege no role of mds can hold (VIEW_ANALYTICS, MANAGE_INGESTION …: features mds does not
- * have) is left out of the question, so its flag stays false rather than open a page that would fail.
+ * asks its authorizer. A name @mds/auth does not know is left out of the question (none is today).
  */
 export const PLATFORM_FLAGS = {
   viewAnalytics: ['VIEW_ANALYTICS'],
@@ -60,26 +59,10 @@ const listed = (type: Privilege): ListedPrivilege => ({
   description: PRIVILEGE_INFO[type].description,
 });
 
-/** The platform-wide privileges mds's roles grant. */
-export const PLATFORM_PRIVILEGES: readonly ListedPrivilege[] = [
-  listed(Privilege.MANAGE_POLICIES),
-  listed(Privilege.GENERATE_PERSONAL_ACCESS_TOKENS),
-  listed(Privilege.MANAGE_ACCESS_TOKENS),
-  listed(Privilege.CREATE_TAGS),
-  listed(Privilege.MANAGE_TAGS),
-  listed(Privilege.VIEW_MANAGE_TAGS),
-  listed(Privilege.CREATE_DOMAINS),
-  listed(Privilege.MANAGE_DOMAINS),
-  listed(Privilege.MANAGE_SYSTEM_OPERATIONS),
-  listed(Privilege.GET_TIMESERIES_INDEX_SIZES),
-  listed(Privilege.TRUNCATE_TIMESERIES_INDEX),
-  listed(Privilege.GET_ES_TASK_STATUS),
-  listed(Privilege.MANAGE_GLOBAL_VIEWS),
-  listed(Privilege.CREATE_GLOBAL_ANNOUNCEMENTS),
-  listed(Privilege.MANAGE_GLOBAL_ANNOUNCEMENTS),
-  listed(Privilege.MANAGE_GLOBAL_OWNERSHIP_TYPES),
-  listed(Privilege.MANAGE_FEATURES),
-];
+/** Every platform-wide privilege (the catalog's PLATFORM ones, DataHub's PoliciesConfig order): a policy may grant any. */
+export const PLATFORM_PRIVILEGES: readonly ListedPrivilege[] = (Object.keys(PRIVILEGE_INFO) as Privilege[])
+  .filter((type) => PRIVILEGE_INFO[type].type === 'PLATFORM')
+  .map(listed);
 
 /** The privileges on one entity that mds's roles (and ownership) grant, the same for every entity type. */
 const ENTITY_PRIVILEGES: readonly ListedPrivilege[] = [

@@ -108,9 +108,9 @@ export class ShellService {
       homePageConfig: { firstInPersonalSidebar: config.firstInPersonalSidebar },
       identityManagementConfig: { enabled: true },
       lineageConfig: { supportsImpactAnalysis: true },
-      managedIngestionConfig: { enabled: false },
+      managedIngestionConfig: { enabled: true },
       policiesConfig: {
-        enabled: false,
+        enabled: true,
         platformPrivileges: PLATFORM_PRIVILEGES.map((p) => ({ ...p })),
         resourcePrivileges: RESOURCE_PRIVILEGES.map((r) => ({ ...r, privileges: r.privileges.map((p) => ({ ...p })) })),
       },

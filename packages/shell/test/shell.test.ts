@@ -33,7 +33,7 @@ describe('appConfig', () => {
       authConfig: { tokenAuthEnabled: true },
       identityManagementConfig: { enabled: true },
       lineageConfig: { supportsImpactAnalysis: true },
-      managedIngestionConfig: { enabled: false },
+      managedIngestionConfig: { enabled: true },
       testsConfig: { enabled: false },
       viewsConfig: { enabled: true },
       telemetryConfig: { enableThirdPartyLogging: false },
@@ -63,8 +63,12 @@ describe('appConfig', () => {
         showHomePageRedesign: false,
       },
     });
-    expect(policiesConfig.enabled).toBe(false);
+    expect(policiesConfig.enabled).toBe(true);
     expect(policiesConfig.platformPrivileges).toContainEqual({ type: 'MANAGE_TAGS', displayName: 'Manage Tags' });
+    // Every platform privilege a policy may grant, those of the pages built since (ingestion, secrets, glossary) too.
+    expect((policiesConfig.platformPrivileges as { type: string }[]).map((p) => p.type)).toEqual(
+      expect.arrayContaining(['MANAGE_INGESTION', 'MANAGE_SECRETS', 'MANAGE_CONNECTIONS', 'MANAGE_GLOSSARIES', 'MANAGE_POLICIES']),
+    );
     expect(policiesConfig.resourcePrivileges[0]).toMatchObject({ resourceType: 'dataset', entityType: 'DATASET' });
     expect(policiesConfig.resourcePrivileges[0].privileges).toContainEqual({ type: 'EDIT_DATASET_COL_TAGS' });
   });
