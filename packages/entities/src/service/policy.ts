@@ -28,15 +28,12 @@ export const DATAHUB_DEFAULT_SWITCHES: AuthorizationSwitches = Object.freeze({ r
 /** Operations of DataHub's entity APIs (its ApiOperation), each asking for its privileges. */
 export type EntityOperation = 'READ' | 'EXISTS' | 'CREATE' | 'UPDATE' | 'DELETE';
 
-const { VIEW_ENTITY_PAGE, EDIT_ENTITY, DELETE_ENTITY } = Privilege;
-/**
- * DataHub's PoliciesConfig.API_PRIVILEGE_MAP for the ENTITY group, less the privileges no role of mds holds
- * (GET_ENTITY, EXISTS_ENTITY, CREATE_ENTITY, SEARCH): the same for every entity type mds stores.
- */
+const { VIEW_ENTITY_PAGE, EDIT_ENTITY, DELETE_ENTITY, GET_ENTITY, EXISTS_ENTITY, CREATE_ENTITY, SEARCH } = Privilege;
+/** DataHub's PoliciesConfig.API_PRIVILEGE_MAP for the ENTITY group: the same for every entity type mds stores. */
 const ENTITY_API: Readonly<Record<EntityOperation, PrivilegeGroups>> = {
-  READ: [[VIEW_ENTITY_PAGE], [EDIT_ENTITY], [DELETE_ENTITY]],
-  EXISTS: [[VIEW_ENTITY_PAGE], [EDIT_ENTITY], [DELETE_ENTITY]],
-  CREATE: [[EDIT_ENTITY]],
+  READ: [[VIEW_ENTITY_PAGE], [GET_ENTITY], [EDIT_ENTITY], [DELETE_ENTITY]],
+  EXISTS: [[EXISTS_ENTITY], [EDIT_ENTITY], [DELETE_ENTITY], [VIEW_ENTITY_PAGE], [SEARCH]],
+  CREATE: [[CREATE_ENTITY], [EDIT_ENTITY]],
   UPDATE: [[EDIT_ENTITY]],
   DELETE: [[DELETE_ENTITY]],
 };

@@ -58,7 +58,20 @@ describe('the policy', () => {
 
   it('asks DataHub’s privileges of the REST APIs, and nothing when REST_API_AUTHORIZATION_ENABLED is off', () => {
     const { policy } = counted();
-    expect(policy.restApi('READ')).toEqual([[Privilege.VIEW_ENTITY_PAGE], [Privilege.EDIT_ENTITY], [Privilege.DELETE_ENTITY]]);
+    expect(policy.restApi('READ')).toEqual([
+      [Privilege.VIEW_ENTITY_PAGE],
+      [Privilege.GET_ENTITY],
+      [Privilege.EDIT_ENTITY],
+      [Privilege.DELETE_ENTITY],
+    ]);
+    expect(policy.restApi('EXISTS')).toEqual([
+      [Privilege.EXISTS_ENTITY],
+      [Privilege.EDIT_ENTITY],
+      [Privilege.DELETE_ENTITY],
+      [Privilege.VIEW_ENTITY_PAGE],
+      [Privilege.SEARCH],
+    ]);
+    expect(policy.restApi('CREATE')).toEqual([[Privilege.CREATE_ENTITY], [Privilege.EDIT_ENTITY]]);
     expect(policy.restApi('UPDATE')).toEqual([[Privilege.EDIT_ENTITY]]);
     expect(policy.restApi('DELETE')).toEqual([[Privilege.DELETE_ENTITY]]);
     expect(counted({ restApi: false, view: false }).policy.restApi('DELETE')).toBeNull();
