@@ -124,7 +124,7 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
     expect(errorOf(await ui('createBusinessAttribute', { input: { id: 'blank', name: ' ' } }))).toEqual([
       { message: "'name' must not be blank", code: 400 },
     ]);
-    for (const context of [reader(), editor()])
+    for (const context of [reader(), columnEditor()])
       expect(errorOf(await ui('createBusinessAttribute', { input: { id: 'nope', name: 'Nope' } }, context))).toEqual([
         { message: UNAUTHORIZED, code: 403 },
       ]);
@@ -162,7 +162,7 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
     expect(listed.data!.listBusinessAttributes.businessAttributes.map((a: { urn: string }) => a.urn)).toEqual([EMAIL]);
 
     const before = await stored(EMAIL, 'businessAttributeInfo');
-    expect(errorOf(await ui('updateBusinessAttribute', { urn: EMAIL, input: { type: 'DATE' } }, editor()))).toEqual([
+    expect(errorOf(await ui('updateBusinessAttribute', { urn: EMAIL, input: { type: 'DATE' } }, reader()))).toEqual([
       { message: UNAUTHORIZED, code: 403 },
     ]);
     expect(await stored(EMAIL, 'businessAttributeInfo')).toEqual(before);
