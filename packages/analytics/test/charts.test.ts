@@ -1,7 +1,7 @@
 import type { SqlDatabase } from '@mds/db';
 import { databasesOfBothDialects } from '@mds/db/testing';
 import type { EntityService } from '@mds/entities';
-import type { Actor, ApiContext, JsonRoute } from '@mds/schema';
+import type { Actor, ApiContext } from '@mds/schema';
 import { describe, expect, it } from 'vitest';
 import { activeUserHighlights, usageCharts, type AspectReader, type TimeSeriesChart } from '../src/charts';
 import { usageEventRow } from '../src/events';
@@ -96,7 +96,7 @@ describe('the tracking route', () => {
       flood: { burst: 3, perSecond: 2 },
       now: () => clock,
     });
-    const route = analytics.module.routes!.find((r) => r.path === '/openapi/v1/tracking/track')! as JsonRoute;
+    const route = analytics.module.routes!.find((r) => r.path === '/openapi/v1/tracking/track')!;
     const as = (urn: string): ApiContext => ({ actor: { urn, privileges: new Set() } satisfies Actor, requestId: 'r' });
     const post = (urn: string) =>
       route.handler(as(urn), { params: {}, query: new URLSearchParams(), body: { type: 'PageViewEvent' } }) as Promise<{
