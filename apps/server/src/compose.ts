@@ -80,6 +80,7 @@ export async function compose(
       db: onPostgres ? storage.auth : openSqliteDatabase(join(config.dataDir, 'analytics.db')),
       ownsDatabase: !onPostgres,
       entities: entities.service,
+      search: entities.search,
     });
     return {
       // Closed last to first: the shared database after every module that uses it.

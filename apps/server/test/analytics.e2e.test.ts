@@ -13,6 +13,8 @@ const OTHER_DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,sales.refunds,PR
 const DASHBOARD = 'urn:li:dashboard:(looker,revenue)';
 const ROOT = 'urn:li:corpuser:datahub';
 const ALICE = 'urn:li:corpuser:alice';
+const SALES = 'urn:li:domain:sales';
+const TERM = 'urn:li:glossaryTerm:revenue';
 
 let mds: Mds;
 let cookie: string;
@@ -74,6 +76,12 @@ beforeAll(async () => {
     customProperties: {},
     lastModified: { created: { time: 0, actor: ROOT }, lastModified: { time: 0, actor: ROOT } },
   });
+  await write('dataset', OTHER_DATASET, 'status', { removed: false });
+  await write('domain', SALES, 'domainProperties', { name: 'Sales' });
+  await write('glossaryTerm', TERM, 'glossaryTermInfo', { name: 'Revenue', definition: 'Money in', termSource: 'INTERNAL' });
+  await write('dataset', DATASET, 'domains', { domains: [SALES] });
+  await write('dashboard', DASHBOARD, 'domains', { domains: [SALES] });
+  await write('dataset', DATASET, 'glossaryTerms', { terms: [{ urn: TERM }], auditStamp: { time: 0, actor: ROOT } });
   await write('corpuser', ALICE, 'corpUserInfo', {
     active: true,
     firstName: 'Alice',
@@ -294,5 +302,54 @@ describe('the Analytics page’s queries', () => {
     expect((await mds.graphql(uiOperation('getHighlights'), {}, admin)).body.errors).toBeUndefined();
     // Whether analytics is on is no secret: every signed-in user may ask.
     expect((await mds.graphql(uiOperation('isAnalyticsEnabled'), {}, reader)).body.data).toEqual({ isAnalyticsEnabled: true });
+  });
+
+  it('getAnalyticsCharts: the Data Landscape Summary counts catalogued entities by domain (split by platform), platform and term', async () => {
+    const res = await mds.graphql(uiOperation('getAnalyticsCharts'));
+    expect(res.body.errors).toBeUndefined();
+    const landscape = res.body.data.getAnalyticsCharts[1];
+    expect([landscape.groupId, landscape.title]).toEqual(['GlobalMetadataAnalytics', 'Data Landscape Summary']);
+    const byTitle = new Map((landscape.charts as { title: string; bars: unknown }[]).map((chart) => [chart.title, chart.bars]));
+    // Names are the domain's and the term's; a platform with no dataPlatformInfo shows its id.
+    expect(byTitle.get('Entities By Domain')).toEqual([
+      {
+        name: 'Sales',
+        segments: [
+          { label: 'hive', value: 1 },
+          { label: 'looker', value: 1 },
+        ],
+      },
+    ]);
+    expect(byTitle.get('Assets By Platform')).toEqual([
+      { name: 'hive', segments: [{ label: 'Count', value: 2 }] },
+      { name: 'looker', segments: [{ label: 'Count', value: 1 }] },
+    ]);
+    expect(byTitle.get('Entities With Term')).toEqual([{ name: 'Revenue', segments: [{ label: 'Count', value: 1 }] }]);
+    // One environment only: no environment chart (DataHub shows it from two on).
+    expect(byTitle.has('Entities By Environment')).toBe(false);
+  });
+
+  it('getMetadataAnalyticsCharts: the filtered charts of GetMetadataAnalyticsResolver, with the variables the page sends', async () => {
+    const run = async (input: Record<string, unknown>) => {
+      const res = await mds.graphql(uiOperation('getMetadataAnalyticsCharts'), { input });
+      expect(res.body.errors).toBeUndefined();
+      const [group] = res.body.data.getMetadataAnalyticsCharts;
+      expect([group.groupId, group.title]).toEqual(['FilteredMetadataAnalytics', '']);
+      return new Map((group.charts as { title: string; bars: unknown }[]).map((chart) => [chart.title, chart.bars]));
+    };
+    // The page's call once a domain is picked: no domain chart, the rest within the domain.
+    const inSales = await run({ entityType: null, domain: SALES, query: '' });
+    expect([...inSales.keys()]).toEqual(['Data Assets by Platform', 'Data Assets by Term']);
+    expect(inSales.get('Data Assets by Platform')).toEqual([
+      { name: 'hive', segments: [{ label: 'Count', value: 1 }] },
+      { name: 'looker', segments: [{ label: 'Count', value: 1 }] },
+    ]);
+    // An entity type and no domain: the domain chart too.
+    const datasets = await run({ entityType: 'DATASET' });
+    expect(datasets.get('Data Assets by Domain')).toEqual([{ name: 'Sales', segments: [{ label: 'Count', value: 1 }] }]);
+    expect(datasets.get('Data Assets by Platform')).toEqual([{ name: 'hive', segments: [{ label: 'Count', value: 2 }] }]);
+    const reader = await mds.tokenFor('urn:li:corpuser:reader', 'urn:li:dataHubRole:Reader');
+    const refused = await mds.graphql(uiOperation('getMetadataAnalyticsCharts'), { input: { domain: SALES } }, reader);
+    expect(refused.body.errors?.[0]?.message).toBe('Unauthorized to perform this action. Please contact your DataHub administrator.');
   });
 });

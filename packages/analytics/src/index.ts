@@ -2,10 +2,12 @@ import { Privilege } from '@mds/auth';
 import type { SqlDatabase } from '@mds/db';
 import type { EntityService } from '@mds/entities';
 import { isApiError, sdlFiles, type Actor, type Domain, type JsonRoute, type Resolvers } from '@mds/schema';
+import type { SearchIndex } from '@mds/search';
 import { fileURLToPath } from 'node:url';
 import { activeUserHighlights, usageCharts, type AspectReader } from './charts';
 import { usageEventRow } from './events';
 import { DEFAULT_FLOOD_BOUND, floodGuard, type FloodBound } from './flood';
+import { filteredMetadataCharts, landscapeCharts } from './metadata';
 import { usageEventStore, type UsageEventStore } from './store';
 
 export { MAX_EVENT_BYTES } from './events';
@@ -27,6 +29,8 @@ export interface AnalyticsDeps {
   ownsDatabase: boolean;
   /** Who may see the charts (the one policy), and the names charts show. */
   entities: EntityService;
+  /** The search index the charts of what is catalogued count with. */
+  search: SearchIndex;
   /** The per-actor bound on posted events. */
   flood?: FloodBound;
   now?: () => number;
@@ -84,7 +88,17 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
       isAnalyticsEnabled: () => true,
       getAnalyticsCharts: async (_parent, _args, { actor }) => {
         await mayView(actor);
-        return [{ groupId: 'DataHubUsageAnalytics', title: 'Usage Analytics', charts: await usageCharts(store, readerOf(actor), now()) }];
+        const read = readerOf(actor);
+        return [
+          { groupId: 'DataHubUsageAnalytics', title: 'Usage Analytics', charts: await usageCharts(store, read, now()) },
+          { groupId: 'GlobalMetadataAnalytics', title: 'Data Landscape Summary', charts: await landscapeCharts(deps.search, read) },
+        ];
+      },
+      getMetadataAnalyticsCharts: async (_parent, { input }, { actor }) => {
+        await mayView(actor);
+        return [
+          { groupId: 'FilteredMetadataAnalytics', title: '', charts: await filteredMetadataCharts(deps.search, readerOf(actor), input) },
+        ];
       },
       getHighlights: async (_parent, _args, { actor }) => {
         await mayView(actor);

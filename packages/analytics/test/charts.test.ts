@@ -2,6 +2,7 @@ import type { SqlDatabase } from '@mds/db';
 import { databasesOfBothDialects } from '@mds/db/testing';
 import type { EntityService } from '@mds/entities';
 import type { Actor, ApiContext } from '@mds/schema';
+import type { SearchIndex } from '@mds/search';
 import { describe, expect, it } from 'vitest';
 import { activeUserHighlights, usageCharts, type AspectReader, type TimeSeriesChart } from '../src/charts';
 import { usageEventRow } from '../src/events';
@@ -93,6 +94,7 @@ describe('the tracking route', () => {
       db,
       ownsDatabase: false,
       entities: {} as EntityService,
+      search: {} as SearchIndex,
       flood: { burst: 3, perSecond: 2 },
       now: () => clock,
     });
