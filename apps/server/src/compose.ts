@@ -64,7 +64,7 @@ export async function compose(
     const tags = await createTags({ entities, legacy: storage.legacy });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     // What the web UI asks before any page: settings, the caller's flags, views, steps, posts, counts.
-    const shell = await createShell({ env: config.env, version, entities });
+    const shell = await createShell({ env: config.env, version, entities, analyticsEnabled: true });
     const entityGraphql = createEntityGraphql({
       service: entities.service,
       search: entities.search,

@@ -184,9 +184,12 @@ describe('POST /openapi/v1/tracking/track', () => {
 });
 
 describe('the Analytics page’s queries', () => {
-  it('isAnalyticsEnabled: true (usage events are stored)', async () => {
+  it('isAnalyticsEnabled and appConfig.analyticsConfig.enabled: true (usage events are stored), which shows the page', async () => {
     const res = await mds.graphql(uiOperation('isAnalyticsEnabled'));
     expect(res.body).toEqual({ data: { isAnalyticsEnabled: true } });
+    expect((await mds.graphql('{ appConfig { analyticsConfig { enabled } } }')).body.data).toEqual({
+      appConfig: { analyticsConfig: { enabled: true } },
+    });
   });
 
   it('getHighlights: active users (distinct browsers) this week and this month, as GetHighlightsResolver counts them', async () => {
