@@ -262,7 +262,7 @@ export function createApp(options: AppOptions): RequestListener {
   const jsonRoute =
     (route: JsonRoute, params: Record<string, string>): Route =>
     async (req, res, search, info) => {
-      const context = await authenticated(req, info);
+      const context = await (route.session ? browserContext : authenticated)(req, info);
       const hasBody = req.method === 'POST' || req.method === 'PATCH';
       // DataHub's PATCH takes `application/json-patch+json` as well; CORS-simple types never reach a handler.
       if (

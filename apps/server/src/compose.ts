@@ -1,5 +1,6 @@
+import { createAnalytics, type Analytics } from '@mds/analytics';
 import { createAuth, createAuthEndpoints, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
-import { masked } from '@mds/db';
+import { masked, openSqliteDatabase } from '@mds/db';
 import { createEntities, createEntityGraphql, entityUserDirectory, type Entities } from '@mds/entities';
 import { createShell, type Shell } from '@mds/shell';
 import { createTags, type Tags } from '@mds/tags';
@@ -21,6 +22,7 @@ export interface Domains {
   timeseries: Timeseries;
   entities: Entities;
   shell: Shell;
+  analytics: Analytics;
 }
 
 /** Where compose reports how it stores data (the server's logger; the CLI, whose output is its answer, passes none). */
@@ -62,7 +64,7 @@ export async function compose(
     const tags = await createTags({ entities, legacy: storage.legacy });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
     // What the web UI asks before any page: settings, the caller's flags, views, steps, posts, counts.
-    const shell = await createShell({ env: config.env, version, entities });
+    const shell = await createShell({ env: config.env, version, entities, analyticsEnabled: true });
     const entityGraphql = createEntityGraphql({
       service: entities.service,
       search: entities.search,
@@ -72,6 +74,15 @@ export async function compose(
       secretKey: config.env.SECRET_SERVICE_ENCRYPTION_KEY || undefined,
     });
     const nativeUsers = auth.service.credentials.nativeUsers(entityUserDirectory(entities.service));
+    // Usage events: the server's PostgreSQL database, or a SQLite file of their own (frequent small writes that
+    // should never wait behind entity writes).
+    const onPostgres = config.database.dialect === 'postgres';
+    const analytics = await createAnalytics({
+      db: onPostgres ? storage.auth : openSqliteDatabase(join(config.dataDir, 'analytics.db')),
+      ownsDatabase: !onPostgres,
+      entities: entities.service,
+      search: entities.search,
+    });
     return {
       // Closed last to first: the shared database after every module that uses it.
       modules: [
@@ -82,6 +93,7 @@ export async function compose(
         tags.module,
         shell.module,
         entityGraphql,
+        analytics.module,
         // DataHub's /auth/* endpoints its frontend signs users in with.
         createAuthEndpoints(auth.service.credentials, nativeUsers),
       ],
@@ -94,6 +106,7 @@ export async function compose(
       timeseries,
       entities,
       shell,
+      analytics,
     };
   } catch (error) {
     await storage.entities.close();

@@ -36,6 +36,8 @@ export interface JsonRoute {
   admit?: RestliAction['admit'];
   /** The handler answers a whole JsonAnswer (status, headers, body) rather than the body of a 200. */
   whole?: boolean;
+  /** Also signed in by the web UI's session cookie (then only from a page of this site), as `/api/v2/graphql` is. */
+  session?: boolean;
   /** The host always passes `request`; a route without parameters may ignore it. */
   handler(context: ApiContext, request?: JsonRequest): unknown;
 }

@@ -18,7 +18,12 @@ export type Shell = Domain<ShellService>;
 
 /** The module named 'shell' (src/graphql/shell.graphql and its resolvers) and its service. */
 export async function createShell(deps: CreateShellDeps): Promise<Shell> {
-  const service = new ShellService({ config: parseShellConfig(deps.env), version: deps.version, entities: deps.entities });
+  const service = new ShellService({
+    config: parseShellConfig(deps.env),
+    version: deps.version,
+    entities: deps.entities,
+    analyticsEnabled: deps.analyticsEnabled,
+  });
   // DataHub's EntityTypeMapper.getName: the registry name of a GraphQL EntityType (DATA_FLOW → dataFlow).
   const edits = new ShellEdits(
     deps.entities.service,

@@ -47,6 +47,8 @@ export interface ShellDeps {
   config: ShellConfig;
   version: string;
   entities: { service: EntityService; search: SearchIndex };
+  /** Whether usage analytics are kept (@mds/analytics composed beside): `analyticsConfig.enabled`. */
+  analyticsEnabled?: boolean;
 }
 
 const PLATFORM = 'platform';
@@ -101,7 +103,7 @@ export class ShellService {
     const v = config.visual;
     return {
       appVersion: version,
-      analyticsConfig: { enabled: false },
+      analyticsConfig: { enabled: this.deps.analyticsEnabled ?? false },
       authConfig: { tokenAuthEnabled: config.tokenAuthEnabled },
       chromeExtensionConfig: { ...config.chromeExtension },
       featureFlags: { ...config.featureFlags },
