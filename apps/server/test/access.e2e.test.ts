@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlError, ingestSnapshots } from './support/datahub-files';
+import { upsertAspect } from './support/graphql-docs';
 import { startMds, type Mds } from './support/mds';
 import { readUiDocuments } from './webui/ui-documents';
 import { readUiVariables, runUiOperation } from './webui/ui-queries';
@@ -21,18 +22,9 @@ const uiQuery = (name: string) => operations.find((op) => op.kind === 'query' &&
 
 let mds: Mds;
 
-/** Writes one aspect as DataHub's emitters do (an UPSERT proposal with the value as JSON text). */
-async function write(entityType: string, entityUrn: string, aspectName: string, value: unknown) {
-  const proposal = {
-    entityType,
-    entityUrn,
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { contentType: 'application/json', value: JSON.stringify(value) },
-  };
-  const res = await mds.post('/aspects?action=ingestProposal', { proposal });
-  expect([res.status, res.body?.message]).toEqual([200, undefined]);
-}
+/** Writes one aspect as DataHub's emitters do (an UPSERT proposal over Rest.li). */
+const write = (entityType: string, entityUrn: string, aspectName: string, value: unknown) =>
+  upsertAspect(mds, entityType, entityUrn, aspectName, value);
 
 beforeAll(async () => {
   mds = await startMds();

@@ -30,3 +30,16 @@ export const upsert = (entityUrn: string, aspectName: string, value: unknown) =>
   },
   place: { action: 'test', path: aspectName },
 });
+
+/** A stored METADATA policy granting `user` one privilege on one entity (an UPSERT of its dataHubPolicyInfo). */
+export const userPolicyOn = (id: string, user: string, privilege: string, urn: string) =>
+  upsert(`urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', {
+    displayName: id,
+    description: '',
+    type: 'METADATA',
+    state: 'ACTIVE',
+    privileges: [privilege],
+    actors: { users: [user], resourceOwners: false, allUsers: false, allGroups: false },
+    editable: true,
+    resources: { allResources: false, filter: { criteria: [{ field: 'URN', values: [urn], condition: 'EQUALS' }] } },
+  });

@@ -3,7 +3,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
-import { upsert } from './edit-support';
+import { upsert, userPolicyOn } from './edit-support';
 import { goldenGraphql } from './golden';
 
 // `privileges` (EntityPrivileges) as DataHub's EntityPrivilegesResolver computes each flag, from the one policy: the
@@ -128,17 +128,7 @@ describe("privileges, as DataHub's EntityPrivilegesResolver computes each flag",
     expect(await privileges(steward, CHILD)).toMatchObject({ canManageEntity: false, canManageChildren: false });
     expect(await privileges(steward, TERM)).toMatchObject({ canManageEntity: false });
     // A stored policy: the steward manages the root's children (direct ones only), and every node below the child.
-    const policy = (id: string, privilege: string, node: string) =>
-      upsert(`urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', {
-        displayName: id,
-        description: '',
-        type: 'METADATA',
-        state: 'ACTIVE',
-        privileges: [privilege],
-        actors: { users: [STEWARD], resourceOwners: false, allUsers: false, allGroups: false },
-        editable: true,
-        resources: { allResources: false, filter: { criteria: [{ field: 'URN', values: [node], condition: 'EQUALS' }] } },
-      });
+    const policy = (id: string, privilege: string, node: string) => userPolicyOn(id, STEWARD, privilege, node);
     await service.ingest(SYSTEM_ACTOR, [policy('direct', Privilege.MANAGE_GLOSSARY_CHILDREN, ROOT)], { batch: true });
     expect(await privileges(steward, ROOT)).toMatchObject({ canManageEntity: false, canManageChildren: true });
     expect(await privileges(steward, CHILD)).toMatchObject({ canManageEntity: true, canManageChildren: false });

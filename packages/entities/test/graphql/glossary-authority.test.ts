@@ -2,7 +2,7 @@ import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
-import { actor, errorOf, upsert } from './edit-support';
+import { actor, errorOf, upsert, userPolicyOn } from './edit-support';
 import { goldenGraphql } from './golden';
 
 // Who may change the glossary, as DataHub's GlossaryUtils decides it for its mutations (CreateGlossaryTermResolver,
@@ -39,22 +39,7 @@ async function glossary() {
     { batch: true },
   );
   const grantOn = (id: string, privilege: Privilege, node: string) =>
-    api.service.ingest(
-      SYSTEM_ACTOR,
-      [
-        upsert(`urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', {
-          displayName: id,
-          description: '',
-          type: 'METADATA',
-          state: 'ACTIVE',
-          privileges: [privilege],
-          actors: { users: [STEWARD], resourceOwners: false, allUsers: false, allGroups: false },
-          editable: true,
-          resources: { allResources: false, filter: { criteria: [{ field: 'URN', values: [node], condition: 'EQUALS' }] } },
-        }),
-      ],
-      { batch: true },
-    );
+    api.service.ingest(SYSTEM_ACTOR, [userPolicyOn(id, STEWARD, privilege, node)], { batch: true });
   const steward = () => actor(STEWARD);
   const send = (query: string, variables?: Record<string, unknown>) => api.run(query, variables, steward());
   const manages = async (urn: string) => {
