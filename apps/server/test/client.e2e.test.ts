@@ -129,11 +129,11 @@ describe('tokens and me', () => {
       { input: {} },
     );
     expect(roles.listRoles.total).toBe(3);
-    expect(await failure(root.request('{ nope }'))).toMatchObject({
+    expect(await failure(root.request('{ qqqqqqqqqqqq }'))).toMatchObject({
       status: 400,
       code: 400,
       type: 'BAD_REQUEST',
-      message: 'Cannot query field "nope" on type "Query".',
+      message: 'Cannot query field "qqqqqqqqqqqq" on type "Query".',
     });
   });
 });
