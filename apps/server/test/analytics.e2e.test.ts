@@ -1,5 +1,6 @@
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertAspect } from './support/graphql-docs';
 import { startMds, type Mds } from './support/mds';
 import { readUiDocuments } from './webui/ui-documents';
 
@@ -44,17 +45,9 @@ const track = (event: unknown, headers: Record<string, string> = {}) =>
     body: typeof event === 'string' ? event : JSON.stringify(event),
   });
 
-async function write(entityType: string, entityUrn: string, aspectName: string, value: unknown) {
-  const proposal = {
-    entityType,
-    entityUrn,
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { contentType: 'application/json', value: JSON.stringify(value) },
-  };
-  const res = await mds.post('/aspects?action=ingestProposal', { proposal });
-  expect([res.status, res.body?.message]).toEqual([200, undefined]);
-}
+/** Writes one aspect over Rest.li, as DataHub's emitters do. */
+const write = (entityType: string, entityUrn: string, aspectName: string, value: unknown) =>
+  upsertAspect(mds, entityType, entityUrn, aspectName, value);
 
 beforeAll(async () => {
   mds = await startMds();
