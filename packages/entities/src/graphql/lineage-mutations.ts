@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import { isJsonObject } from '@mds/core';
 import { badRequest, type MutationResolvers } from '@mds/schema';
-import { anyOf, type EntityReader, type EntityService } from '../service';
+import { anyOf, type AspectChange, type EntityReader, type EntityService } from '../service';
 import { urnArgument } from './common-fields';
 import { graphqlReader } from './mutation-support';
 
@@ -96,7 +96,7 @@ export function lineageMutationResolvers(service: EntityService, now: () => numb
       );
       const reader = graphqlReader(service, actor);
       const stamp = { time: now(), actor: actor.urn };
-      const changes: Change[] = [];
+      const changes: AspectChange[] = [];
       const plan = new LineagePlan(reader, stamp, changes);
 
       for (const [downstream, changes] of grouped(adds, removes, 'downstreamUrn')) {
@@ -121,15 +121,12 @@ export function lineageMutationResolvers(service: EntityService, now: () => numb
   };
 }
 
-/** A read-modify-write of one aspect, as the service's `updateAll` takes it. */
-type Change = Parameters<EntityService['updateAll']>[1][number];
-
 /** The checks and the changes of one updateLineage, each change queued until every check has passed. */
 class LineagePlan {
   constructor(
     private readonly reader: EntityReader,
     private readonly stamp: Stamp,
-    private readonly changes: Change[],
+    private readonly changes: AspectChange[],
   ) {}
 
   /** The upstreams to add are of the kinds `allowed`, each stored (LineageService's validate*Urns). */

@@ -32,6 +32,15 @@ export interface Grant {
   readonly resources: ReadonlySet<string> | 'platform';
 }
 
+/** A read-modify-write's change of one aspect: the stored value (undefined when absent) to the value to write. */
+export type Modify = (current: Record<string, unknown> | undefined) => Record<string, unknown>;
+/** One aspect `updateAll` changes. */
+export interface AspectChange {
+  urn: string;
+  aspect: string;
+  modify: Modify;
+}
+
 /** A 403's text: fixed, or naming the urns refused. Absent: DataHub's generic GraphQL text. */
 export type Denied = string | ((refused: readonly string[]) => string);
 
@@ -248,7 +257,7 @@ export function createEntityService(options: {
     async update(
       given: Grant,
       target: { urn: string; aspect: string },
-      modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>,
+      modify: Modify,
       audit?: Partial<Audit>,
     ): Promise<{ value: Record<string, unknown>; written: boolean }> {
       const [result] = await service.updateAll(given, [{ ...target, modify }], audit);
@@ -262,34 +271,26 @@ export function createEntityService(options: {
      */
     async updateAll(
       given: Grant,
-      changes: readonly {
-        urn: string;
-        aspect: string;
-        modify: (current: Record<string, unknown> | undefined) => Record<string, unknown>;
-      }[],
+      changes: readonly AspectChange[],
       audit?: Partial<Audit>,
     ): Promise<{ urn: string; aspect: string; value: Record<string, unknown>; written: boolean }[]> {
-      const targets = new Map<
-        string,
-        { urn: string; aspect: string; modifiers: ((current: Record<string, unknown> | undefined) => Record<string, unknown>)[] }
-      >();
+      // The changes of one aspect, composed in order.
+      const targets = new Map<string, AspectChange>();
       for (const { urn, aspect, modify } of changes) {
         const key = `${urn}\u0000${aspect}`;
-        const target = targets.get(key) ?? { urn, aspect, modifiers: [] };
-        target.modifiers.push(modify);
-        targets.set(key, target);
+        const before = targets.get(key)?.modify;
+        targets.set(key, { urn, aspect, modify: before ? (current) => modify(before(current)) : modify });
       }
       if (targets.size === 0) return [];
       const urns = [...new Set([...targets.values()].map((t) => t.urn))];
       const aspects = [...new Set([...targets.values()].map((t) => t.aspect))];
       for (let attempt = 1; ; attempt++) {
         const stored = await store.latest(urns, aspects);
-        const planned = [...targets.values()].map(({ urn, aspect, modifiers }) => {
+        const planned = [...targets.values()].map(({ urn, aspect, modify }) => {
           const current = stored.get(urn)?.get(aspect);
-          let value: Record<string, unknown> | undefined = current?.value;
-          for (const modify of modifiers) value = modify(value);
+          const value = modify(current?.value);
           const version = current?.systemMetadata?.version;
-          return { urn, aspect, value: value!, headers: { 'If-Version-Match': version === undefined ? '-1' : String(version) } };
+          return { urn, aspect, value, headers: { 'If-Version-Match': version === undefined ? '-1' : String(version) } };
         });
         try {
           const results = await service.write(

@@ -1,6 +1,6 @@
 // What faces and other packages may use of the service layer: the service, its reads, its policy's vocabulary, and
 // the types of what it stores (re-exported, so nothing outside `service/` imports `store/`).
-export { createEntityService, SYSTEM_ACTOR, type Denied, type EntityService, type Grant } from './entity-service';
+export { createEntityService, SYSTEM_ACTOR, type AspectChange, type Denied, type EntityService, type Grant } from './entity-service';
 export { EntityReader, type ReadVia } from './reader';
 export { entityUserDirectory } from './user-directory';
 export { formInfoOf, groupsOf, namesActor } from './form-authority';
