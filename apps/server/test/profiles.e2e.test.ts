@@ -124,6 +124,8 @@ describe('operations', () => {
     expect(await times('START_WITH', 'DEL')).toEqual([2000]);
     expect(await times('CONTAIN', 'NSER')).toEqual([1000]);
     expect(await times('GREATER_THAN', '600', 'lastUpdatedTimestamp')).toEqual([3000, 1000]);
+    expect(await times('EXISTS', '', 'numAffectedRows')).toEqual([3000, 1000, 2000]);
+    expect(await times('EXISTS', '', 'partitionSpec')).toEqual([]);
     expect(graphqlError(await mds.graphql(query('DESCENDANTS_INCL')))).toEqual({
       message: 'Unsupported filter condition DESCENDANTS_INCL',
       code: 400,
