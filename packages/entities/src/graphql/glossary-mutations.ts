@@ -2,12 +2,10 @@ import { MAX_PAGE_SIZE, parseUrn, UrnError, urnTypeOf } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
-import { SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
+import { GLOSSARY_INFO, SYSTEM_ACTOR, type Edit, type EntityReader, type EntityService, type Grant } from '../service';
 import { entityTypeOf, graphqlReader, pointer, writeCreate } from './mutation-support';
 import { creatorOwnership } from './ownership';
 
-/** The info aspect of each glossary entity type, where its name, definition and parent node are. */
-const INFO: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTermInfo', glossaryNode: 'glossaryNodeInfo' };
 /** The arrays of glossaryRelatedTerms, by the relationship type of RelatedTermsInput. */
 const RELATED: Readonly<Record<string, string>> = { isA: 'isRelatedTerms', hasA: 'hasRelatedTerms' };
 /** Every array of glossaryRelatedTerms that names other terms (IsA, HasA, HasValue, IsRelatedTo). */
@@ -48,10 +46,10 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
     });
     const stored = await reader.latest(
       found.hits.map((hit) => hit.urn),
-      [INFO[entityType]!],
+      [GLOSSARY_INFO[entityType]!],
     );
     return [...stored.values()].flatMap((aspects) => {
-      const name = aspects.get(INFO[entityType]!)?.value.name;
+      const name = aspects.get(GLOSSARY_INFO[entityType]!)?.value.name;
       return typeof name === 'string' ? [name] : [];
     });
   };
@@ -87,7 +85,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
       [
         {
           urn,
-          aspect: INFO[entityType]!,
+          aspect: GLOSSARY_INFO[entityType]!,
           changeType: 'CREATE_ENTITY',
           value: { ...info, ...(parent === null ? {} : { parentNode: parent }) },
         },
@@ -154,7 +152,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
       edits.push({ urn: term, aspect: 'glossaryRelatedTerms', changeType: 'UPSERT', value: { ...value, ...kept } });
     }
     for (const ref of await reader.referencesTo(urn, 'IsPartOf')) {
-      const value = INFO[urnTypeOf(ref.urn) ?? ''] === ref.aspect ? (await reader.get(ref.urn, ref.aspect))?.value : undefined;
+      const value = GLOSSARY_INFO[urnTypeOf(ref.urn) ?? ''] === ref.aspect ? (await reader.get(ref.urn, ref.aspect))?.value : undefined;
       if (value?.parentNode !== urn) continue;
       const { parentNode: _removed, ...rest } = value;
       edits.push({ urn: ref.urn, aspect: ref.aspect, changeType: 'UPSERT', value: rest });
@@ -176,7 +174,7 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
         throw badRequest(`Failed to update ${urn}. ${parent} either does not exist or is not a glossaryNode.`);
       // Who manages both the node it leaves and the one it joins (DataHub's UpdateParentNodeResolver).
       const grant = await service.authorizeGlossaryChildren(actor, [await service.glossary.parentOf(urn), parent ?? undefined], [urn]);
-      const aspect = INFO[type];
+      const aspect = GLOSSARY_INFO[type];
       if (!aspect) throw badRequest(`Failed to update parentNode. Unsupported resource type ${urn} provided.`);
       if (parent === urn) throw badRequest(`Failed to update ${urn}. A glossary node cannot be its own parent.`);
       const label = type === 'glossaryTerm' ? 'Glossary Term' : 'Glossary Node';

@@ -4,10 +4,10 @@ import type { Actor } from '@mds/schema';
 import type { AspectStore } from '../store/port';
 import { anyOf, type Policy } from './policy';
 
-/** The info aspect of each glossary entity type: where its parent node is named. */
-const INFO: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTermInfo', glossaryNode: 'glossaryNodeInfo' };
+/** The info aspect of each glossary entity type: its name, definition and parent node. */
+export const GLOSSARY_INFO: Readonly<Record<string, string>> = { glossaryTerm: 'glossaryTermInfo', glossaryNode: 'glossaryNodeInfo' };
 
-export const isGlossaryEntity = (urn: string): boolean => INFO[urnTypeOf(urn) ?? ''] !== undefined;
+export const isGlossaryEntity = (urn: string): boolean => GLOSSARY_INFO[urnTypeOf(urn) ?? ''] !== undefined;
 
 /**
  * Who manages the business glossary, as DataHub's GlossaryUtils decides it: MANAGE_GLOSSARIES (a platform privilege)
@@ -22,7 +22,7 @@ export function glossaryAuthority(store: AspectStore, policy: Policy) {
 
   /** The parent node of a glossary term or node; undefined at the root, for anything else, or when not stored. */
   async function parentOf(urn: string): Promise<string | undefined> {
-    const aspect = INFO[urnTypeOf(urn) ?? ''];
+    const aspect = GLOSSARY_INFO[urnTypeOf(urn) ?? ''];
     if (!aspect) return undefined;
     const parent = (await store.latest([urn], [aspect])).get(urn)?.get(aspect)?.value.parentNode;
     return typeof parent === 'string' ? parent : undefined;

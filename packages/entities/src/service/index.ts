@@ -4,6 +4,7 @@ export { createEntityService, SYSTEM_ACTOR, type AspectChange, type Denied, type
 export { EntityReader, type ReadVia } from './reader';
 export { entityUserDirectory } from './user-directory';
 export { formInfoOf, groupsOf, namesActor } from './form-authority';
+export { GLOSSARY_INFO } from './glossary-authority';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
 export { readUrnParameter, urnParameter, type Edit } from './proposals';
 export type {
