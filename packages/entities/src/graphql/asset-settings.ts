@@ -1,5 +1,5 @@
 import { Privilege } from '@mds/auth';
-import { findEntityOfUrn, urnTypeOf } from '@mds/core';
+import { ENTITY_SPECS, findEntityOfUrn, urnTypeOf } from '@mds/core';
 import { badRequest, type Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
 import { COMMON_RULES } from './common';
@@ -21,7 +21,8 @@ const RULES: TypeRules = { ...COMMON_RULES, AssetSummarySettings: { templates: (
  * record: an asset not stored or of a type without the aspect, a template urn that names no stored page template.
  */
 export function assetSettingsResolvers(service: EntityService, loaders: Loaders): Resolvers[] {
-  const carriers = ['domain', 'dataProduct', 'glossaryTerm', 'glossaryNode'];
+  // The entity types whose model carries the aspect (asset-settings.graphql gives each its `settings` field).
+  const carriers = ENTITY_SPECS.filter((spec) => spec.aspects.includes(ASPECT)).map((spec) => spec.name);
   return [
     entityTypeResolvers(
       loaders,

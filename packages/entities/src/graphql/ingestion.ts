@@ -1,6 +1,6 @@
 import { Privilege } from '@mds/auth';
 import { isJsonObject } from '@mds/core';
-import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
+import type { Criterion, SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type Resolvers } from '@mds/schema';
 import type { GraphQLResolveInfo } from 'graphql';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { writeAll, writeCreate } from './mutation-support';
 import { creatorOwnership, idOf } from './ownership';
 import { filterGroups } from './search';
 import { validCron } from './cron';
+import { sortedPage, SORTED_AT_MOST } from './sorted-page';
 
 /** DataHub's IngestionAuthUtils.canManageIngestion: every ingestion read and write needs MANAGE_INGESTION. */
 const MANAGE = anyOf(Privilege.MANAGE_INGESTION);
@@ -26,12 +27,6 @@ const EXECUTION_RESULT = 'dataHubExecutionRequestResult';
 const DEFAULT_COUNT = 20;
 /** IngestionSourceExecutionRequestsResolver's default page size. */
 const DEFAULT_RUNS = 10;
-/**
- * How many matches a listing sorts: the search index orders by name or urn only, so the DataHub orders (a source's
- * type, a run's request time) are applied to the matches here. Matches past this bound are left out of the order.
- */
-const SORTED_AT_MOST = 10_000;
-
 type Json = Record<string, unknown>;
 type SortInput = { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null | undefined;
 type SourceField = (parent: { urn?: string }, args: unknown, context: ApiContext, info: GraphQLResolveInfo) => Promise<never>;
@@ -268,47 +263,8 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
   };
 }
 
-/**
- * One page of the matches of a search, in the order of `key` over one aspect of each (urn breaks ties): the search
- * index finds them, the order is applied here (see SORTED_AT_MOST).
- */
-export async function sortedPage(
-  search: SearchIndex,
-  loaders: Loaders,
-  context: ApiContext,
-  query: { entityType: string; input: string; filters: Criterion[][] },
-  order: { aspect: string; key: (value: Json | undefined) => string | number | undefined; descending: boolean },
-  page: { start: number; count: number },
-) {
-  let found;
-  try {
-    found = await search.search({
-      entityTypes: [query.entityType],
-      input: query.input.trim() ? query.input : '*',
-      filters: query.filters,
-      start: 0,
-      count: SORTED_AT_MOST,
-      facets: [],
-    });
-  } catch (error) {
-    if (error instanceof SearchQueryError) throw badRequest(error.message);
-    throw error;
-  }
-  const urns = found.hits.map((hit) => hit.urn);
-  const stored = await loaders(context).reader.latest(urns, [order.aspect]);
-  const keyed = urns.map((urn) => ({ urn, key: order.key(stored.get(urn)?.get(order.aspect)?.value) }));
-  keyed.sort((a, b) => {
-    // A match without the key goes last either way, as a missing sort value does in DataHub's index.
-    if (a.key === undefined || b.key === undefined) return a.key === b.key ? cmp(a.urn, b.urn) : a.key === undefined ? 1 : -1;
-    const by = order.descending ? cmp(b.key, a.key) : cmp(a.key, b.key);
-    return by || cmp(a.urn, b.urn);
-  });
-  return { total: found.total, urns: keyed.slice(page.start, page.start + page.count).map((k) => k.urn) };
-}
-
 const NO_EXECUTOR = "mds runs no ingestion executor: DataHub's UI starts runs through DataHub's Python executor, which mds does not ship.";
 
-const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 const textOf = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : undefined);
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 

@@ -1,24 +1,22 @@
 import { COMMON_RULES } from './common';
 import { pageOrRefuse, refWithKey } from './common-fields';
 import { Privilege } from '@mds/auth';
-import { isJsonObject, MAX_PAGE_SIZE, urnTypeOf } from '@mds/core';
+import { isJsonObject, urnTypeOf } from '@mds/core';
 import { randomUUID } from 'node:crypto';
-import { SearchQueryError, type SearchIndex } from '@mds/search';
+import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type MutationResolvers, type QueryResolvers, type Resolvers } from '@mds/schema';
 import { anyOf, type EntityService } from '../service';
 import { commonFields, type Loaders } from './common-fields';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
 import { filterGroups } from './search';
 import { graphqlReader, writeAll } from './mutation-support';
+import { sortedPage, stampTime } from './sorted-page';
 import { entityRef } from './typenames';
-
-/** The time of a stored stamp (`created.time`), 0 when absent. */
-const timeOf = (stamp: unknown) => (isJsonObject(stamp) && typeof stamp.time === 'number' ? stamp.time : 0);
 
 /**
  * Ownership types (DataHub's OwnershipTypeMapper and ListOwnershipTypesResolver): `OwnershipTypeEntity` from its
- * ownershipTypeInfo and status, and `listOwnershipTypes`, newest first as DataHub sorts them (by `createdAt`). The
- * types of a server are few, so every match is read and sorted here.
+ * ownershipTypeInfo and status, and `listOwnershipTypes`, newest first as DataHub sorts them (by `createdAt`). Every
+ * match (up to SORTED_AT_MOST) is read and sorted here.
  */
 export function ownershipTypeResolvers(loaders: Loaders, search: SearchIndex): Resolvers[] {
   const common = commonFields(loaders);
@@ -36,29 +34,16 @@ export function ownershipTypeResolvers(loaders: Loaders, search: SearchIndex): R
   const query: QueryResolvers = {
     listOwnershipTypes: async (_parent, { input }, context: ApiContext) => {
       const page = pageOrRefuse(input.start ?? 0, input.count ?? 20);
-      let found;
-      try {
-        found = await search.search({
-          entityTypes: ['ownershipType'],
-          input: input.query?.trim() || '*',
-          filters: filterGroups({ filters: input.filters }),
-          start: 0,
-          count: MAX_PAGE_SIZE,
-          facets: [],
-        });
-      } catch (error) {
-        if (error instanceof SearchQueryError) throw badRequest(error.message);
-        throw error;
-      }
-      const urns = found.hits.map((hit) => hit.urn);
-      const created = new Map(
-        await Promise.all(
-          urns.map(async (urn) => [urn, timeOf((await loaders(context).aspects(urn))?.get('ownershipTypeInfo')?.value.created)] as const),
-        ),
+      const { total, urns } = await sortedPage(
+        search,
+        loaders,
+        context,
+        { entityType: 'ownershipType', input: input.query ?? '', filters: filterGroups({ filters: input.filters }) },
+        { aspect: 'ownershipTypeInfo', key: (info) => stampTime(info?.created), descending: true },
+        page,
       );
-      urns.sort((a, b) => created.get(b)! - created.get(a)! || (a < b ? -1 : 1));
-      const ownershipTypes = urns.slice(page.start, page.start + page.count).flatMap((urn) => entityRef(urn) ?? []);
-      return { start: page.start, count: ownershipTypes.length, total: urns.length, ownershipTypes };
+      const ownershipTypes = urns.flatMap((urn) => entityRef(urn) ?? []);
+      return { start: page.start, count: ownershipTypes.length, total, ownershipTypes };
     },
   };
   return [{ Query: query }, entityTypeResolvers(loaders, [mapping], { rules: COMMON_RULES, ref: refWithKey })];

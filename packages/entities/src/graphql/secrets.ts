@@ -1,10 +1,9 @@
 import { decryptDatahubSecret, encryptDatahubSecret, Privilege } from '@mds/auth';
-import { isJsonObject } from '@mds/core';
 import type { SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type Resolvers } from '@mds/schema';
 import { anyOf, type EntityService } from '../service';
 import { pageOrRefuse, urnArgument, type Loaders } from './common-fields';
-import { sortedPage } from './ingestion';
+import { sortedPage, stampTime } from './sorted-page';
 import { graphqlReader, writeAll, writeCreate } from './mutation-support';
 
 /** DataHub's IngestionAuthUtils.canManageSecrets: every secret read and write needs MANAGE_SECRETS. */
@@ -56,14 +55,12 @@ export function secretResolvers(
       ) => {
         await service.authorize(context.actor, MANAGE);
         const page = pageOrRefuse(input.start, input.count ?? DEFAULT_COUNT);
-        const createdTime = (value: Record<string, unknown> | undefined) =>
-          isJsonObject(value?.created) && typeof value.created.time === 'number' ? value.created.time : undefined;
         const { total, urns } = await sortedPage(
           search,
           loaders,
           context,
           { entityType: SECRET, input: input.query ?? '', filters: [] },
-          { aspect: VALUE, key: createdTime, descending: true },
+          { aspect: VALUE, key: (value) => stampTime(value?.created), descending: true },
           page,
         );
         const stored = await storedValue(context, urns);
