@@ -1,4 +1,4 @@
-import { ENTITY_SPECS, urnTypeOf } from '@mds/core';
+import { findEntityOfUrn } from '@mds/core';
 import type { EntityType } from '@mds/schema';
 import { formatFixed2 } from '@mds/timeseries';
 import type { EventFilter, GroupColumn, TimeWindow, UsageEventStore } from './store';
@@ -115,15 +115,9 @@ function timeSeries(title: string, window: TimeWindow, interval: DateInterval, l
   return { __typename: 'TimeSeriesChart', title, lines, dateRange: { start: String(window.start), end: String(window.end) }, interval };
 }
 
-/** The GraphQL EntityType of an urn (`urn:li:dataset:…` → DATASET), or undefined for an urn of no known type. */
-function entityTypeOf(urn: string): EntityType | undefined {
-  const name = urnTypeOf(urn);
-  return ENTITY_SPECS.find((spec) => spec.name === name)?.graphqlType as EntityType | undefined;
-}
-
 /** DataHub's buildCellWithEntityLandingPage: the urn, the entity, and a link to its page. */
 function entityCell(urn: string): Cell {
-  const type = entityTypeOf(urn);
+  const type = findEntityOfUrn(urn)?.graphqlType as EntityType | undefined;
   return type ? { value: urn, entity: { urn }, linkParams: { searchParams: null, entityProfileParams: { urn, type } } } : { value: urn };
 }
 const searchCell = (query: string): Cell => ({
