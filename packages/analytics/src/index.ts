@@ -48,7 +48,8 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
   const now = deps.now ?? Date.now;
   await db.migrate({ owner: 'analytics', folder: MIGRATIONS[db.dialect] });
   const store = usageEventStore(db);
-  const flood = floodGuard(deps.flood ?? DEFAULT_FLOOD_BOUND, now);
+  const bound = deps.flood ?? DEFAULT_FLOOD_BOUND;
+  const flood = floodGuard(bound, now);
 
   const track: JsonRoute = {
     method: 'POST',
@@ -64,7 +65,7 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
           status: 429,
           headers: { 'retry-after': String(wait) },
           body: {
-            message: `Too many usage events from ${actor.urn}: at most ${deps.flood?.perSecond ?? DEFAULT_FLOOD_BOUND.perSecond} a second after a burst of ${deps.flood?.burst ?? DEFAULT_FLOOD_BOUND.burst}`,
+            message: `Too many usage events from ${actor.urn}: at most ${bound.perSecond} a second after a burst of ${bound.burst}`,
             status: 429,
           },
         };
