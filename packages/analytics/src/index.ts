@@ -23,10 +23,8 @@ const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'analytics.gr
 export const TRACKING_PATH = '/openapi/v1/tracking/track';
 
 export interface AnalyticsDeps {
-  /** Where the events are kept: a database of their own on SQLite, the server's on PostgreSQL. */
+  /** Where the events are kept (a database of their own on SQLite, the server's on PostgreSQL); the module closes it. */
   db: SqlDatabase;
-  /** Whether closing the module closes `db` (it is this package's own). */
-  ownsDatabase: boolean;
   /** Who may see the charts (the one policy), and the names charts show. */
   entities: EntityService;
   /** The search index the charts of what is catalogued count with. */
@@ -114,7 +112,7 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
       typeDefs: TYPE_DEFS,
       resolvers,
       routes: [track],
-      close: deps.ownsDatabase ? () => db.close() : undefined,
+      close: () => db.close(),
     },
     service: { store },
   };

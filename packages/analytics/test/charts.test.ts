@@ -92,7 +92,6 @@ describe('the tracking route', () => {
     const db = await databases.sqlite.open();
     const analytics = await createAnalytics({
       db,
-      ownsDatabase: false,
       entities: {} as EntityService,
       search: {} as SearchIndex,
       flood: { burst: 3, perSecond: 2 },
