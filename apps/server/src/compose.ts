@@ -1,6 +1,6 @@
 import { createAnalytics, type Analytics } from '@mds/analytics';
 import { createAuth, createAuthEndpoints, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
-import { masked, openSqliteDatabase } from '@mds/db';
+import { masked } from '@mds/db';
 import { createEntities, createEntityGraphql, entityUserDirectory, type Entities } from '@mds/entities';
 import { createShell, type Shell } from '@mds/shell';
 import { createTags, type Tags } from '@mds/tags';
@@ -74,12 +74,8 @@ export async function compose(
       secretKey: config.env.SECRET_SERVICE_ENCRYPTION_KEY || undefined,
     });
     const nativeUsers = auth.service.credentials.nativeUsers(entityUserDirectory(entities.service));
-    // Usage events: the server's PostgreSQL database, or a SQLite file of their own (frequent small writes that
-    // should never wait behind entity writes).
-    const onPostgres = config.database.dialect === 'postgres';
     const analytics = await createAnalytics({
-      db: onPostgres ? storage.auth : openSqliteDatabase(join(config.dataDir, 'analytics.db')),
-      ownsDatabase: !onPostgres,
+      db: storage.analytics,
       entities: entities.service,
       search: entities.search,
     });
@@ -110,6 +106,7 @@ export async function compose(
     };
   } catch (error) {
     await storage.entities.close();
+    await storage.analytics.close();
     await storage.close();
     // A database down at start is the operator's to fix, not a bug: one line naming it (password masked), no stack.
     if (config.database.dialect === 'postgres' && isUnreachable(error)) {

@@ -1,4 +1,4 @@
-import { ENTITY_SPECS, urnTypeOf } from '@mds/core';
+import { findEntityOfUrn } from '@mds/core';
 import type { EntityType } from '@mds/schema';
 import { formatFixed2 } from '@mds/timeseries';
 import type { EventFilter, GroupColumn, TimeWindow, UsageEventStore } from './store';
@@ -115,15 +115,9 @@ function timeSeries(title: string, window: TimeWindow, interval: DateInterval, l
   return { __typename: 'TimeSeriesChart', title, lines, dateRange: { start: String(window.start), end: String(window.end) }, interval };
 }
 
-/** The GraphQL EntityType of an urn (`urn:li:dataset:…` → DATASET), or undefined for an urn of no known type. */
-function entityTypeOf(urn: string): EntityType | undefined {
-  const name = urnTypeOf(urn);
-  return ENTITY_SPECS.find((spec) => spec.name === name)?.graphqlType as EntityType | undefined;
-}
-
 /** DataHub's buildCellWithEntityLandingPage: the urn, the entity, and a link to its page. */
 function entityCell(urn: string): Cell {
-  const type = entityTypeOf(urn);
+  const type = findEntityOfUrn(urn)?.graphqlType as EntityType | undefined;
   return type ? { value: urn, entity: { urn }, linkParams: { searchParams: null, entityProfileParams: { urn, type } } } : { value: urn };
 }
 const searchCell = (query: string): Cell => ({
@@ -163,33 +157,42 @@ async function bars(store: UsageEventStore, filter: EventFilter, first: GroupCol
     }));
 }
 
-/** Each cell holding an entity shows its name instead of its urn, where `name` finds one (hydrateDisplayNameForTable). */
-async function withDisplayNames(
-  rows: Row[],
-  read: AspectReader,
-  aspects: readonly string[],
-  name: (urn: string, values: Map<string, Record<string, unknown>>) => string | undefined,
-) {
-  const urns = rows.flatMap((row) => row.cells.filter((cell) => cell.entity).map((cell) => cell.value));
-  if (urns.length === 0) return rows;
+/** How a chart names an entity from the latest values of some of its aspects (undefined: it keeps its urn). */
+export type NameOf = (urn: string, values: Map<string, Record<string, unknown>>) => string | undefined;
+
+/** The names `name` finds for `urns` from their `aspects`, read as the caller; an urn with none found is left out. */
+export async function displayNames(urns: readonly string[], aspects: readonly string[], name: NameOf, read: AspectReader) {
+  const names = new Map<string, string>();
+  if (urns.length === 0) return names;
   const stored = await read([...new Set(urns)], aspects);
-  for (const cell of rows.flatMap((row) => row.cells)) {
-    const values = cell.entity ? stored.get(cell.value) : undefined;
-    const found = values ? name(cell.value, values) : undefined;
-    if (found !== undefined) cell.value = found;
+  for (const urn of urns) {
+    const found = name(urn, stored.get(urn) ?? new Map());
+    if (found !== undefined) names.set(urn, found);
   }
+  return names;
+}
+
+/** Each cell holding an entity shows its name instead of its urn, where `name` finds one (hydrateDisplayNameForTable). */
+async function withDisplayNames(rows: Row[], read: AspectReader, aspects: readonly string[], name: NameOf) {
+  const cells = rows.flatMap((row) => row.cells.filter((cell) => cell.entity));
+  const names = await displayNames(
+    cells.map((cell) => cell.value),
+    aspects,
+    name,
+    read,
+  );
+  for (const cell of cells) cell.value = names.get(cell.value) ?? cell.value;
   return rows;
 }
 
 /** AnalyticsUtil.getDatasetName: datasetProperties' name, else the urn's second key part (the dataset's name). */
-function datasetName(urn: string, values: Map<string, Record<string, unknown>>): string | undefined {
+const datasetName: NameOf = (urn, values) => {
   const properties = values.get('datasetProperties');
   if (!properties) return undefined;
   if (typeof properties.name === 'string') return properties.name;
   return /^urn:li:dataset:\([^,]*,(.*),[^,]*\)$/.exec(urn)?.[1];
-}
-const dashboardName = (_urn: string, values: Map<string, Record<string, unknown>>) =>
-  values.get('dashboardInfo')?.title as string | undefined;
+};
+const dashboardName: NameOf = (_urn, values) => values.get('dashboardInfo')?.title as string | undefined;
 
 /**
  * AnalyticsUtil.convertToUserInfoRows: the first cell shows the user's name (corpUserInfo's displayName, else first and

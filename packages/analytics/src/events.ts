@@ -44,7 +44,7 @@ export function usageEventRow(body: unknown, actorUrn: string, now: number): Usa
         : `The tracking event's "type" must be an event type name (letters, digits, _; at most 100), not ${JSON.stringify(type).slice(0, 120)}`,
     );
   }
-  const columns: Record<string, string | null> = {};
+  const columns = {} as Record<(typeof COLUMN_FIELDS)[keyof typeof COLUMN_FIELDS], string | null>;
   for (const [field, column] of Object.entries(COLUMN_FIELDS)) {
     const value = event[field];
     if (value !== undefined && value !== null && typeof value !== 'string') {
@@ -61,12 +61,7 @@ export function usageEventRow(body: unknown, actorUrn: string, now: number): Usa
     timestamp_millis: now,
     type,
     actor_urn: actorUrn,
-    browser_id: columns.browser_id ?? null,
-    entity_type: columns.entity_type ?? null,
-    entity_urn: columns.entity_urn ?? null,
-    query: columns.query ?? null,
-    section: columns.section ?? null,
-    action_type: columns.action_type ?? null,
+    ...columns,
     event: text,
   };
 }

@@ -23,10 +23,8 @@ const TYPE_DEFS = sdlFiles(new URL('./graphql/', import.meta.url), 'analytics.gr
 export const TRACKING_PATH = '/openapi/v1/tracking/track';
 
 export interface AnalyticsDeps {
-  /** Where the events are kept: a database of their own on SQLite, the server's on PostgreSQL. */
+  /** Where the events are kept (a database of their own on SQLite, the server's on PostgreSQL); the module closes it. */
   db: SqlDatabase;
-  /** Whether closing the module closes `db` (it is this package's own). */
-  ownsDatabase: boolean;
   /** Who may see the charts (the one policy), and the names charts show. */
   entities: EntityService;
   /** The search index the charts of what is catalogued count with. */
@@ -48,7 +46,8 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
   const now = deps.now ?? Date.now;
   await db.migrate({ owner: 'analytics', folder: MIGRATIONS[db.dialect] });
   const store = usageEventStore(db);
-  const flood = floodGuard(deps.flood ?? DEFAULT_FLOOD_BOUND, now);
+  const bound = deps.flood ?? DEFAULT_FLOOD_BOUND;
+  const flood = floodGuard(bound, now);
 
   const track: JsonRoute = {
     method: 'POST',
@@ -64,7 +63,7 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
           status: 429,
           headers: { 'retry-after': String(wait) },
           body: {
-            message: `Too many usage events from ${actor.urn}: at most ${deps.flood?.perSecond ?? DEFAULT_FLOOD_BOUND.perSecond} a second after a burst of ${deps.flood?.burst ?? DEFAULT_FLOOD_BOUND.burst}`,
+            message: `Too many usage events from ${actor.urn}: at most ${bound.perSecond} a second after a burst of ${bound.burst}`,
             status: 429,
           },
         };
@@ -113,7 +112,7 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
       typeDefs: TYPE_DEFS,
       resolvers,
       routes: [track],
-      close: deps.ownsDatabase ? () => db.close() : undefined,
+      close: () => db.close(),
     },
     service: { store },
   };

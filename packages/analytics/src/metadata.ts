@@ -1,5 +1,5 @@
 import type { SearchIndex, SearchQuery } from '@mds/search';
-import type { AnalyticsChart, AspectReader, BarChart, NamedBar } from './charts';
+import { displayNames, type AnalyticsChart, type AspectReader, type BarChart, type NamedBar, type NameOf } from './charts';
 
 // The charts of what is catalogued, counted by the search index's facets (soft-deleted entities left out, as DataHub
 // leaves out `removed`): GetMetadataAnalyticsResolver (the Analytics page's filtered "Data Assets by …" charts) and
@@ -16,7 +16,6 @@ async function facetCounts(search: SearchIndex, query: Omit<SearchQuery, 'start'
 const countBars = (values: { value: string; count: number }[]): NamedBar[] =>
   values.map(({ value, count }) => ({ name: value, segments: [{ label: 'Count', value: count }] }));
 
-type NameOf = (urn: string, values: Map<string, Record<string, unknown>>) => string | undefined;
 const domainName: NameOf = (_urn, values) => values.get('domainProperties')?.name as string | undefined;
 /** AnalyticsUtil.getPlatformName: displayName, else name, else the urn's id. */
 const platformName: NameOf = (urn, values) => {
@@ -32,17 +31,12 @@ const NAMES: Record<'domains' | 'platform' | 'glossaryTerms', { aspects: string[
   glossaryTerms: { aspects: ['glossaryTermKey', 'glossaryTermInfo'], name: termName },
 };
 
-/** Names in place of urns (hydrateDisplayNameForBars / …ForSegments): what has no name found keeps its urn. */
-async function named(labels: string[], kind: keyof typeof NAMES, read: AspectReader): Promise<Map<string, string>> {
-  const stored = await read([...new Set(labels)], NAMES[kind].aspects);
-  const names = new Map<string, string>();
-  for (const label of labels) {
-    // A platform with nothing stored still shows its id (DataHub bootstraps every platform it knows with its info).
-    const name = NAMES[kind].name(label, stored.get(label) ?? new Map());
-    if (name !== undefined) names.set(label, name);
-  }
-  return names;
-}
+/**
+ * Names in place of urns (hydrateDisplayNameForBars / …ForSegments): what has no name found keeps its urn. A platform
+ * with nothing stored still shows its id (DataHub bootstraps every platform it knows with its info).
+ */
+const named = (labels: string[], kind: keyof typeof NAMES, read: AspectReader) =>
+  displayNames(labels, NAMES[kind].aspects, NAMES[kind].name, read);
 
 async function namedBars(bars: NamedBar[], kind: keyof typeof NAMES, read: AspectReader): Promise<NamedBar[]> {
   const names = await named(

@@ -72,11 +72,6 @@ export function usageEventStore(db: SqlDatabase) {
       );
     },
 
-    /** Whether any event was ever stored. */
-    async any(): Promise<boolean> {
-      return (await db.get('SELECT 1 AS one FROM usage_events LIMIT 1')) !== undefined;
-    },
-
     async count(filter: EventFilter): Promise<EventCount> {
       const { sql, params } = where(filter);
       const row = await db.get<{ events: number | string; browsers: number | string }>(

@@ -92,7 +92,6 @@ describe('the tracking route', () => {
     const db = await databases.sqlite.open();
     const analytics = await createAnalytics({
       db,
-      ownsDatabase: false,
       entities: {} as EntityService,
       search: {} as SearchIndex,
       flood: { burst: 3, perSecond: 2 },
@@ -104,10 +103,12 @@ describe('the tracking route', () => {
       route.handler(as(urn), { params: {}, query: new URLSearchParams(), body: { type: 'PageViewEvent' } }) as Promise<{
         status: number;
         headers?: Record<string, string>;
+        body?: { message: string };
       }>;
     for (let i = 0; i < 3; i++) expect((await post('urn:li:corpuser:a')).status).toBe(200);
     const refused = await post('urn:li:corpuser:a');
     expect([refused.status, refused.headers]).toEqual([429, { 'retry-after': '1' }]);
+    expect(refused.body?.message).toBe('Too many usage events from urn:li:corpuser:a: at most 2 a second after a burst of 3');
     // Another actor has a bucket of its own.
     expect((await post('urn:li:corpuser:b')).status).toBe(200);
     // Half a second gives one event back.

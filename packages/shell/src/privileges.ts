@@ -4,7 +4,8 @@ import type { EntityType } from '@mds/schema';
 
 /**
  * Each `PlatformPrivileges` flag of `me` and the DataHub privileges that grant it (any one), as DataHub's MeResolver
- * asks its authorizer. A name @mds/auth does not know is left out of the question (none is today).
+ * asks its authorizer. A name @mds/auth's catalog lacks (MANAGE_APPLICATIONS) is left out of the question, so its
+ * flag stays false.
  */
 export const PLATFORM_FLAGS = {
   viewAnalytics: ['VIEW_ANALYTICS'],
