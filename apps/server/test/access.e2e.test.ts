@@ -13,6 +13,13 @@ import { readUiVariables, runUiOperation } from './webui/ui-queries';
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const READER_ROLE = 'urn:li:role:snowflake_reader';
 const WRITER_ROLE = 'urn:li:role:snowflake_writer';
+/** The reader role's roleProperties, as written and as the role page answers them. */
+const READER_PROPERTIES = {
+  name: 'Snowflake reader',
+  description: 'SELECT on the analytics schema',
+  type: 'READ',
+  requestUrl: 'https://access.example.com/request/snowflake_reader',
+};
 const JDOE = 'urn:li:corpuser:jdoe';
 const RITA = 'urn:li:corpuser:rita';
 
@@ -29,12 +36,7 @@ const write = (entityType: string, entityUrn: string, aspectName: string, value:
 beforeAll(async () => {
   mds = await startMds();
   await ingestSnapshots(mds);
-  await write('role', READER_ROLE, 'roleProperties', {
-    name: 'Snowflake reader',
-    description: 'SELECT on the analytics schema',
-    type: 'READ',
-    requestUrl: 'https://access.example.com/request/snowflake_reader',
-  });
+  await write('role', READER_ROLE, 'roleProperties', READER_PROPERTIES);
   await write('role', READER_ROLE, 'actors', { users: [{ user: JDOE }] });
   await write('role', WRITER_ROLE, 'roleProperties', { name: 'Snowflake writer', type: 'WRITE' });
   await write('role', WRITER_ROLE, 'actors', { users: [{ user: RITA }] });
@@ -73,12 +75,8 @@ describe("the UI's Access tab and role page on mds", () => {
     const { dataset } = await ui('getExternalRoles', { $DATASET_URN: DATASET }, jdoe);
     expect(dataset.access.roles[0].role).toEqual({
       id: 'snowflake_reader',
-      properties: {
-        name: 'Snowflake reader',
-        description: 'SELECT on the analytics schema',
-        type: 'READ',
-        requestUrl: 'https://access.example.com/request/snowflake_reader',
-      },
+      // RoleMapper copies each of them.
+      properties: READER_PROPERTIES,
       urn: READER_ROLE,
       isAssignedToMe: true,
     });

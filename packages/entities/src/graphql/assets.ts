@@ -4,7 +4,7 @@ import { COMMON_FIELDS, schemaFieldParts } from './common';
 import type { Loaders } from './common-fields';
 import { OfEntity, type Json, type TypeRules } from './mapping/convert';
 import type { EntityMapping } from './mapping/declare';
-import { browsePathsOf } from './browse';
+import { browsePathsField } from './browse';
 
 /** The platform urn of a tool or orchestrator named in a key (`looker` → `urn:li:dataPlatform:looker`). */
 const platformOf = (name: string | undefined) => (name ? `urn:li:dataPlatform:${name}` : undefined);
@@ -64,7 +64,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         editableProperties: 'editableChartProperties',
         editableInfo: 'editableChartProperties',
         embed: 'embed',
-        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePaths: browsePathsField,
         browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
@@ -82,7 +82,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         editableProperties: 'editableDashboardProperties',
         editableInfo: 'editableDashboardProperties',
         embed: 'embed',
-        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePaths: browsePathsField,
         browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
@@ -100,7 +100,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         // DataFlowMapper never sets the deprecated `dataJobs` (nor does any resolver): null, as DataHub answers.
         dataJobs: () => undefined,
         editableProperties: 'editableDataFlowProperties',
-        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePaths: browsePathsField,
         browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },
@@ -118,7 +118,7 @@ export function assetMappings(loaders: Loaders): EntityMapping[] {
         inputOutput: 'dataJobInputOutput',
         dataTransformLogic: 'dataTransformLogic',
         editableProperties: 'editableDataJobProperties',
-        browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+        browsePaths: browsePathsField,
         browsePathV2: COMMON_FIELDS.browsePathV2,
         ...ASSET_FIELDS,
       },

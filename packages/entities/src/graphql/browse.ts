@@ -4,6 +4,7 @@ import { SearchQueryError, type SearchIndex } from '@mds/search';
 import { badRequest, type ApiContext, type QueryResolvers, type ResolversTypes } from '@mds/schema';
 import { sortCriteriaOf, type EntitySearcher } from './search';
 import type { RequestLoaders } from './request-loaders';
+import type { EntityScope } from './mapping/declare';
 
 /** DataHub's default `limit` of autocomplete. */
 const DEFAULT_SUGGESTIONS = 10;
@@ -185,7 +186,10 @@ export function browseResolvers(
 }
 
 /** The paths of a `browsePaths` aspect as DataHub's BrowsePathsMapper gives them: split at `/`, empty parts left out. */
-export function browsePathsOf(value: unknown): { path: string[] }[] {
+function browsePathsOf(value: unknown): { path: string[] }[] {
   const paths = isJsonObject(value) && Array.isArray(value.paths) ? value.paths : [];
   return paths.filter((p): p is string => typeof p === 'string').map((p) => ({ path: p.split('/').filter((segment) => segment !== '') }));
 }
+
+/** The `browsePaths` field of an entity mapping: its browsePaths aspect, as browsePathsOf gives it. */
+export const browsePathsField = (entity: EntityScope) => browsePathsOf(entity.value('browsePaths'));

@@ -77,16 +77,24 @@ type RelationshipsArgs = {
 };
 
 /**
+ * The GraphQL object of an urn another entity points to (an edge's end, a lineage hop, a sibling): through its type's
+ * face, else what its urn says (its key fields); null for a urn of no entity type with a GraphQL type.
+ */
+export const entityOfUrn =
+  (loaders: Loaders) =>
+  async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
+    const type = findEntityOfUrn(urn)?.graphqlType;
+    if (!type) return null;
+    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? (refWithKey(urn) as EntityParent | undefined) ?? null;
+  };
+
+/**
  * `relationships(input:)` of any entity type: a page of the entity's edges of the given names, in one direction,
  * without edges to soft-deleted entities when `includeSoftDelete` is false.
  */
 export function relationshipsResolver(loaders: Loaders) {
   const value = aspectValue(loaders);
-  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntityOfUrn(urn)?.graphqlType;
-    if (!type) return null;
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? (refWithKey(urn) as EntityParent | undefined) ?? null;
-  };
+  const entityAt = entityOfUrn(loaders);
   return async (parent: Parent, { input }: RelationshipsArgs, context: ApiContext) => {
     const page = pageOrRefuse(input.start, input.count);
     const query = { direction: input.direction, types: input.types, start: 0, count: ALL_EDGES };

@@ -1,4 +1,4 @@
-import { browsePathsOf } from './browse';
+import { browsePathsField } from './browse';
 import { isJsonObject, parseUrn } from '@mds/core';
 import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
@@ -123,7 +123,7 @@ export function datasetMapping(loaders: Loaders, rules: TypeRules): EntityMappin
       properties: 'datasetProperties',
       editableProperties: 'editableDatasetProperties',
       embed: 'embed',
-      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      browsePaths: browsePathsField,
       // DataHub's DatasetMapper never sets it (the URL is in properties): null, as there.
       externalUrl: () => undefined,
       description: (e) => e.value('datasetProperties')?.description,

@@ -1,19 +1,10 @@
 import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
-import {
-  badRequest,
-  type AndFilterInput,
-  type ApiContext,
-  type EntityParent,
-  type FacetFilterInput,
-  type Resolvers,
-  type SearchFlags,
-} from '@mds/schema';
+import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type Resolvers, type SearchFlags } from '@mds/schema';
 import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
 import { pageOrRefuse, urnOf, type Loaders, type Parent } from './common-fields';
-import { entityObject } from './dataset';
-import { entityRef } from './typenames';
+import { entityOfUrn } from './catalog';
 import { filterGroups } from './search';
 
 /** DataHub's bounds of a lineage search (`impact.maxHops`, `impact.maxRelations`): hops followed, (entity, hop) pairs explored. */
@@ -85,12 +76,8 @@ export function lineageResolvers(options: {
   const { loaders, search, searchable, now } = options;
 
   /** The entity of a urn: through its type's face, else what its urn says; null for a type without a face. */
-  const entityAt = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntityOfUrn(urn)?.graphqlType;
-    if (!type) return null;
-    // A type with no face of its own (the ML types) answers what its urn says; its fields resolve through its mapping.
-    return (await loaders(context).entity(type, urn)) ?? entityObject(urn) ?? entityRef(urn) ?? null;
-  };
+  // A type with no face of its own (the ML types) answers what its urn says; its fields resolve through its mapping.
+  const entityAt = entityOfUrn(loaders);
 
   /** The walk, narrowed as the input says: every result (ordered by degree, then urn), the facets, and the degree counts. */
   async function lineageSearch(input: LineageSearchInput, context: ApiContext) {

@@ -1,4 +1,4 @@
-import { browsePathsOf } from './browse';
+import { browsePathsField } from './browse';
 import { COMMON_RULES } from './common';
 import { refWithKey } from './common-fields';
 import { isJsonObject, parseUrn } from '@mds/core';
@@ -88,7 +88,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlModelProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
-      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      browsePaths: browsePathsField,
       intendedUse: 'intendedUse',
       factorPrompts: 'mlModelFactorPrompts',
       metrics: 'mlModelMetrics',
@@ -110,7 +110,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlModelGroupProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
-      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      browsePaths: browsePathsField,
     },
   },
   {
@@ -133,7 +133,7 @@ export const ML_MAPPINGS: readonly EntityMapping[] = [
       editableProperties: 'editableMlFeatureTableProperties',
       dataPlatformInstance: 'dataPlatformInstance',
       browsePathV2: 'browsePathsV2',
-      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      browsePaths: browsePathsField,
     },
   },
   {

@@ -1,7 +1,7 @@
 import { isJsonObject } from '@mds/core';
 import type { Resolvers } from '@mds/schema';
 import { ASSET_COMMON, ASSET_FIELDS, assetResolvers, pick } from './asset-fields';
-import { browsePathsOf } from './browse';
+import { browsePathsField } from './browse';
 import { COMMON_RULES } from './common';
 import { refWithKey, type Loaders } from './common-fields';
 import { entityTypeResolvers, type EntityMapping } from './mapping/declare';
@@ -47,7 +47,7 @@ export function notebookResolvers(loaders: Loaders): Resolvers {
         };
       },
       editableProperties: 'editableNotebookProperties',
-      browsePaths: (e) => browsePathsOf(e.value('browsePaths')),
+      browsePaths: browsePathsField,
       browsePathV2: 'browsePathsV2',
       dataPlatformInstance: ASSET_FIELDS.dataPlatformInstance!,
     },

@@ -1,6 +1,7 @@
-import { findEntityOfUrn, isJsonObject } from '@mds/core';
-import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
+import { isJsonObject } from '@mds/core';
+import type { ApiContext, Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
+import { entityOfUrn } from './catalog';
 import type { Loaders } from './common-fields';
 import { scopedScroll, type EntitySearcher } from './search';
 
@@ -26,11 +27,7 @@ export function siblingResolvers(service: EntityService, loaders: Loaders, searc
     return urns.filter((_urn, i) => allowed[i]);
   };
 
-  /** The GraphQL object of a sibling's urn; null for a urn of a type no face answers. */
-  const sibling = async (urn: string, context: ApiContext): Promise<EntityParent | null> => {
-    const type = findEntityOfUrn(urn)?.graphqlType;
-    return type ? ((await loaders(context).entity(type, urn)) ?? null) : null;
-  };
+  const sibling = entityOfUrn(loaders);
 
   return {
     Dataset: {
