@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlError } from './support/datahub-files';
+import { upsertAspect } from './support/graphql-docs';
 import { startMds, type Mds } from './support/mds';
 
 // A dashboard's usage (Dashboard.usageStats) on a real mds with its time-series store: dashboardUsageStatistics points
@@ -120,17 +121,7 @@ describe("Dashboard.usageStats, as DataHub's DashboardUsageStatsResolver answers
       customProperties: {},
       lastModified: { created: { time: 0, actor: ALICE }, lastModified: { time: 0, actor: ALICE } },
     };
-    const res = await mds.post('/aspects?action=ingestProposalBatch', {
-      proposals: [
-        {
-          ...point({}),
-          entityUrn: quiet,
-          aspectName: 'dashboardInfo',
-          aspect: { contentType: 'application/json', value: JSON.stringify(info) },
-        },
-      ],
-    });
-    expect(res.status).toBe(200);
+    await upsertAspect(mds, 'dashboard', quiet, 'dashboardInfo', info);
     const result = await mds.graphql(USAGE, { urn: quiet });
     expect(graphqlError(result)).toBeUndefined();
     expect(result.body.data.dashboard.usageStats).toEqual({

@@ -1,11 +1,9 @@
-import type { ApiContext, EntityParent, Resolvers } from '@mds/schema';
+import type { ApiContext, Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
 import { dashboardUsage } from '../service/usage-stats';
-import { refWithKey, urnOf, type Parent } from './common-fields';
-import { graphqlReader } from './mutation-support';
+import { urnOf, type Parent } from './common-fields';
+import { userRef, windowPoints } from './usage';
 
-/** Every point of the range: the buckets aggregate all of them, as Elasticsearch's aggregations do. */
-const ALL_POINTS = Number.MAX_SAFE_INTEGER;
 /** DataHub's time-series result limits (timeseriesAspectService.limit.results: apiDefault, max; not strict). */
 const DEFAULT_LIMIT = 5000;
 const MAX_LIMIT = 10_000;
@@ -30,13 +28,13 @@ export function dashboardUsageResolvers(service: EntityService): Resolvers {
     Dashboard: {
       usageStats: async (parent: Parent, args: UsageArgs, context: ApiContext) => {
         const urn = urnOf(parent);
-        const points = await graphqlReader(service, context.actor).points({
+        // Every point of the range: the buckets aggregate all of them, as Elasticsearch's aggregations do.
+        const points = await windowPoints(service, context, {
           entityType: 'dashboard',
           aspect: 'dashboardUsageStatistics',
           urn,
           startTimeMillis: args.startTimeMillis ?? undefined,
           endTimeMillis: args.endTimeMillis ?? undefined,
-          limit: ALL_POINTS,
         });
         const limit = args.limit == null || args.limit < 0 || args.limit > MAX_LIMIT ? DEFAULT_LIMIT : args.limit;
         const usage = dashboardUsage(points.filter((point) => point.eventGranularity != null));
@@ -56,7 +54,7 @@ export function dashboardUsageResolvers(service: EntityService): Resolvers {
             viewsCount: usage.aggregations.viewsCount ?? null,
             executionsCount: usage.aggregations.executionsCount ?? null,
             users: usage.aggregations.users.map((user) => ({
-              user: (refWithKey(user.user) as EntityParent | undefined) ?? null,
+              user: userRef(user.user) ?? null,
               usageCount: user.usageCount ?? null,
               executionsCount: user.executionsCount ?? null,
               viewsCount: null,

@@ -33,7 +33,14 @@ const VIEW_PROFILE = editPrivileges([Privilege.VIEW_DATASET_PROFILE]);
 const REPORT_OPERATION = editPrivileges([Privilege.EDIT_ENTITY_OPERATIONS]);
 
 /** A user's object from its urn, with the username its urn gives. */
-const userRef = (urn: string) => refWithKey(urn) as EntityParent | undefined;
+export const userRef = (urn: string) => refWithKey(urn) as EntityParent | undefined;
+
+/** Every time-series point of an entity's aspect within a window (either end optional), newest first, as the viewer may read. */
+export const windowPoints = (
+  service: EntityService,
+  context: ApiContext,
+  query: { entityType: string; aspect: string; urn: string; startTimeMillis?: number; endTimeMillis?: number },
+) => graphqlReader(service, context.actor).points({ ...query, limit: ALL_POINTS });
 interface ReportOperationInput {
   urn: string;
   operationType: string;
@@ -68,7 +75,7 @@ const operationsResult = (totals: OperationsAggregations): OperationsAggregation
  */
 export function usageResolvers(service: EntityService, now: () => number = Date.now): Resolvers {
   const points = (context: ApiContext, entityType: string, aspect: string, urn: string, startTimeMillis?: number, endTimeMillis?: number) =>
-    graphqlReader(service, context.actor).points({ entityType, aspect, urn, startTimeMillis, endTimeMillis, limit: ALL_POINTS });
+    windowPoints(service, context, { entityType, aspect, urn, startTimeMillis, endTimeMillis });
   const allowed = (context: ApiContext, privileges: typeof VIEW_USAGE, urn: string) => service.allows(context.actor, privileges, urn);
 
   /** UsageStatsJavaClient: from `startTimeMillis` when given, else from the range's start; to now; daily buckets. */

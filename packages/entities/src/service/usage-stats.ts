@@ -90,6 +90,21 @@ function dayBuckets(times: readonly number[], timeZone?: string): number[] {
 }
 
 /**
+ * Points by the day of their timestamp, each of every day from the first point's to the last one's (none: an empty
+ * day), oldest first: Elasticsearch's date histogram of the points.
+ */
+function dailyPoints(points: readonly Point[], timeZone?: string): [number, Point[]][] {
+  const byDay = new Map<number, Point[]>();
+  for (const point of points) {
+    const day = dayStart(timestampOf(point), timeZone);
+    const docs = byDay.get(day);
+    if (docs) docs.push(point);
+    else byDay.set(day, [point]);
+  }
+  return dayBuckets(points.map(timestampOf), timeZone).map((day) => [day, byDay.get(day) ?? []]);
+}
+
+/**
  * LATEST of a field over documents: Elasticsearch's terms of the field with their newest timestamp, the term with the
  * newest one (ties: more documents, then the smaller key). Undefined when no document holds the field.
  */
@@ -156,13 +171,7 @@ export interface DatasetUsage {
  * window, by key; the total of queries is the sum of the days'.
  */
 export function datasetUsage(points: readonly Point[], timeZone?: string): DatasetUsage {
-  const byDay = new Map<number, Point[]>();
-  for (const point of points) {
-    const day = dayStart(timestampOf(point), timeZone);
-    byDay.set(day, [...(byDay.get(day) ?? []), point]);
-  }
-  const buckets = dayBuckets(points.map(timestampOf), timeZone).map((bucket): DatasetUsageBucket => {
-    const docs = byDay.get(bucket) ?? [];
+  const buckets = dailyPoints(points, timeZone).map(([bucket, docs]): DatasetUsageBucket => {
     const latestOf = (field: string) => latest(docs.map((point) => ({ time: timestampOf(point), value: point[field] })));
     const metrics: DatasetUsageBucket['metrics'] = {};
     const users = number(latestOf('uniqueUserCount'));
@@ -314,13 +323,7 @@ export function dashboardUsage(points: readonly Point[]): {
   buckets: DashboardUsageBucket[];
   aggregations: { users: DashboardUserUsage[]; uniqueUserCount: number; viewsCount?: number; executionsCount?: number };
 } {
-  const byDay = new Map<number, Point[]>();
-  for (const point of points) {
-    const day = dayStart(timestampOf(point));
-    byDay.set(day, [...(byDay.get(day) ?? []), point]);
-  }
-  const buckets = dayBuckets(points.map(timestampOf)).map((bucket): DashboardUsageBucket => {
-    const docs = byDay.get(bucket) ?? [];
+  const buckets = dailyPoints(points).map(([bucket, docs]): DashboardUsageBucket => {
     const metrics: DashboardUsageBucket['metrics'] = {};
     for (const field of ['uniqueUserCount', 'viewsCount', 'executionsCount'] as const) {
       const total = sumIfHeld(docs.map((point) => point[field]));

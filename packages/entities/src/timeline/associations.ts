@@ -1,32 +1,29 @@
 import { records, text, urnId, walkSorted, type ChangeCategory, type ChangeEvent, type ChangeGenerator } from './events';
 
-/** How one kind of association list is read and told (tags: `globalTags.tags[].tag`; terms: `glossaryTerms.terms[].urn`). */
+/**
+ * How one kind of association list is read and told (tags: `globalTags.tags[].tag`; terms: `glossaryTerms.terms[].urn`;
+ * on a schema field, the list sits under the aspect's name).
+ */
 interface AssociationKind {
   category: ChangeCategory;
+  /** The aspect holding the list, also the list's key on a schema field. */
+  aspect: string;
   list: string;
   urnKey: string;
   /** The parameter naming the associated urn. */
   parameter: string;
-  added: (id: string, entityUrn: string) => string;
-  removed: (id: string, entityUrn: string) => string;
+  /** The word the descriptions start with. */
+  noun: string;
 }
 
-export const TAGS: AssociationKind = {
-  category: 'TAG',
-  list: 'tags',
-  urnKey: 'tag',
-  parameter: 'tagUrn',
-  added: (id, urn) => `Tag '${id}' added to entity '${urn}'.`,
-  removed: (id, urn) => `Tag '${id}' removed from entity '${urn}'.`,
-};
-
-export const TERMS: AssociationKind = {
+const TAGS: AssociationKind = { category: 'TAG', aspect: 'globalTags', list: 'tags', urnKey: 'tag', parameter: 'tagUrn', noun: 'Tag' };
+const TERMS: AssociationKind = {
   category: 'GLOSSARY_TERM',
+  aspect: 'glossaryTerms',
   list: 'terms',
   urnKey: 'urn',
   parameter: 'termUrn',
-  added: (id, urn) => `Term '${id}' added to entity '${urn}'.`,
-  removed: (id, urn) => `Term '${id}' removed from entity '${urn}'.`,
+  noun: 'Term',
 };
 
 const urnsOf = (value: unknown, kind: AssociationKind) =>
@@ -39,7 +36,7 @@ const urnsOf = (value: unknown, kind: AssociationKind) =>
  * GlossaryTermsChangeEventGenerator computeDiffs): both lists sorted by urn and walked side by side, each one present on
  * one side only an ADD or a REMOVE (a minor change).
  */
-export function associationChanges(kind: AssociationKind, base: unknown, target: unknown, entityUrn: string): ChangeEvent[] {
+function associationChanges(kind: AssociationKind, base: unknown, target: unknown, entityUrn: string): ChangeEvent[] {
   const before = urnsOf(base, kind);
   const after = urnsOf(target, kind);
   const events: ChangeEvent[] = [];
@@ -50,7 +47,7 @@ export function associationChanges(kind: AssociationKind, base: unknown, target:
     modifier: urn,
     parameters: [[kind.parameter, urn]],
     semVerChange: 'MINOR',
-    description: operation === 'ADD' ? kind.added(urnId(urn), entityUrn) : kind.removed(urnId(urn), entityUrn),
+    description: `${kind.noun} '${urnId(urn)}' ${operation === 'ADD' ? 'added to' : 'removed from'} entity '${entityUrn}'.`,
   });
   walkSorted(before, after, String, (was, is) => {
     if (was === undefined) events.push(event(is!, 'ADD'));
@@ -59,12 +56,24 @@ export function associationChanges(kind: AssociationKind, base: unknown, target:
   return events;
 }
 
-/** The same changes told of a schema field (DataHub's SchemaFieldTagChangeEvent / SchemaFieldGlossaryTermChangeEvent). */
-export const fieldAssociationChanges = (events: readonly ChangeEvent[], fieldPath: string, parentUrn: string) =>
-  events.map((event): ChangeEvent => ({
+/**
+ * A schema field's tags (TAG) or terms (GLOSSARY_TERM) added and removed between two of its values (either may be
+ * absent), told of the field (DataHub's SchemaFieldTagChangeEvent / SchemaFieldGlossaryTermChangeEvent: the field's
+ * path and its parent as leading parameters); other categories give none.
+ */
+export function fieldAssociationChanges(
+  category: ChangeCategory,
+  base: Record<string, unknown> | undefined,
+  target: Record<string, unknown> | undefined,
+  field: { urn: string; path: string; parentUrn: string },
+): ChangeEvent[] {
+  const kind = category === TAGS.category ? TAGS : category === TERMS.category ? TERMS : undefined;
+  if (!kind) return [];
+  return associationChanges(kind, base?.[kind.aspect], target?.[kind.aspect], field.urn).map((event) => ({
     ...event,
-    parameters: [['fieldPath', fieldPath], ['parentUrn', parentUrn], ...(event.parameters ?? [])],
+    parameters: [['fieldPath', field.path], ['parentUrn', field.parentUrn], ...(event.parameters ?? [])],
   }));
+}
 
 /** `globalTags` of an entity: tags added and removed (TAG). */
 export const globalTagsChanges: ChangeGenerator = (base, target, urn, category) =>

@@ -1,4 +1,4 @@
-import { associationChanges, fieldAssociationChanges, TAGS, TERMS } from './associations';
+import { fieldAssociationChanges } from './associations';
 import { records, schemaFieldUrn, text, walkSorted, type ChangeEvent, type ChangeGenerator } from './events';
 
 /**
@@ -136,10 +136,8 @@ export const editableSchemaMetadataChanges: ChangeGenerator = (baseValue, target
         );
       return;
     }
-    const kind = category === 'TAG' ? TAGS : category === 'GLOSSARY_TERM' ? TERMS : undefined;
-    if (!kind) return;
-    const list = kind === TAGS ? 'globalTags' : 'glossaryTerms';
-    events.push(...fieldAssociationChanges(associationChanges(kind, before?.[list], after?.[list], fieldUrn), path, fieldUrn));
+    // The field's urn is its own parent here, as DataHub's generator names it.
+    events.push(...fieldAssociationChanges(category, before, after, { urn: fieldUrn, path, parentUrn: fieldUrn }));
   };
   walkSorted(records(baseValue, 'editableSchemaFieldInfo'), records(targetValue, 'editableSchemaFieldInfo'), pathOf, changes);
   return events;

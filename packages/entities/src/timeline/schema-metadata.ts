@@ -1,4 +1,4 @@
-import { associationChanges, fieldAssociationChanges, TAGS, TERMS } from './associations';
+import { fieldAssociationChanges } from './associations';
 import {
   byCodeUnits,
   downgradeFieldPath,
@@ -79,10 +79,7 @@ function propertyChanges(base: Field | undefined, target: Field | undefined, dat
     const change = descriptionChange(base, target, fieldUrn);
     return change ? [change] : [];
   }
-  const kind = category === 'TAG' ? TAGS : category === 'GLOSSARY_TERM' ? TERMS : undefined;
-  if (!kind) return [];
-  const list = kind === TAGS ? 'globalTags' : 'glossaryTerms';
-  return fieldAssociationChanges(associationChanges(kind, base?.[list], target?.[list], fieldUrn), pathOf(field), datasetUrn);
+  return fieldAssociationChanges(category, base, target, { urn: fieldUrn, path: pathOf(field), parentUrn: datasetUrn });
 }
 
 /** Whether two fields are one renamed (DataHub's isRenamed): same native type, same parent path, same description. */

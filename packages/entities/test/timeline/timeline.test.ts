@@ -308,6 +308,63 @@ describe("getTimeline, as DataHub's GetTimelineResolver answers from its Timelin
     ]);
   });
 
+  it("a schema field's tags and terms, from schemaMetadata (parent: the dataset) and editableSchemaMetadata (parent: the field)", async () => {
+    const schema = fixture('newschema.json') as { fields: Record<string, unknown>[] };
+    const tagged = {
+      ...schema,
+      fields: schema.fields.map((f, i) => (i === 0 ? { ...f, globalTags: { tags: [{ tag: 'urn:li:tag:Pii' }] } } : f)),
+    };
+    const edited = (terms: string[]) => ({
+      editableSchemaFieldInfo: [
+        {
+          fieldPath: 'property_id',
+          glossaryTerms: { terms: terms.map((urn) => ({ urn })), auditStamp: { time: 0, actor: 'urn:li:corpuser:jdoe' } },
+        },
+      ],
+      created: { time: 0, actor: 'urn:li:corpuser:jdoe' },
+    });
+    const api = await withHistory([
+      [
+        ['schemaMetadata', schema],
+        ['editableSchemaMetadata', edited([])],
+      ],
+      [['schemaMetadata', tagged]],
+      [['editableSchemaMetadata', edited(['urn:li:glossaryTerm:Id'])]],
+    ]);
+    const fieldUrn = field('property_id');
+    const changes = (await timelineOf(api, ['TAG', 'GLOSSARY_TERM'])).map((t) =>
+      t.changes.map((c) => [c.category, c.operation, c.modifier, c.description, c.parameters]),
+    );
+    expect(changes).toEqual([
+      [
+        [
+          'TAG',
+          'ADD',
+          'urn:li:tag:Pii',
+          `Tag 'Pii' added to entity '${fieldUrn}'.`,
+          [
+            { key: 'fieldPath', value: 'property_id' },
+            { key: 'parentUrn', value: URN },
+            { key: 'tagUrn', value: 'urn:li:tag:Pii' },
+          ],
+        ],
+      ],
+      [
+        [
+          'GLOSSARY_TERM',
+          'ADD',
+          'urn:li:glossaryTerm:Id',
+          `Term 'Id' added to entity '${fieldUrn}'.`,
+          [
+            { key: 'fieldPath', value: 'property_id' },
+            { key: 'parentUrn', value: fieldUrn },
+            { key: 'termUrn', value: 'urn:li:glossaryTerm:Id' },
+          ],
+        ],
+      ],
+    ]);
+  });
+
   it('every category, three MCE files ingested in turn: 10, 9 and 6 changes up to 2.0.0 (timeline_test.py::test_all)', async () => {
     let time = 1;
     const api = await goldenGraphql(databases, [], { now: () => time });
