@@ -1,8 +1,9 @@
 import { isJsonObject } from '@mds/core';
-import type { ApiContext, Resolvers } from '@mds/schema';
+import type { Resolvers } from '@mds/schema';
 import type { EntityService } from '../service';
 import { entityOfUrn } from './catalog';
 import type { Loaders } from './common-fields';
+import { graphqlReader } from './mutation-support';
 import { scopedScroll, type EntitySearcher } from './search';
 
 /** The search field DataHub indexes a `siblings` aspect's urns under (Siblings.pdl's @Searchable). */
@@ -16,17 +17,6 @@ const SIBLINGS_FIELD = 'siblings';
  * restricted to the entities whose `siblings` name this one.
  */
 export function siblingResolvers(service: EntityService, loaders: Loaders, searchEntities: EntitySearcher): Resolvers {
-  /** The urns among `urns` the caller may view (all unless view authorization restricts their types). */
-  const viewable = async (urns: readonly string[], context: ApiContext) => {
-    const allowed = await Promise.all(
-      urns.map(async (urn) => {
-        const privileges = service.policy.graphqlView(urn);
-        return !privileges || service.allows(context.actor, privileges, urn);
-      }),
-    );
-    return urns.filter((_urn, i) => allowed[i]);
-  };
-
   const sibling = entityOfUrn(loaders);
 
   return {
@@ -35,7 +25,7 @@ export function siblingResolvers(service: EntityService, loaders: Loaders, searc
         const stored = (await loaders(context).aspects(parent.urn))?.get('siblings')?.value;
         if (!isJsonObject(stored)) return null;
         const urns = Array.isArray(stored.siblings) ? stored.siblings.filter((s): s is string => typeof s === 'string') : [];
-        const shown = await viewable(urns, context);
+        const shown = await graphqlReader(service, context.actor).viewable(urns);
         return {
           isPrimary: typeof stored.primary === 'boolean' ? stored.primary : null,
           siblings: await Promise.all(shown.map((urn) => sibling(urn, context))),

@@ -51,6 +51,12 @@ export class EntityReader {
     return new Set(await this.policy.refused(this.actor, this.policy.graphqlView(restricted[0]!)!, restricted));
   }
 
+  /** The urns among `urns` the actor may view through this face, in order (all unless VIEW_AUTHORIZATION_ENABLED hides some). */
+  async viewable(urns: readonly string[]): Promise<string[]> {
+    const hidden = await this.hiddenFromView(urns);
+    return urns.filter((urn) => !hidden.has(urn));
+  }
+
   /** The latest value of every stored aspect (or of `aspects`) of each urn (store.latest; never change the maps). */
   async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
     const checked = this.restCheck('READ', urns);
