@@ -70,7 +70,6 @@ export const COMMON_RULES: TypeRules = {
   FormAssociation: { form: 'urn' },
   FormPromptAssociation: { lastModified: 'lastModified' },
   FormVerificationAssociation: { form: 'form' },
-  SiblingProperties: { isPrimary: 'primary' },
   VersionProperties: {
     version: 'version',
     aliases: 'aliases',
@@ -111,7 +110,6 @@ export const COMMON_FIELDS = {
   structuredProperties: 'structuredProperties',
   forms: 'forms',
   access: 'access',
-  siblings: 'siblings',
   displayProperties: 'displayProperties',
   versionProperties: 'versionProperties',
 } satisfies Record<string, EntityFieldRule>;
