@@ -132,6 +132,13 @@ async function timeseriesAnswers(api: ApiClient) {
   return { graphql, restli, indices };
 }
 
+/** The web UI's usage events (@mds/analytics, analytics.db), as its datahub plugin posts them. */
+const USAGE_EVENTS = [
+  { type: 'PageViewEvent', path: '/', browserId: 'before-the-move' },
+  { type: 'SearchEvent', query: 'sample', total: 3, browserId: 'before-the-move' },
+  { type: 'EntityViewEvent', entityType: 'DATASET', entityUrn: HIVE, browserId: 'before-the-move' },
+];
+
 const databases = testDatabases();
 const secrets = sharedSecrets();
 let DATA_DIR: string;
@@ -163,6 +170,7 @@ beforeAll(async () => {
     const ingested = await clientOf(embedded).ingest(TIMESERIES);
     expect([ingested.status, ingested.body]).toEqual([200, { value: 'success' }]);
     await ingestRange(clientOf(embedded), 0, LARGE_COUNT);
+    for (const event of USAGE_EVENTS) expect((await clientOf(embedded).post('/openapi/v1/tracking/track', event)).status).toBe(200);
     embeddedAnswers = (await clientOf(embedded).graphql(ANSWERS)).body;
     embeddedTimeseries = await timeseriesAnswers(clientOf(embedded));
   } finally {
@@ -187,7 +195,9 @@ describe('mds migrate-to-postgres', () => {
   it('copies every table, checks the counts, and says what to start the replicas with', () => {
     expect([migration.code, migration.stderr]).toEqual([
       0,
-      expect.stringMatching(/metadata_aspect_v2: \d+ rows[\s\S]*access_tokens: 1 rows[\s\S]*search index: \d+ entities/),
+      expect.stringMatching(
+        /metadata_aspect_v2: \d+ rows[\s\S]*access_tokens: 1 rows[\s\S]*usage_events: 3 rows[\s\S]*search index: \d+ entities/,
+      ),
     ]);
     expect(migration.stdout).toMatch(/every table's row count matches/);
     expect(migration.stdout).toMatch(/DATAHUB_TOKEN_SERVICE_SIGNING_KEY and DATAHUB_TOKEN_SERVICE_SALT/);
@@ -210,6 +220,19 @@ describe('mds migrate-to-postgres', () => {
     });
     // The copied database is no first start: no replica prints a root token for it.
     expect(replica.stderr()).not.toMatch(/root access token/);
+  });
+
+  it('keeps the web UI’s usage events in their order, and the replica adds new ones after them', async () => {
+    expect(
+      (await clientOf(replica).post('/openapi/v1/tracking/track', { type: 'PageViewEvent', path: '/after', browserId: 'b' })).status,
+    ).toBe(200);
+    const db = openPostgresDatabase({ url, poolSize: 1 });
+    try {
+      const rows = await db.all<{ type: string }>('SELECT type FROM usage_events ORDER BY id');
+      expect(rows.map((r) => r.type)).toEqual([...USAGE_EVENTS.map((e) => e.type), 'PageViewEvent']);
+    } finally {
+      await db.close();
+    }
   });
 
   it('refuses a database that already holds data, and a run without DATABASE_URL', async () => {

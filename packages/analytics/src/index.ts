@@ -1,10 +1,11 @@
 import { Privilege } from '@mds/auth';
-import type { SqlDatabase } from '@mds/db';
+import { copiedTable, type CopiedTable, type SqlDatabase } from '@mds/db';
 import type { EntityService } from '@mds/entities';
 import { isApiError, sdlFiles, type Actor, type Domain, type JsonRoute, type Resolvers } from '@mds/schema';
 import type { SearchIndex } from '@mds/search';
 import { fileURLToPath } from 'node:url';
 import { activeUserHighlights, usageCharts, type AspectReader } from './charts';
+import { usageEvents } from './db/schema';
 import { usageEventRow } from './events';
 import { DEFAULT_FLOOD_BOUND, floodGuard, type FloodBound } from './flood';
 import { filteredMetadataCharts, landscapeCharts } from './metadata';
@@ -12,6 +13,9 @@ import { usageEventStore, type UsageEventStore } from './store';
 
 export { MAX_EVENT_BYTES } from './events';
 export { DEFAULT_FLOOD_BOUND, type FloodBound } from './flood';
+
+/** The usage events' table, for copying an installation (`mds migrate-to-postgres`). */
+export const ANALYTICS_TABLES: readonly CopiedTable[] = [copiedTable(usageEvents)];
 
 const MIGRATIONS = {
   sqlite: fileURLToPath(new URL('../migrations/sqlite', import.meta.url)),

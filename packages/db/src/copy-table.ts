@@ -11,6 +11,11 @@ export interface CopiedTable {
   key: readonly string[];
   /** Columns of the schema factory's `timestamp` type: copied as the same moment to the millisecond whatever the dialects. */
   timestamps?: readonly string[];
+  /**
+   * An identity key the target numbers itself (a PostgreSQL `GENERATED ALWAYS` column takes no value): read for
+   * paging, not written. Rows go in key order, so they keep their order, and the target's numbering goes on after them.
+   */
+  numbered?: readonly string[];
 }
 
 /**
@@ -24,13 +29,15 @@ export async function copyTable(
   table: CopiedTable,
   progress: (copied: number) => void = () => {},
 ): Promise<number> {
-  const columns = table.columns.map((c) => `"${c}"`).join(', ');
+  const numbered = new Set(table.numbered);
+  const written = table.columns.filter((c) => !numbered.has(c));
+  const columns = written.map((c) => `"${c}"`).join(', ');
   const timestamps = new Set(table.timestamps);
   const selected = table.columns
     .map((c) => (timestamps.has(c) ? `${millisecondsOf(source.dialect, `"${c}"`)} AS "${c}"` : `"${c}"`))
     .join(', ');
   const keyList = table.key.map((c) => `"${c}"`).join(', ');
-  const row = `(${table.columns.map(() => '?').join(', ')})`;
+  const row = `(${written.map(() => '?').join(', ')})`;
   let after: unknown[] | undefined;
   let copied = 0;
   for (;;) {
@@ -42,7 +49,7 @@ export async function copyTable(
     if (rows.length === 0) return copied;
     await target.run(
       `INSERT INTO "${table.name}" (${columns}) VALUES ${rows.map(() => row).join(', ')}`,
-      rows.flatMap((r) => table.columns.map((c) => (timestamps.has(c) ? timestampParameter(target.dialect, Number(r[c])) : r[c]))),
+      rows.flatMap((r) => written.map((c) => (timestamps.has(c) ? timestampParameter(target.dialect, Number(r[c])) : r[c]))),
     );
     copied += rows.length;
     progress(copied);

@@ -251,5 +251,12 @@ export function timestampParameter(dialect: SqlDialect, milliseconds: number): n
 /** A table as `copyTable` (`mds migrate-to-postgres`) needs it: every column, and the primary key's. */
 export function copiedTable(table: AnyTableDescription): CopiedTable {
   const timestamps = table.columnNames.filter((c) => table.columns[c]!.type === 'timestamp');
-  return { name: table.name, columns: table.columnNames, key: table.primaryKey, ...(timestamps.length ? { timestamps } : {}) };
+  const numbered = table.primaryKey.filter((c) => 'identity' in table.columns[c]! && table.columns[c].identity);
+  return {
+    name: table.name,
+    columns: table.columnNames,
+    key: table.primaryKey,
+    ...(timestamps.length ? { timestamps } : {}),
+    ...(numbered.length ? { numbered } : {}),
+  };
 }

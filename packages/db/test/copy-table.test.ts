@@ -69,3 +69,21 @@ it('copies a timestamp column (milliseconds on SQLite, a timestamp on PostgreSQL
   expect(await back.transaction((tx) => copyTable(server, tx, copiedTable(described)))).toBe(moments.length);
   expect((await back.all<{ at: number }>('SELECT at FROM moments ORDER BY id')).map((r) => r.at)).toEqual(moments);
 });
+
+it('copies a table numbered by the database in order, and the target numbers the rows written after it on from there', async () => {
+  const described = defineTable('events_of', {
+    columns: { id: { type: 'bigint', identity: true }, body: { type: 'text' } },
+    primaryKey: ['id'],
+  });
+  const [embedded, server] = [await sqlite.open(), await postgres.open()];
+  await embedded.run('CREATE TABLE events_of (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)');
+  await server.run('CREATE TABLE events_of (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)');
+  const bodies = Array.from({ length: 450 }, (_, i) => `event ${i}`);
+  for (const body of bodies) await embedded.run('INSERT INTO events_of (body) VALUES (?)', [body]);
+  expect(copiedTable(described).numbered).toEqual(['id']);
+  expect(await server.transaction((tx) => copyTable(embedded, tx, copiedTable(described)))).toBe(bodies.length);
+  await server.run("INSERT INTO events_of (body) VALUES ('after the copy')");
+  const rows = await server.all<{ id: string | number; body: string }>('SELECT id, body FROM events_of ORDER BY id');
+  expect(rows.map((r) => r.body)).toEqual([...bodies, 'after the copy']);
+  expect(new Set(rows.map((r) => Number(r.id))).size).toBe(bodies.length + 1);
+});

@@ -1,3 +1,4 @@
+import { ANALYTICS_TABLES } from '@mds/analytics';
 import { AUTH_TABLES } from '@mds/auth';
 import { copyTable, openPostgresDatabase, openSqliteDatabase, type CopiedTable, type SqlDatabase } from '@mds/db';
 import { ASPECT_STORE_TABLES } from '@mds/entities';
@@ -20,7 +21,10 @@ import { withLocalDomains } from './local';
 import { CliError, command, configFromEnv } from './run';
 
 /** What an embedded installation keeps, by file: each package's tables. */
-const FILES = { 'entities.db': ASPECT_STORE_TABLES, 'mds.db': AUTH_TABLES } as const;
+const FILES = { 'entities.db': ASPECT_STORE_TABLES, 'mds.db': AUTH_TABLES, 'analytics.db': ANALYTICS_TABLES } as const;
+/** The files every installation has; the others (the web UI's usage events) an older release did not make, and the
+ * source's migrations below create them empty. */
+const REQUIRED: readonly File[] = ['entities.db', 'mds.db'];
 type File = keyof typeof FILES;
 const byFile = Object.entries(FILES) as [File, readonly CopiedTable[]][];
 /** The embedded time-series store, beside the files above; an installation that never ingested any may have none. */
@@ -32,7 +36,7 @@ export function registerMigrateToPostgresCommand(program: Command): void {
   program
     .command('migrate-to-postgres')
     .description(
-      'copy an embedded installation (the SQLite files in --from, time series included) into the empty PostgreSQL database DATABASE_URL names, and check every row arrived (stop the server first)',
+      "copy an embedded installation (the SQLite files in --from, time series and the web UI's usage events included) into the empty PostgreSQL database DATABASE_URL names, and check every row arrived (stop the server first)",
     )
     .requiredOption('--from <dir>', 'the data directory of the embedded installation')
     .action(
@@ -42,7 +46,7 @@ export function registerMigrateToPostgresCommand(program: Command): void {
           throw new CliError(
             'migrate-to-postgres copies into PostgreSQL: set DATABASE_URL (or EBEAN_DATASOURCE_URL) to the empty database to fill.',
           );
-        for (const file of Object.keys(FILES)) {
+        for (const file of REQUIRED) {
           if (!existsSync(join(options.from, file)))
             throw new CliError(`${join(options.from, file)} does not exist: --from names the DATA_DIR of an embedded installation.`);
         }
