@@ -23,9 +23,14 @@ async function contextOf(urn: string | 'system'): Promise<ApiContext> {
 }
 
 /** The UI's own operation with the variables its page sends. */
-async function runUi(name: string, placeholders: Record<string, unknown>, as: string | 'system' | ApiContext) {
+async function runUi(
+  name: string,
+  placeholders: Record<string, unknown>,
+  as: string | 'system' | ApiContext,
+  edit: (variables: Record<string, any>) => Record<string, unknown> = (variables) => variables,
+) {
   const { source, variableValues } = uiCall(name, placeholders);
-  return graphql({ schema, source, variableValues, contextValue: typeof as === 'string' ? await contextOf(as) : as });
+  return graphql({ schema, source, variableValues: edit(variableValues), contextValue: typeof as === 'string' ? await contextOf(as) : as });
 }
 
 /** The invite token an Admin reads on the Users page (the UI's getInviteToken, ViewInviteTokenModal.tsx). */
@@ -103,7 +108,7 @@ describe("acceptRole, as DataHub's AcceptRoleResolver (the UI's mutations.graphq
 describe("getAccessToken, as DataHub's GetAccessTokenResolver (the UI's auth.graphql with its variables)", () => {
   // The UI's variables ask for ONE_HOUR; a test may ask for another duration in its place.
   const getToken = (as: string | 'system' | ApiContext, me: string, duration = 'ONE_HOUR') =>
-    runUi('getAccessToken', { $ME_URN: me, ONE_HOUR: duration }, as);
+    runUi('getAccessToken', { $ME_URN: me }, as, (variables) => ({ input: { ...variables.input, duration } }));
   const tokenOf = (result: Awaited<ReturnType<typeof getToken>>) => (result.data!.getAccessToken as { accessToken: string }).accessToken;
 
   it('gives any user a PERSONAL token for themselves: it authenticates as them, lasts the duration, lists and revokes', async () => {

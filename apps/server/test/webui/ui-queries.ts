@@ -22,6 +22,24 @@ export interface UiVariables {
 }
 
 export const readUiVariables = (): UiVariables => JSON.parse(readFileSync(UI_VARIABLES, 'utf8')) as UiVariables;
+let read: UiVariables | undefined;
+
+/**
+ * The variables of the UI's `index`th call of the query or mutation `name`, every placeholder filled: with `values`
+ * first, then with what it stands for in DataHub's bootstrap sample (`bootstrapPlaceholders`). For tests that send one
+ * of the UI's operations the way its page does.
+ */
+export function uiCallVariables(
+  kind: 'queries' | 'mutations',
+  name: string,
+  values: Record<string, unknown> = {},
+  index = 0,
+): Record<string, any> {
+  read ??= readUiVariables();
+  const call = read[kind][name]?.[index];
+  if (!call) throw new Error(`variables.json has no call ${index} of ${name}`);
+  return fillPlaceholders(call.variables, { ...bootstrapPlaceholders().values, ...values }) as Record<string, any>;
+}
 
 const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const DAY_MS = 86_400_000;

@@ -1,12 +1,12 @@
 import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { print } from 'graphql';
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readUiDocuments } from '../../../../apps/server/test/webui/ui-documents';
 import { actor, upsert } from './edit-support';
 import { goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
+import { uiCallVariables } from '../../../../apps/server/test/webui/ui-queries';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -29,15 +29,9 @@ const OTHER = 'urn:li:corpuser:datahub';
 // and the variables its pages send (variables.json).
 const DOCUMENTS = readUiDocuments();
 const UI = new Map(DOCUMENTS.operations.map((op) => [op.name, print(op.document)]));
-const VARIABLES = JSON.parse(
-  readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
-) as { queries: Record<string, { variables: Record<string, unknown> }[]> };
 const PLACEHOLDERS: Record<string, string> = { $DATASET_URN: DATASET, $CONTAINER_URN: CONTAINER, $EXTERNAL_ROLE_URN: READER_ROLE };
 /** The variables of the UI's call of the query `name`, placeholders filled. */
-const uiVariables = (name: string): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(VARIABLES.queries[name]![0]!.variables), (_key, value: unknown) =>
-    typeof value === 'string' && value in PLACEHOLDERS ? PLACEHOLDERS[value] : value,
-  );
+const uiVariables = (name: string) => uiCallVariables('queries', name, PLACEHOLDERS);
 
 const READER_PROPERTIES = {
   name: 'Snowflake reader',

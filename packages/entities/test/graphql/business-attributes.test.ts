@@ -2,11 +2,11 @@ import { Privilege, ROLES } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { print } from 'graphql';
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readUiDocuments } from '../../../../apps/server/test/webui/ui-documents';
 import { goldenGraphql } from './golden';
 import { SYSTEM_ACTOR } from '../../src/index';
+import { uiCallVariables } from '../../../../apps/server/test/webui/ui-queries';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -31,15 +31,9 @@ const FIELD_ATTRIBUTE = `query fieldAttribute($urn: String!) {
   entity(urn: $urn) { ... on SchemaFieldEntity { businessAttributes { businessAttribute { associatedUrn ...businessAttribute } } } }
 }
 ${print(DOCUMENTS.fragments.find((f) => f.name === 'businessAttribute')!.document)}`;
-const VARIABLES = JSON.parse(
-  readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
-) as Record<'queries' | 'mutations', Record<string, { variables: Record<string, unknown> }[]>>;
 const PLACEHOLDERS: Record<string, string> = { $BUSINESS_ATTRIBUTE_URN: EMAIL, $DATASET_URN: ORDERS, $SCHEMA_FIELD_URN: EMAIL_FIELD };
 /** The variables of the UI's `index`th call of `name`, placeholders filled. */
-const uiVariables = (kind: 'queries' | 'mutations', name: string, index = 0): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(VARIABLES[kind][name]![index]!.variables), (_key, value: unknown) =>
-    typeof value === 'string' && value in PLACEHOLDERS ? PLACEHOLDERS[value] : value,
-  );
+const uiVariables = (kind: 'queries' | 'mutations', name: string, index = 0) => uiCallVariables(kind, name, PLACEHOLDERS, index);
 
 let requests = 0;
 /** A request of its own (the loaders cache per request) by an actor holding `privileges`. */

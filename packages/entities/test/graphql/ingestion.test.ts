@@ -3,12 +3,12 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { print } from 'graphql';
 import { createDecipheriv, createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readUiDocuments } from '../../../../apps/server/test/webui/ui-documents';
 import { SYSTEM_ACTOR } from '../../src/index';
 import { errorOf, upsert } from './edit-support';
 import { goldenGraphql } from './golden';
+import { uiCallVariables } from '../../../../apps/server/test/webui/ui-queries';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -29,14 +29,7 @@ const OWN: Record<string, string> = {
   getSecretValues: 'query getSecretValues($input: GetSecretValuesInput!) { getSecretValues(input: $input) { name value } }',
   actorOfRun: 'query actorOfRun($urn: String!) { executionRequest(urn: $urn) { input { actorUrn actor { urn } } } }',
 };
-const VARIABLES = JSON.parse(
-  readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
-) as Record<'queries' | 'mutations', Record<string, { variables: Record<string, unknown> }[]>>;
-/** The variables of the UI's `index`th call of `name`, its placeholders filled. */
-const uiVariables = (kind: 'queries' | 'mutations', name: string, placeholders: Record<string, string> = {}, index = 0) =>
-  JSON.parse(JSON.stringify(VARIABLES[kind][name]![index]!.variables), (_key, value: unknown) =>
-    typeof value === 'string' && value in placeholders ? placeholders[value] : value,
-  ) as Record<string, any>;
+const uiVariables = uiCallVariables;
 
 let requests = 0;
 const as = (id: string, privileges: Iterable<Privilege>): ApiContext => ({

@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fileItemProposals, SYSTEM_ACTOR } from '../../src/index';
 import { errorOf, upsert } from '../graphql/edit-support';
 import { goldenGraphql } from '../graphql/golden';
+import { uiCallVariables } from '../../../../apps/server/test/webui/ui-queries';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -15,17 +16,7 @@ const uiDocument = (file: string) =>
   readFileSync(new URL(`../../../../apps/server/test/fixtures/datahub-web-react/graphql/${file}`, import.meta.url), 'utf8');
 const UI_BLAME_AND_VERSIONS = uiDocument('schemaBlame.graphql');
 const UI_TIMELINE = uiDocument('timeline.graphql');
-const UI_VARIABLES = JSON.parse(
-  readFileSync(new URL('../../../../apps/server/test/fixtures/datahub-web-react/variables.json', import.meta.url), 'utf8'),
-) as { queries: Record<string, { variables: { input: Record<string, unknown> } }[]> };
-const uiInput = (operation: string, values: Record<string, string>) => {
-  const input = UI_VARIABLES.queries[operation]![0]!.variables.input;
-  return {
-    input: Object.fromEntries(
-      Object.entries(input).map(([key, value]) => [key, typeof value === 'string' ? (values[value] ?? value) : value]),
-    ),
-  };
-};
+const uiInput = (operation: string, values: Record<string, string>) => uiCallVariables('queries', operation, values);
 
 // DataHub's timeline smoke tests' files (test/fixtures/datahub/timeline, SOURCES.md): the values it writes in turn.
 const fixture = (name: string) =>
