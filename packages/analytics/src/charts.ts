@@ -1,6 +1,5 @@
-import { findEntityOfUrn } from '@mds/core';
+import { findEntityOfUrn, formatFixed2 } from '@mds/core';
 import type { EntityType } from '@mds/schema';
-import { formatFixed2 } from '@mds/timeseries';
 import type { EventFilter, GroupColumn, TimeWindow, UsageEventStore } from './store';
 
 // The Analytics page's usage charts and highlights, computed from the stored usage events as DataHub's
@@ -287,7 +286,6 @@ export interface Highlight {
 }
 
 /** Java's `%.2f` of a signed number (half-up away from zero, as Java rounds). */
-const fixed2 = (x: number) => (x < 0 ? `-${formatFixed2(-x)}` : formatFixed2(x));
 
 /**
  * GetHighlightsResolver's active-user cards: distinct browsers over the last week (month) up to now, and the change
@@ -301,7 +299,7 @@ export async function activeUserHighlights(store: UsageEventStore, now: number):
     let body = '';
     if (before > 0) {
       const change = ((current - before) / before) * 100;
-      body = `${fixed2(change)}% ${change > 0 ? 'increase' : 'decrease'} from last ${period}`;
+      body = `${formatFixed2(change)}% ${change > 0 ? 'increase' : 'decrease'} from last ${period}`;
     }
     return { title, value: current, body };
   };

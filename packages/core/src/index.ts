@@ -22,6 +22,7 @@ export { MAX_JSON_NESTING, JsonNestingError, isJsonObject, jsonTextDeeperThan, n
 export { validateAspect } from './validate';
 export { parseValueUrn } from './urn-value';
 export { ASPECT_SHAPES, type Shape } from './aspect-schemas';
+export { formatFixed2 } from './java-format';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from './paging';
 export { relationshipFieldsOf, relationshipsOf, type AspectRelationship } from './relationships';
 export { searchableFieldsOf, type SearchableField } from './search-fields';

@@ -29,7 +29,6 @@ export {
   type PostgresTimeseriesImport,
 } from './postgres/import.ts';
 export { seedTimeseries, type SeedOptions, type SeedResult } from './seed.ts';
-export { formatFixed2 } from './truncation.ts';
 export type { TimeseriesIngest } from './ingest.ts';
 export type { OpenApiIndexSizes } from './operations-actions.ts';
 export type { TimeseriesAspectValues, TimeseriesRead } from './timeseries-values.ts';

@@ -1,3 +1,4 @@
+import { formatFixed2 } from '@mds/core';
 import type { TruncationCount, TruncationMode } from './port.ts';
 
 /**
@@ -19,24 +20,4 @@ export function truncationSummary(count: TruncationCount, mode: TruncationMode, 
   summary += mode === 'reindex' ? 'Reindexing the aspect without the deleted records. ' : 'Issuing a delete by query request. ';
   if (dryRun) summary += 'This was a dry run. Run with dryRun = false to execute.';
   return summary;
-}
-
-/**
- * Java's `String.format("%.2f", x)` for x >= 0: Java rounds the shortest decimal representation of the double
- * half-up (1.005 gives "1.01"), where JavaScript's toFixed rounds the exact binary value ("1.00").
- */
-export function formatFixed2(x: number): string {
-  const [mantissa = '0', exponent = '0'] = x.toExponential().split('e');
-  const digits = BigInt(mantissa.replace('.', ''));
-  // x = digits * 10^scale; we want round_half_up(x * 100).
-  const scale = Number(exponent) - mantissa.replace(/^\d\.?/, '').length + 2;
-  let hundredths: bigint;
-  if (scale >= 0) {
-    hundredths = digits * 10n ** BigInt(scale);
-  } else {
-    const divisor = 10n ** BigInt(-scale);
-    hundredths = digits / divisor + ((digits % divisor) * 2n >= divisor ? 1n : 0n);
-  }
-  const text = hundredths.toString().padStart(3, '0');
-  return `${text.slice(0, -2)}.${text.slice(-2)}`;
 }
