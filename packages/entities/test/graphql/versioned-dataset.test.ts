@@ -181,6 +181,39 @@ describe("versionedDataset, as DataHub's VersionedDatasetType reads a dataset at
     expect(paths(both.now.schema)).toEqual(SECOND.fields.map((f) => f.fieldPath));
   });
 
+  it("reads the latest aspects of every dataset a request asks for in one statement (batched, as DataHub's batch get)", async () => {
+    const statements: string[] = [];
+    const counting = {
+      open: async () => {
+        const db = await databases.open();
+        const [all, get] = [db.all.bind(db), db.get.bind(db)];
+        db.all = <Row>(sql: string, params?: readonly unknown[]) => (statements.push(sql), all<Row>(sql, params));
+        db.get = <Row>(sql: string, params?: readonly unknown[]) => (statements.push(sql), get<Row>(sql, params));
+        return db;
+      },
+    };
+    const api = await goldenGraphql(counting, []);
+    const urns = ['a', 'b', 'c'].map((name) => URN.replace('test-timeline-sample-kafka', name));
+    await api.service.ingest(
+      SYSTEM_ACTOR,
+      urns.map((urn) => upsert(urn, 'schemaMetadata', FIRST)),
+      { batch: true },
+    );
+    const aliases = (stamp: string) =>
+      `{ ${urns.map((urn, i) => `v${i}: versionedDataset(urn: "${urn}", versionStamp: "${stamp}") { name schema { fields { fieldPath } } }`).join(' ')} }`;
+    const reads = async (stamp: string) => {
+      statements.length = 0;
+      const answer = await api.query(aliases(stamp));
+      expect(Object.values(answer).map((v: any) => v.schema && paths(v.schema))).toEqual(
+        urns.map(() => (stamp.endsWith(':0') ? paths(FIRST) : null)),
+      );
+      return statements.filter((sql) => sql.includes('metadata_aspect_v2')).length;
+    };
+    expect(await reads('schemaMetadata:0')).toBe(1);
+    // A version of the history is one read of its own per dataset, after the one read of the latest (the keys).
+    expect(await reads('schemaMetadata:1')).toBe(1 + urns.length);
+  });
+
   it("refuses a stamp it cannot read with a 400 naming it (DataHub's VersionedUrnUtils texts)", async () => {
     const api = await history();
     const refused = async (stamp: string) => errorOf(await api.ui(stamp));
