@@ -63,6 +63,7 @@ import { accessResolvers } from './access';
 import { logicalParentResolvers } from './logical-parent';
 import { timelineResolvers } from './timeline';
 import { dashboardUsageResolvers } from './dashboard-usage';
+import { versionedDatasetResolvers } from './versioned-dataset';
 
 /** The entity types this package answers itself, from their urns and aspects. */
 const OWN_TYPES = [
@@ -149,6 +150,7 @@ const TYPE_DEFS = sdlFiles(
   'logical-parent.graphql',
   'timeline.graphql',
   'dashboard-usage.graphql',
+  'versioned-dataset.graphql',
 );
 /** Types a search without `types` leaves out, as DataHub's does: platforms are looked up, not searched for. */
 const UNSEARCHED = new Set(['DATA_PLATFORM', 'DATA_PLATFORM_INSTANCE', 'QUERY', 'VERSION_SET', 'ER_MODEL_RELATIONSHIP']);
@@ -330,6 +332,7 @@ export function createEntityGraphql(options: {
       logicalParentResolvers(service, loaders, now),
       timelineResolvers(loaders),
       dashboardUsageResolvers(service),
+      versionedDatasetResolvers(loaders, TYPE_RULES),
     ],
   };
 }

@@ -13,6 +13,11 @@ export interface RequestLoaders {
   aspects(urn: string): Promise<ReadonlyMap<string, StoredAspect> | undefined>;
   /** An entity of a type with a face (`TAG`, ...); undefined when absent or faceless. */
   entity(graphqlType: string, urn: string): Promise<EntityParent | undefined>;
+  /**
+   * An entity's aspects at the versions named, by aspect (0 the latest; `EntityReader.atVersions`), batched as `aspects`
+   * is; undefined when the caller may not view it.
+   */
+  versioned(urn: string, versions: ReadonlyMap<string, number>): Promise<ReadonlyMap<string, StoredAspect> | undefined>;
 }
 
 /**
@@ -37,10 +42,25 @@ export function requestLoaders(
         if (!load) byFace.set(graphqlType, (load = batchLoader(face)));
         return load(urn);
       };
-      loaders = { reader, aspects, entity };
+      const versioned = versionedLoader(reader);
+      loaders = { reader, aspects, entity, versioned };
       byRequest.set(context, loaders);
     }
     return loaders;
+  };
+}
+
+/** `RequestLoaders.versioned`: one key per entity and versions asked, the reads of a depth in one `atVersions`. */
+function versionedLoader(reader: EntityReader): RequestLoaders['versioned'] {
+  const asked = new Map<string, { urn: string; versions: ReadonlyMap<string, number> }>();
+  const load = batchLoader(async (keys) => {
+    const found = await reader.atVersions(keys.map((key) => asked.get(key)!));
+    return new Map(keys.flatMap((key, i) => (found[i] ? [[key, found[i]] as const] : [])));
+  });
+  return (urn, versions) => {
+    const key = `${urn}\n${[...versions].map(([aspect, version]) => `${aspect}:${version}`).join(';')}`;
+    asked.set(key, { urn, versions });
+    return load(key);
   };
 }
 

@@ -2,7 +2,14 @@ import type { TestSqlDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { readFileSync } from 'node:fs';
-import { createEntities, createEntityGraphql, fileItemProposals, SYSTEM_ACTOR, type TimeseriesReader } from '../../src/index';
+import {
+  createEntities,
+  createEntityGraphql,
+  fileItemProposals,
+  SYSTEM_ACTOR,
+  type AuthorizationSwitches,
+  type TimeseriesReader,
+} from '../../src/index';
 import { schemaOf } from './schema';
 
 export const context: ApiContext = { actor: SYSTEM_ACTOR, requestId: 'test' };
@@ -19,6 +26,8 @@ interface GoldenOptions {
   points?: TimeseriesReader;
   /** The secret key ingestion secrets are encrypted with (none: secrets are refused). */
   secretKey?: string;
+  /** DataHub's authorization switches (its defaults when absent). */
+  authorization?: AuthorizationSwitches;
 }
 
 /**
@@ -29,7 +38,7 @@ interface GoldenOptions {
  */
 export async function goldenGraphql(databases: Pick<TestSqlDatabases, 'open'>, files: readonly string[], options: GoldenOptions = {}) {
   const now = options.now ?? (() => 1_700_000_000_000);
-  const entities = await createEntities({ db: await databases.open(), now, points: options.points });
+  const entities = await createEntities({ db: await databases.open(), now, points: options.points, authorization: options.authorization });
   const keep = options.keep ?? (() => true);
   const placed = files
     .flatMap((file) => goldenItems(file).flatMap((item, i) => fileItemProposals(item, `${file}[${i}]`)))

@@ -11,7 +11,7 @@ export interface EntityScope {
   readonly urn: string;
   /** The urn's key parts, in the key aspect's order (`[platform, name, origin]` for a dataset). */
   readonly parts: readonly string[];
-  /** The entity's latest aspects, by name (empty when none is stored). */
+  /** The entity's aspects, by name: the latest ones unless the mapping reads others (empty when none is stored). */
   readonly aspects: ReadonlyMap<string, StoredAspect>;
   /** The latest value of an aspect, or undefined. */
   value(aspect: string): Json | undefined;
@@ -58,6 +58,11 @@ export interface MappingOptions {
   readonly rules: TypeRules;
   /** The object of an entity an urn names; `entityRef` unless given. */
   readonly ref?: (urn: string) => Json | undefined;
+  /**
+   * Where the entity's aspects are read: the request's latest aspects of its urn unless given (a versioned dataset
+   * reads them at the versions its parent names).
+   */
+  readonly aspects?: (parent: EntityParent, context: ApiContext) => Promise<ReadonlyMap<string, StoredAspect> | undefined>;
 }
 
 /**
@@ -73,10 +78,11 @@ export function fieldResolvers<Field extends string>(
   options: MappingOptions,
 ): Record<Field, FieldResolver> {
   const ref = options.ref ?? ((urn: string): Json | undefined => entityRef(urn));
+  const aspectsOf = options.aspects ?? ((parent: EntityParent, context: ApiContext) => loaders(context).aspects(parent.urn));
   const resolve =
     (rule: EntityFieldRule): FieldResolver =>
     async (parent, _args, context, info) => {
-      const entity = await entityScope(loaders, parent.urn, context);
+      const entity = entityScope(parent.urn, await aspectsOf(parent, context));
       const raw = typeof rule === 'string' ? entity.value(rule) : rule(entity);
       const scope: Scope = { urn: parent.urn, schema: info.schema, rules: options.rules, ref };
       return toGraphQL(raw, info.returnType, scope) as never;
@@ -87,8 +93,8 @@ export function fieldResolvers<Field extends string>(
   >;
 }
 
-async function entityScope(loaders: Loaders, urn: string, context: ApiContext): Promise<EntityScope> {
-  const aspects = (await loaders(context).aspects(urn)) ?? new Map<string, StoredAspect>();
+function entityScope(urn: string, stored: ReadonlyMap<string, StoredAspect> | undefined): EntityScope {
+  const aspects = stored ?? new Map<string, StoredAspect>();
   return {
     urn,
     parts: parseUrn(urn).parts,
