@@ -98,14 +98,17 @@ function schemaFields(aspects: ReadonlyMap<string, unknown>): Obj[] {
 }
 
 /** The values at a path of DataHub's model (`/fields/*\/globalTags/tags/*\/tag`: `*` for array items and map values). */
-function valuesAt(value: unknown, segments: readonly string[], from = 0): unknown[] {
-  if (from === segments.length) return [value];
+function valuesAt(value: unknown, segments: readonly string[], from = 0, found: unknown[] = []): unknown[] {
+  if (from === segments.length) {
+    found.push(value);
+    return found;
+  }
   const segment = segments[from]!;
   if (segment === '*') {
-    const items = Array.isArray(value) ? value : isJsonObject(value) ? Object.values(value) : [];
-    return items.flatMap((item) => valuesAt(item, segments, from + 1));
-  }
-  return isJsonObject(value) && Object.hasOwn(value, segment) ? valuesAt(value[segment], segments, from + 1) : [];
+    if (Array.isArray(value)) for (const item of value) valuesAt(item, segments, from + 1, found);
+    else if (isJsonObject(value)) for (const key in value) if (Object.hasOwn(value, key)) valuesAt(value[key], segments, from + 1, found);
+  } else if (isJsonObject(value) && Object.hasOwn(value, segment)) valuesAt(value[segment], segments, from + 1, found);
+  return found;
 }
 
 /** A field value as the index keeps it: text as is, numbers and booleans spelt out, a map as `key=value` entries. */

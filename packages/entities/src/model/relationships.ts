@@ -36,13 +36,14 @@ export function edgesOf(aspectName: string, value: unknown): Edge[] {
     const { type, destination } = relationship;
     if (destination === '') continue;
     const key = `${type}\u0000${destination}`;
-    const edge = byKey.get(key) ?? { type, destination };
-    edge.createdOn ??= relationship.createdOn;
-    edge.createdActor ??= relationship.createdActor;
-    edge.updatedOn ??= relationship.updatedOn;
-    edge.updatedActor ??= relationship.updatedActor;
+    let edge = byKey.get(key);
+    if (!edge) byKey.set(key, (edge = { type, destination }));
+    // Only fields with a value are set: an edge has no key holding undefined.
+    if (edge.createdOn === undefined && relationship.createdOn !== undefined) edge.createdOn = relationship.createdOn;
+    if (edge.createdActor === undefined && relationship.createdActor !== undefined) edge.createdActor = relationship.createdActor;
+    if (edge.updatedOn === undefined && relationship.updatedOn !== undefined) edge.updatedOn = relationship.updatedOn;
+    if (edge.updatedActor === undefined && relationship.updatedActor !== undefined) edge.updatedActor = relationship.updatedActor;
     if (relationship.properties?.source === 'UI') edge.manual = true;
-    byKey.set(key, edge);
   }
-  return [...byKey.values()].map((edge) => Object.fromEntries(Object.entries(edge).filter(([, v]) => v !== undefined)) as unknown as Edge);
+  return [...byKey.values()];
 }

@@ -109,11 +109,19 @@ export function decideWrite(
   return { results, state };
 }
 
-const header = (headers: Record<string, string> | undefined, name: string) =>
-  Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+/** A request header of an item, its name in any case (`name` is given in lower case). */
+function header(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (headers === undefined) return undefined;
+  for (const key in headers) if (Object.hasOwn(headers, key) && key.toLowerCase() === name) return headers[key];
+  return undefined;
+}
 
-const clientOwn = (requested: SystemMetadata | null | undefined) =>
-  Object.fromEntries(Object.entries(requested ?? {}).filter(([key]) => !SERVER_OWNED.includes(key)));
+/** The request's systemMetadata without the fields only the server writes. */
+function clientOwn(requested: SystemMetadata | null | undefined): SystemMetadata {
+  const own: SystemMetadata = {};
+  if (requested) for (const key in requested) if (Object.hasOwn(requested, key) && !SERVER_OWNED.includes(key)) own[key] = requested[key];
+  return own;
+}
 
 /** systemMetadata of a first write: the request's, with the server's fields and defaults. */
 function firstSystemMetadata(requested: SystemMetadata | null | undefined, audit: Audit): SystemMetadata {
@@ -149,7 +157,7 @@ function slotOf(state: WriteState, urn: string, aspect: string): Slot {
 
 /** One item, decided against what the write has seen and done so far (entities-api §3.2, §3.4, §6.3, §6.4). */
 function apply(item: AspectWrite, audit: Audit, state: WriteState, check: ValueCheck): WriteResult {
-  const ifNoneMatch = header(item.headers, 'If-None-Match') === '*';
+  const ifNoneMatch = header(item.headers, 'if-none-match') === '*';
   const skipped: WriteResult = { urn: item.urn, aspect: item.aspect, outcome: 'skipped' };
 
   const keySlot = slotOf(state, item.urn, item.key.aspect);
@@ -177,7 +185,7 @@ function apply(item: AspectWrite, audit: Audit, state: WriteState, check: ValueC
   }
   const value = item.changeType === 'PATCH' ? patched(item, current, check) : item.value;
   const currentSystem = current?.systemmetadata ? (JSON.parse(current.systemmetadata) as SystemMetadata) : null;
-  const expected = header(item.headers, 'If-Version-Match');
+  const expected = header(item.headers, 'if-version-match');
   const actual = currentSystem?.version === undefined ? '-1' : String(currentSystem.version);
   if (expected !== undefined && expected !== actual) {
     throw unprocessable(
