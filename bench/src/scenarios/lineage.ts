@@ -31,17 +31,8 @@ export const lineageSearch: Scenario = {
     // field the impact analysis list shows of each result), one connection; no ceiling (its resolvers answer the
     // bench's shape only).
     const uiQuery = uiOperation('searchAcrossLineage');
-    const uiVariables = trees.roots.map((urn) => ({
-      input: {
-        types: [],
-        urn,
-        direction: 'DOWNSTREAM',
-        query: '*',
-        start: 0,
-        count: 10,
-        orFilters: [{ and: [{ field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] }] }],
-      },
-    }));
+    // The UI sends `types: []` besides.
+    const uiVariables = trees.roots.map((urn) => ({ input: { types: [], ...requests.lineageInput(urn) } }));
     // The first answer parses and validates the document (a few hundred fields): not counted. Then calls one after
     // another, each timed (not autocannon's rounds: an answer may take longer than a round).
     await graphql(context.target, uiQuery, uiVariables[0]!);
