@@ -20,20 +20,23 @@ export const datasetAspects = (k: number) => ({
     ],
     lastModified: { time: 0, actor: 'urn:li:corpuser:etl' },
   },
-  schemaMetadata: {
-    schemaName: `read_${k}`,
-    platform: 'urn:li:dataPlatform:hive',
-    version: 0,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields: Array.from({ length: DATASET_FIELDS }, (_, i) => ({
-      fieldPath: `column_${i}`,
-      nativeDataType: i % 2 ? 'bigint' : 'varchar(64)',
-      type: { type: { [i % 2 ? 'com.linkedin.schema.NumberType' : 'com.linkedin.schema.StringType']: {} } },
-      nullable: i % 3 === 0,
-      description: `Column ${i}`,
-    })),
-  },
+  schemaMetadata: schemaMetadataOf(`read_${k}`, DATASET_FIELDS),
+});
+
+/** A hive schema of `fields` columns, strings and numbers in turn, each with a description. */
+export const schemaMetadataOf = (name: string, fields: number) => ({
+  schemaName: name,
+  platform: 'urn:li:dataPlatform:hive',
+  version: 0,
+  hash: '',
+  platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+  fields: Array.from({ length: fields }, (_, i) => ({
+    fieldPath: `column_${i}`,
+    nativeDataType: i % 2 ? 'bigint' : 'varchar(64)',
+    type: { type: { [i % 2 ? 'com.linkedin.schema.NumberType' : 'com.linkedin.schema.StringType']: {} } },
+    nullable: i % 3 === 0,
+    description: `Column ${i}`,
+  })),
 });
 
 /** The GraphQL answer mds gives for that dataset, as the ceiling's resolvers answer it from memory. */

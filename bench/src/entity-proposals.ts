@@ -1,3 +1,5 @@
+import { schemaMetadataOf } from './dataset-fixture.ts';
+
 /**
  * Versioned-aspect MetadataChangeProposals as DataHub's emitter sends them: dataset `k` gets four aspects
  * (properties, tags, ownership, status), each a JSON string in `aspect.value`.
@@ -77,4 +79,25 @@ export function entityProposal(runId: string, i: number) {
     aspect: { contentType: 'application/json', value: JSON.stringify(VALUES[aspectName](k)) },
     systemMetadata: { lastObserved: Date.now(), runId: `bench-${runId}` },
   };
+}
+
+/** Fields of the schema each of those datasets gets for the UI's search page (issue 31: datasets with schemas). */
+export const SEARCH_DATASET_FIELDS = 10;
+
+/**
+ * What the UI's search page shows of a dataset beyond the four aspects above: a schema of SEARCH_DATASET_FIELDS fields,
+ * and lineage (dataset `k` is downstream of dataset `k - 1`, dataset 0 of nothing).
+ */
+export function searchPageProposals(runId: string, k: number) {
+  const proposal = (aspectName: string, value: unknown) => ({
+    entityType: 'dataset',
+    entityUrn: benchDatasetUrn(runId, k),
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+  });
+  const schema = proposal('schemaMetadata', schemaMetadataOf(`table_${k}`, SEARCH_DATASET_FIELDS));
+  if (k === 0) return [schema];
+  const upstream = { dataset: benchDatasetUrn(runId, k - 1), type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:etl' } };
+  return [schema, proposal('upstreamLineage', { upstreams: [upstream] })];
 }

@@ -7,6 +7,9 @@ export async function postJson<T = unknown>(target: Target, path: string, body: 
     method: 'POST',
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
     body,
+  }).catch((error: Error) => {
+    // fetch's own message is only "fetch failed"; the reason (a reset, a closed socket) is its cause.
+    throw new Error(`POST ${path} failed: ${String((error.cause as Error | undefined)?.message ?? error.message)}`, { cause: error });
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);

@@ -11,7 +11,9 @@ const USAGE = `usage: pnpm bench [--smoke] [--only <scenario,…>] [--out <dir>]
   --out       where latest.json and latest.md go (default: bench/results)
   --profile   run the server from its sources under --cpu-prof and summarise its hot spots
   --profile-bundle   the same with the bundle, i.e. what is measured (names are the bundle's)
-  --postgres  run mds on PostgreSQL (MDS_BENCH_POSTGRES_URL, else a throwaway local server) and charge it its CPU apart`;
+  --postgres  run mds on PostgreSQL (MDS_BENCH_POSTGRES_URL, else a throwaway local server) and charge it its CPU apart
+  --datasets  how many datasets entityIngestBatch writes and the search scenarios search (default 100,000, issue 31's
+              size; fewer for a quick run of uiSearchPage)`;
 
 function fail(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}\n`);
@@ -33,6 +35,7 @@ try {
       profile: { type: 'boolean', default: false },
       'profile-bundle': { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
+      datasets: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -46,6 +49,10 @@ if (args.help) {
 
 if (args.profile && args['profile-bundle']) fail('--profile and --profile-bundle are alternatives: give one of them');
 
+const datasets = args.datasets === undefined ? undefined : Number(args.datasets);
+if (datasets !== undefined && !(Number.isInteger(datasets) && datasets >= 10))
+  fail(`--datasets takes a whole number of at least 10, not ${args.datasets}`);
+
 const names = args.only
   ?.split(',')
   .map((s) => s.trim())
@@ -58,7 +65,10 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const report = await runBench({
   // On PostgreSQL a write is a dozen round trips: 20 k aspects measure the rate without a quarter-hour fill.
-  config: args.smoke ? SMOKE : args.postgres ? { ...FULL, entityAspects: Math.min(FULL.entityAspects, 20_000) } : FULL,
+  config: {
+    ...(args.smoke ? SMOKE : args.postgres ? { ...FULL, entityAspects: Math.min(FULL.entityAspects, 20_000) } : FULL),
+    ...(datasets === undefined ? {} : { entityAspects: datasets * 4 }),
+  },
   scenarios,
   profile: args.profile || args['profile-bundle'] ? { dir: profileDirIn(outDir), fromSource: !args['profile-bundle'] } : undefined,
   postgres: args.postgres,

@@ -17,24 +17,19 @@ export const tagRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) 
 /** dataset(urn) over existing datasets, in turn. */
 export const datasetRead = (urns: string[]) => graphqlRequest(rotate(urns.map((urn) => graphqlBody(DATASET, { urn }))));
 
-/** searchAcrossLineage downstream of each root in turn, the UI's degree filter with every degree selected, 10 results. */
+/** searchAcrossLineage's input downstream of `urn`: the UI's degree filter with every degree selected, 10 results. */
+export const lineageInput = (urn: string) => ({
+  urn,
+  direction: 'DOWNSTREAM',
+  query: '*',
+  start: 0,
+  count: 10,
+  orFilters: [{ and: [{ field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] }] }],
+});
+
+/** searchAcrossLineage downstream of each root in turn (lineageInput). */
 export const lineageSearch = (roots: string[]) =>
-  graphqlRequest(
-    rotate(
-      roots.map((urn) =>
-        graphqlBody(LINEAGE_SEARCH, {
-          input: {
-            urn,
-            direction: 'DOWNSTREAM',
-            query: '*',
-            start: 0,
-            count: 10,
-            orFilters: [{ and: [{ field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] }] }],
-          },
-        }),
-      ),
-    ),
-  );
+  graphqlRequest(rotate(roots.map((urn) => graphqlBody(LINEAGE_SEARCH, { input: lineageInput(urn) }))));
 
 /** Shared by every createTag generator of a run, so that no two ever send the same id. */
 let createdTags = 0;

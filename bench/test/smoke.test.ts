@@ -58,7 +58,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
   expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(6);
-  expect(rows.filter((r) => r.target)).toHaveLength(24);
+  expect(rows.filter((r) => r.target)).toHaveLength(28);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;
@@ -70,6 +70,16 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // (At least those: a time-series point creates its dataset, as DataHub's does, so the time-series scenarios' datasets count too.)
   expect((details.entitySearch as { entities: number }).entities).toBeGreaterThanOrEqual(config.entityAspects / 4);
   expect(details.lineageSearch).toMatchObject({ edges: config.lineageEdges - (config.lineageEdges % 39), firstTotal: 39 });
+  // The UI's own documents were answered (each scenario checks its first answer: 10 search results, every tag, owner and
+  // field of the page) and then measured.
+  expect(details.uiSearchPage).toMatchObject({ datasets: config.entityAspects / 4, alone: { rps: expect.any(Number) } });
+  expect(details.uiDatasetPage).toMatchObject({ getDataset: { rps: expect.any(Number) }, getDatasetSchema: { rps: expect.any(Number) } });
+  const answered = [
+    (details.uiSearchPage as { alone: { rps: number } }).alone,
+    ...Object.values(details.uiDatasetPage as Record<string, { rps: number }>),
+  ];
+  for (const stats of answered) expect(stats.rps).toBeGreaterThan(0);
+  expect(details.lineageSearch).toMatchObject({ ui: { calls: 10, p50Ms: expect.any(Number) } });
   expect(details.ingestFile).toMatchObject({ items: expect.any(Number), peakRssMb: expect.any(Number) });
   const soak = details.soak as { stats: { requests: number }; warmRssMb: number };
   expect(soak.stats.requests).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { soak } from './soak.ts';
 import { entityIngestBatch, entityIngestProposal, entitySearch, entitySearchPage, getAspect } from './entities.ts';
 import { getIndexSizes, ingestProposalBatch } from './timeseries.ts';
 import { truncation } from './truncation.ts';
+import { uiDatasetPage, uiSearchPage } from './ui-documents.ts';
 
 /**
  * Every scenario, in the order a run takes them. Search comes before createTag so it searches the fixture's tags
@@ -27,9 +28,11 @@ export const SCENARIOS: readonly Scenario[] = [
   entityIngestBatch,
   entitySearch,
   entitySearchPage,
+  uiSearchPage,
   entityIngestProposal,
   getAspect,
   datasetRead,
+  uiDatasetPage,
   lineageSearch,
   openapiEntity,
   consoleLoad,

@@ -1,11 +1,14 @@
 import type { Scenario } from '../context.ts';
 import { graphql } from '../http.ts';
-import { runRounds, summarize, versusCeiling } from '../load.ts';
+import { median, runRounds, summarize, versusCeiling } from '../load.ts';
 import { LINEAGE_SEARCH } from '../queries.ts';
 import { ratioRow } from '../report.ts';
 import * as requests from '../requests.ts';
+import { uiOperation } from '../ui-documents.ts';
 
 const LINEAGE_P50_TARGET_MS = 50;
+/** Calls of the UI's document timed one after another (the first, which parses it, not counted). */
+const UI_CALLS = 10;
 
 /**
  * searchAcrossLineage three hops downstream over `lineageEdges` edges (issue 31): one connection's p50, and req/s at
@@ -24,6 +27,22 @@ export const lineageSearch: Scenario = {
       input: { urn: trees.roots[0], direction: 'DOWNSTREAM', query: '*', count: 10 },
     });
     const alone = summarize((await runRounds({ mds: context.target }, [request], { ...config, connections: 1 })).map((r) => r.mds));
+    // The same walk asked with the UI's own document (search.graphql's searchAcrossLineage and its fragments: every
+    // field the impact analysis list shows of each result), one connection; no ceiling (its resolvers answer the
+    // bench's shape only).
+    const uiQuery = uiOperation('searchAcrossLineage');
+    // The UI sends `types: []` besides.
+    const uiVariables = trees.roots.map((urn) => ({ input: { types: [], ...requests.lineageInput(urn) } }));
+    // The first answer parses and validates the document (a few hundred fields): not counted. Then calls one after
+    // another, each timed (not autocannon's rounds: an answer may take longer than a round).
+    await graphql(context.target, uiQuery, uiVariables[0]!);
+    const uiMs: number[] = [];
+    for (let i = 0; i < UI_CALLS; i++) {
+      const sent = performance.now();
+      await graphql(context.target, uiQuery, uiVariables[i % uiVariables.length]!);
+      uiMs.push(performance.now() - sent);
+    }
+    const ui = { p50Ms: Math.round(median(uiMs)), maxMs: Math.round(Math.max(...uiMs)), calls: UI_CALLS };
     const result = await versusCeiling(context.target, context.ceiling!, [request], config);
     const edges = trees.edges.toLocaleString('en-US');
     return {
@@ -35,6 +54,13 @@ export const lineageSearch: Scenario = {
           note: `p99 ${alone.p99Ms} ms; edges written in ${trees.seconds} s`,
           target: { text: `p50 < ${LINEAGE_P50_TARGET_MS} ms`, met: alone.p50Ms < LINEAGE_P50_TARGET_MS },
         },
+        {
+          label: `the UI's searchAcrossLineage document, 3 hops downstream over ${edges} edges, 10 of 39 results (1 connection)`,
+          value: ui.p50Ms,
+          unit: 'ms p50',
+          note: `max ${ui.maxMs} ms of ${ui.calls} calls in turn`,
+          target: { text: `p50 < ${LINEAGE_P50_TARGET_MS} ms`, met: ui.p50Ms < LINEAGE_P50_TARGET_MS },
+        },
         ratioRow(`searchAcrossLineage, 3 hops over ${edges} edges`, result),
       ],
       details: {
@@ -42,6 +68,7 @@ export const lineageSearch: Scenario = {
         firstTotal: first.searchAcrossLineage.total,
         roots: trees.roots.length,
         alone,
+        ui,
         connections: config.connections,
         ...result,
       },

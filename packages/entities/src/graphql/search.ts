@@ -17,6 +17,7 @@ import {
   type SearchFlags,
   type SortCriterion,
 } from '@mds/schema';
+import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { indexSort } from '../model/search-sort';
 import type { RequestLoaders } from './request-loaders';
 
@@ -225,23 +226,36 @@ export type EntitySearcher = ReturnType<typeof createEntitySearch>;
  * A field of an entity answering DataHub's scroll searches scoped to it (SiblingsSearchResolver,
  * GlossaryChildrenSearchResolver): the one scroll search over the input's types, query, orFilters, view, flags, count
  * and scroll id, every hit also matching `field` = the entity's urn. No sort: DataHub's resolvers pass none.
+ * Where the selection plainly leaves `facets` out (the UI's `siblingsSearch { count total searchResults }`, once per
+ * dataset of a search page), nothing is counted for them: counting them was most of such a field's cost.
  */
 export const scopedScroll =
   (searchEntities: EntitySearcher, field: string) =>
-  (parent: { urn: string }, { input }: { input: ScrollAcrossEntitiesInput }, context: ApiContext) =>
+  (
+    parent: { urn: string },
+    { input }: { input: ScrollAcrossEntitiesInput },
+    context: ApiContext,
+    info?: Pick<GraphQLResolveInfo, 'fieldNodes'>,
+  ) =>
     searchEntities.scroll(
       {
         types: input.types,
         query: input.query,
         orFilters: input.orFilters,
         viewUrn: input.viewUrn,
-        searchFlags: input.searchFlags,
+        searchFlags: info && !mayAskFacets(info) ? { ...input.searchFlags, skipAggregates: true } : input.searchFlags,
         count: input.count,
         scrollId: input.scrollId,
         scope: [{ field, values: [parent.urn] }],
       },
       context,
     );
+
+/** Whether a field's selection may include `facets`: it names it, or it has fragments (not looked into). */
+const mayAskFacets = (info: Pick<GraphQLResolveInfo, 'fieldNodes'>) =>
+  info.fieldNodes.some((node) =>
+    (node.selectionSet?.selections ?? []).some((selection) => selection.kind !== Kind.FIELD || selection.name.value === 'facets'),
+  );
 
 /** `orFilters`, or else the deprecated `filters` as one and-group (entities-api §9.3). */
 export function filterGroups(request: Pick<EntitySearch, 'filters' | 'orFilters'>): Criterion[][] {

@@ -230,6 +230,20 @@ describe("Glossary terms and nodes, as DataHub's mappers answer them", () => {
       new Set([...data.terms.glossaryChildrenSearch.searchResults.map((r: any) => r.entity.urn), 'urn:li:glossaryNode:Secret']),
     );
     expect(data.terms.glossaryChildrenSearch.total).toBe(3);
+    // Facets are counted when the selection asks for them, directly or through a fragment (a selection without them
+    // skips counting): the node's children by type, 3 terms and 1 node.
+    const faceted = await query(`{ glossaryNode(urn: "${CLASSIFICATION}") {
+      direct: glossaryChildrenSearch(input: { query: "*" }) { total facets { field aggregations { value count } } }
+      spread: glossaryChildrenSearch(input: { query: "*" }) { ... on ScrollResults { facets { field aggregations { value count } } } } } }`);
+    for (const answer of [faceted.glossaryNode.direct, faceted.glossaryNode.spread]) {
+      const types = answer.facets.find((f: any) => f.field === '_entityType');
+      expect(new Map(types.aggregations.filter((a: any) => a.count > 0).map((a: any) => [a.value.toUpperCase(), a.count]))).toEqual(
+        new Map([
+          ['GLOSSARY_TERM', 3],
+          ['GLOSSARY_NODE', 1],
+        ]),
+      );
+    }
     expect(data.terms.glossaryChildrenSearch.searchResults.map((r: any) => r.entity.urn)).toContain(SENSITIVE);
     expect(data.bare.glossaryChildrenSearch).toEqual({ total: 0, searchResults: [] });
     // A negative count is the caller's 400.

@@ -7,10 +7,12 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  type GraphQLUnionType,
 } from 'graphql';
 
 export type Json = Record<string, unknown>;
@@ -57,46 +59,118 @@ export class OfEntity {
  * - an enum value DataHub's GraphQL does not know, or a value of the wrong kind, answers null.
  * Absent data answers as DataHub's mappers do: null, or for a non-null field an empty list, `false`, `0`, `""` or an
  * empty object; never an error.
+ *
+ * What a type asks for (its kind, its wrappers, an object type's fields) is worked out once per GraphQL type and kept
+ * as a converter function: a dataset's answer converts thousands of values, and asking graphql-js's `is…Type`
+ * predicates again for each of them was most of the cost.
  */
 export function toGraphQL(value: unknown, type: GraphQLOutputType, scope: Scope): unknown {
-  if (value instanceof OfEntity) return toGraphQL(value.value, type, { ...scope, urn: value.urn });
-  if (isNonNullType(type)) {
-    const inner = type.ofType;
-    return toGraphQL(value, inner, scope) ?? emptyOf(inner, scope);
-  }
-  if (isListType(type)) {
-    const item = type.ofType;
-    const items = Array.isArray(value) ? value : isJsonObject(value) && isEntryType(getNamedType(item)) ? entries(value) : undefined;
-    if (!items) return null;
-    const converted = items.map((x) => toGraphQL(x, item, scope));
-    return isNonNullType(item) ? converted.filter((x) => x !== null && x !== undefined) : converted;
-  }
-  return fromNamed(value, type, scope);
+  return converterOf(type)(value, scope);
 }
 
-function fromNamed(value: unknown, type: GraphQLNamedType, scope: Scope): unknown {
-  if (value === undefined || value === null) return null;
-  if (isScalarType(type)) return scalar(value, type.name);
-  if (isEnumType(type)) return typeof value === 'string' && type.getValue(value) ? value : null;
-  if (typeof value === 'string') {
-    // An urn where an entity is expected: the entity, when its GraphQL type fits here.
-    const ref = scope.ref ? scope.ref(value) : entityRef(value);
-    if (!ref) return null;
-    if (isObjectType(type)) return ref.__typename === type.name ? ref : null;
-    const member = typeof ref.__typename === 'string' ? scope.schema.getType(ref.__typename) : undefined;
-    return member && isObjectType(member) && scope.schema.isSubType(type as never, member) ? ref : null;
+type Converter = (value: unknown, scope: Scope) => unknown;
+
+const converters = new WeakMap<GraphQLOutputType, Converter>();
+
+function converterOf(type: GraphQLOutputType): Converter {
+  let converter = converters.get(type);
+  if (!converter) {
+    converter = compile(type);
+    converters.set(type, converter);
   }
-  if (!isJsonObject(value)) return null;
-  const record = unwrapUnion(value);
-  if (isObjectType(type)) return isEntityType(type) ? null : objectOf(record.value, type, scope);
-  // An interface or union fed a record: the member a rule named (`__typename`), or the one the PDL union names
-  // (`…StringType` → the member `StringType`).
-  const named = typeof record.value.__typename === 'string' ? record.value.__typename : record.member;
-  if (named) {
-    const member = scope.schema.getType(named);
-    if (member && isObjectType(member) && scope.schema.isSubType(type as never, member)) return objectOf(record.value, member, scope);
+  return converter;
+}
+
+/** A converter for `type`; the converters of the types inside it are looked up on first use (types are recursive). */
+function compile(type: GraphQLOutputType): Converter {
+  let convert: Converter;
+  if (isNonNullType(type)) {
+    const inner = type.ofType;
+    let innerConverter: Converter | undefined;
+    convert = (value, scope) => (innerConverter ??= converterOf(inner))(value, scope) ?? emptyOf(inner, scope);
+  } else if (isListType(type)) {
+    const item = type.ofType;
+    const ofEntries = isEntryType(getNamedType(item));
+    const dropEmpty = isNonNullType(item);
+    let itemConverter: Converter | undefined;
+    convert = (value, scope) => {
+      const items = Array.isArray(value) ? value : ofEntries && isJsonObject(value) ? entries(value) : undefined;
+      if (!items) return null;
+      const convertItem = (itemConverter ??= converterOf(item));
+      const converted = items.map((x) => convertItem(x, scope));
+      return dropEmpty ? converted.filter((x) => x !== null && x !== undefined) : converted;
+    };
+  } else {
+    convert = compileNamed(type);
   }
-  return null;
+  // A value of another entity than the one being answered: converted with that entity as the scope.
+  const self: Converter = (value, scope) =>
+    value instanceof OfEntity ? self(value.value, { ...scope, urn: value.urn }) : convert(value, scope);
+  return self;
+}
+
+function compileNamed(type: GraphQLNamedType): Converter {
+  if (isScalarType(type)) {
+    const name = type.name;
+    return (value) => (value === undefined || value === null ? null : scalar(value, name));
+  }
+  if (isEnumType(type)) return (value) => (typeof value === 'string' && type.getValue(value) ? value : null);
+  if (isObjectType(type)) {
+    const entity = isEntityType(type);
+    return (value, scope) => {
+      if (typeof value === 'string') {
+        // An urn where an entity is expected: the entity, when its GraphQL type is this one.
+        const ref = refOf(value, scope);
+        return ref && ref.__typename === type.name ? ref : null;
+      }
+      if (!isJsonObject(value) || entity) return null;
+      return objectOf(unwrapUnion(value).value, type, scope);
+    };
+  }
+  // An interface or union: an urn names an entity of a member type; a record is of the member a rule named
+  // (`__typename`), or of the one the PDL union names (`…StringType` → the member `StringType`).
+  const abstract = type as GraphQLInterfaceType | GraphQLUnionType;
+  const memberOf = (name: unknown, scope: Scope): GraphQLObjectType | undefined => {
+    const member = typeof name === 'string' ? scope.schema.getType(name) : undefined;
+    return member && isObjectType(member) && scope.schema.isSubType(abstract, member) ? member : undefined;
+  };
+  return (value, scope) => {
+    if (typeof value === 'string') {
+      const ref = refOf(value, scope);
+      return ref && memberOf(ref.__typename, scope) ? ref : null;
+    }
+    if (!isJsonObject(value)) return null;
+    const record = unwrapUnion(value);
+    const member = memberOf(typeof record.value.__typename === 'string' ? record.value.__typename : record.member, scope);
+    return member ? objectOf(record.value, member, scope) : null;
+  };
+}
+
+const refOf = (urn: string, scope: Scope) => (scope.ref ? scope.ref(urn) : entityRef(urn));
+
+/** An object type's fields as the conversion walks them: those without arguments, and the converter of each. */
+interface FieldPlan {
+  readonly name: string;
+  readonly hasArgs: boolean;
+  readonly nonNull: boolean;
+  readonly type: GraphQLOutputType;
+  convert?: Converter;
+}
+
+const fieldPlans = new WeakMap<GraphQLObjectType, FieldPlan[]>();
+
+function fieldsOf(type: GraphQLObjectType): FieldPlan[] {
+  let plan = fieldPlans.get(type);
+  if (!plan) {
+    plan = Object.values(type.getFields()).map((field) => ({
+      name: field.name,
+      hasArgs: field.args.length > 0,
+      nonNull: isNonNullType(field.type),
+      type: field.type,
+    }));
+    fieldPlans.set(type, plan);
+  }
+  return plan;
 }
 
 /**
@@ -107,13 +181,13 @@ function fromNamed(value: unknown, type: GraphQLNamedType, scope: Scope): unknow
 function objectOf(value: Json, type: GraphQLObjectType, scope: Scope): Json | null {
   const rules = scope.rules[type.name];
   const out: Json = { __typename: type.name };
-  for (const field of Object.values(type.getFields())) {
-    if (field.args.length > 0 && !rules?.[field.name]) continue; // a field with arguments has a resolver of its own
+  for (const field of fieldsOf(type)) {
     const rule = rules?.[field.name];
+    if (field.hasArgs && !rule) continue; // a field with arguments has a resolver of its own
     let raw = rule === undefined ? value[field.name] : typeof rule === 'string' ? value[rule] : rule(value, scope);
     if (raw === undefined && field.name === 'associatedUrn') raw = scope.urn;
-    const answer = toGraphQL(raw, field.type, scope);
-    if ((answer === null || answer === undefined) && isNonNullType(field.type)) return null;
+    const answer = (field.convert ??= converterOf(field.type))(raw, scope);
+    if ((answer === null || answer === undefined) && field.nonNull) return null;
     out[field.name] = answer;
   }
   return out;
