@@ -102,6 +102,9 @@ export function lineageResolvers(options: {
       maxHops: Math.min(MAX_HOPS, degree.maxHops ?? MAX_HOPS),
       maxRows: MAX_RELATIONS,
       includeSoftDeleted: flags.includeSoftDeleted ?? false,
+      // A field is rarely stored as an entity of its own: a field's lineage keeps the fields never stored, as DataHub's
+      // graph answers them (its schemaFieldLineageIgnoreStatus default).
+      includeGhosts: findEntityOfUrn(input.urn)?.name === 'schemaField',
       paths: true,
       ...(between ? { between } : {}),
     });
@@ -311,5 +314,6 @@ export function lineageResolvers(options: {
     DataProcessInstance: linked,
     ERModelRelationship: linked,
     Restricted: linked,
+    SchemaFieldEntity: linked,
   };
 }
