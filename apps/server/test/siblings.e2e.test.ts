@@ -103,3 +103,58 @@ describe("a dataset's siblings through the UI's own documents", () => {
     expect(fromModel.body.data.entity.siblings).toMatchObject({ isPrimary: false, siblings: [{ urn: TABLE, incidents: { total: 0 } }] });
   });
 });
+
+// Lineage through siblings (DataHub's SiblingGraphService, which EntityLineageResultResolver asks unless separateSiblings):
+// in the dbt golden, the postgres table payments_by_customer_by_month (primary) is built by its dbt model (the table
+// DownstreamOf the model, by the golden's patch), the model reads the postgres view an-aliased-view-for-payments, and
+// the dbt model an-aliased-view-for-monthly-billing reads the table.
+const pagila = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},pagila.dbt_postgres.${name},PROD)`;
+const PBM_TABLE = pagila('postgres', 'payments_by_customer_by_month');
+const PBM_MODEL = pagila('dbt', 'payments_by_customer_by_month');
+const PAYMENTS_VIEW = pagila('postgres', 'an-aliased-view-for-payments');
+const BILLING_MODEL = pagila('dbt', 'an-aliased-view-for-monthly-billing');
+
+describe('lineage through siblings, with the UI’s own documents', () => {
+  /** getBulkEntityLineageV2 (useBulkEntityLineage.ts) with separateSiblings as given: each entity's neighbours. */
+  const bulk = async (asked: string[], separateSiblings: boolean) => {
+    const res = await mds.graphql(uiQuery('getBulkEntityLineageV2'), {
+      ...(fillPlaceholders(variables.queries.getBulkEntityLineageV2![0]!.variables, {
+        $DATASET_URN: asked[0],
+        $UPSTREAM_DATASET_URN: asked[1],
+      }) as Record<string, unknown>),
+      urns: asked,
+      separateSiblings,
+    });
+    expect(res.body.errors).toBeUndefined();
+    type Side = { total: number; filtered: number; relationships: { entity: { urn: string } }[] };
+    return (res.body.data.entities as { upstream: Side; downstream: Side }[]).map(({ upstream, downstream }) => ({
+      upstream: urns(upstream.relationships.map((r) => r.entity)),
+      downstream: urns(downstream.relationships.map((r) => r.entity)),
+      filtered: [upstream.filtered, downstream.filtered],
+    }));
+  };
+
+  it('separateSiblings false: the table shows its model’s upstream and no edge to the model; the model the same', async () => {
+    const [table, model] = await bulk([PBM_TABLE, PBM_MODEL], false);
+    // The pair's own edge (the table DownstreamOf its model) is hidden; the model's upstream is the table's.
+    // Left out: the pair's edge, and both siblings' 3 ghost fields upstream; the model's edge to the table downstream.
+    expect(table).toEqual({ upstream: [PAYMENTS_VIEW], downstream: [BILLING_MODEL], filtered: [1 + 3 + 3, 1] });
+    expect(model).toEqual({ upstream: [PAYMENTS_VIEW], downstream: [BILLING_MODEL], filtered: [1 + 3 + 3, 1] });
+  });
+
+  it('separateSiblings true: each answers its own edges, the pair’s edge included', async () => {
+    const [table, model] = await bulk([PBM_TABLE, PBM_MODEL], true);
+    // Each upstream also names the 3 fields its fineGrainedLineages read, never stored: left out as ghosts.
+    expect(table).toEqual({ upstream: [PBM_MODEL], downstream: [BILLING_MODEL], filtered: [3, 0] });
+    expect(model).toEqual({ upstream: [PAYMENTS_VIEW], downstream: [PBM_TABLE], filtered: [3, 0] });
+  });
+
+  it('getLineageCounts from the lineage tab selector (LineageSelector.tsx, separateSiblings false) counts the merged lineage', async () => {
+    const res = await mds.graphql(
+      uiQuery('getLineageCounts'),
+      fillPlaceholders(variables.queries.getLineageCounts![1]!.variables, { $DATASET_URN: PBM_MODEL }) as Record<string, unknown>,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.entity).toMatchObject({ upstream: { total: 1, filtered: 7 }, downstream: { total: 1, filtered: 1 } });
+  });
+});

@@ -9,6 +9,7 @@ import { idOf } from './ownership';
 import { toGraphQL, type Json, type TypeRules } from './mapping/convert';
 import type { EntityMapping } from './mapping/declare';
 import { entityRef } from './typenames';
+import { schemaFieldUrn } from '../model/relationships';
 
 /**
  * The GraphQL object of an urn of a type this package answers. The types declared as mappings (datasets, charts,
@@ -101,10 +102,7 @@ export const DATASET_RULES: TypeRules = {
     isPartOfKey: (v) => v.isPartOfKey ?? false,
     isPartitioningKey: (v) => v.isPartitioningKey ?? false,
     // SchemaFieldUtils.generateSchemaFieldUrn: the path with its parentheses and commas escaped.
-    schemaFieldEntity: (v, scope) =>
-      typeof v.fieldPath === 'string'
-        ? `urn:li:schemaField:(${scope.urn},${v.fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C')})`
-        : null,
+    schemaFieldEntity: (v, scope) => (typeof v.fieldPath === 'string' ? schemaFieldUrn(scope.urn, v.fieldPath) : null),
   },
   EditableSchemaFieldInfo: { tags: 'globalTags' },
   GlossaryTermAssociation: { term: 'urn' },

@@ -102,6 +102,9 @@ export function lineageResolvers(options: {
       maxHops: Math.min(MAX_HOPS, degree.maxHops ?? MAX_HOPS),
       maxRows: MAX_RELATIONS,
       includeSoftDeleted: flags.includeSoftDeleted ?? false,
+      // A field is rarely stored as an entity of its own: a field's lineage keeps the fields never stored, as DataHub's
+      // graph answers them (its schemaFieldLineageIgnoreStatus default).
+      includeGhosts: findEntityOfUrn(input.urn)?.name === 'schemaField',
       paths: true,
       ...(between ? { between } : {}),
     });
@@ -227,17 +230,93 @@ export function lineageResolvers(options: {
       direction: LineageDirection;
       start?: number | null;
       count?: number | null;
+      separateSiblings?: boolean | null;
       startTimeMillis?: number | null;
       endTimeMillis?: number | null;
       includeGhostEntities?: boolean | null;
     };
   };
-  /** One hop, as DataHub's `EntityLineageResultResolver`: entities never stored or soft-deleted left out (`filtered`) unless asked. */
+  type Hop = Awaited<ReturnType<ReturnType<Loaders>['reader']['lineageEdges']>>[number];
+  type Between = ReturnType<typeof windowOf>;
+
+  /** The stored `siblings` aspect of an entity: its siblings and whether it is the primary one. */
+  const siblingsOf = async (urn: string, context: ApiContext) => {
+    const stored = (await loaders(context).aspects(urn))?.get('siblings')?.value;
+    if (!isJsonObject(stored)) return undefined;
+    const siblings = Array.isArray(stored.siblings) ? stored.siblings.filter((s): s is string => typeof s === 'string') : [];
+    return { primary: stored.primary === true, siblings };
+  };
+
+  /** One hop of an entity's lineage: one edge per type and entity. */
+  const oneHop = async (urn: string, direction: LineageDirection, between: Between, context: ApiContext) => {
+    const adjacent = await loaders(context).reader.lineageEdges(urn, direction, between);
+    return [...new Map(adjacent.map((edge) => [`${edge.type}\u0000${edge.urn}`, edge])).values()];
+  };
+
+  /**
+   * DataHub's SiblingGraphService.filterLineageResultFromSiblings: `edges` (the lineage of `urn`) without the other
+   * members of the sibling group, without the entities `existing` has already, joined to `existing`; then an entity
+   * that is not its group's primary one leaves when one of its siblings is among them. Answers how many were left out.
+   */
+  const withoutSiblings = async (
+    urn: string,
+    group: ReadonlySet<string>,
+    edges: readonly Hop[],
+    existing: readonly Hop[],
+    context: ApiContext,
+  ) => {
+    const outside = edges.filter((edge) => !group.has(edge.urn) || edge.urn === urn);
+    const known = new Set(existing.map((edge) => edge.urn));
+    const fresh = outside.filter((edge) => !known.has(edge.urn));
+    const combined = [...fresh, ...existing];
+    const present = new Set(combined.map((edge) => edge.urn));
+    const theirSiblings = await Promise.all(combined.map((edge) => siblingsOf(edge.urn, context)));
+    const kept = combined.filter((_, i) => {
+      const own = theirSiblings[i];
+      return !own || own.primary || !own.siblings.some((sibling) => present.has(sibling));
+    });
+    return { edges: kept, filtered: edges.length - fresh.length + combined.length - kept.length };
+  };
+
+  /**
+   * One hop of lineage with siblings merged (SiblingGraphService.getLineage with separateSiblings false): the entity's
+   * own edges and each sibling's (merged in turn with theirs), the group's members and the edges between them left out,
+   * each other entity once, a non-primary sibling of an entity shown dropped in favour of it.
+   */
+  const mergedHop = async (
+    urn: string,
+    direction: LineageDirection,
+    between: Between,
+    context: ApiContext,
+    visited: Set<string>,
+  ): Promise<{ edges: Hop[]; filtered: number }> => {
+    const own = await oneHop(urn, direction, between, context);
+    const group = await siblingsOf(urn, context);
+    if (!group?.siblings.length) return { edges: own, filtered: 0 };
+    const members = new Set([...group.siblings, urn]);
+    let merged = await withoutSiblings(urn, members, own, [], context);
+    visited.add(urn);
+    for (const sibling of group.siblings) {
+      if (visited.has(sibling)) continue;
+      const theirs = await mergedHop(sibling, direction, between, context, visited);
+      const next = await withoutSiblings(sibling, members, theirs.edges, merged.edges, context);
+      merged = { edges: next.edges, filtered: merged.filtered + theirs.filtered + next.filtered };
+    }
+    return merged;
+  };
+
+  /**
+   * One hop, as DataHub's `EntityLineageResultResolver`: siblings' lineage merged in unless `separateSiblings`
+   * (mergedHop), then entities never stored or soft-deleted left out (`filtered`) unless asked.
+   */
   const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
     const { start, count } = pageOrRefuse(input.start, input.count ?? 100, ALL_EDGES);
     const between = windowOf(input.startTimeMillis, input.endTimeMillis, now());
-    const adjacent = await loaders(context).reader.lineageEdges(urnOf(parent), input.direction, between);
-    const unique = [...new Map(adjacent.map((edge) => [`${edge.type}\u0000${edge.urn}`, edge])).values()];
+    const urn = urnOf(parent);
+    const found = input.separateSiblings
+      ? { edges: await oneHop(urn, input.direction, between, context), filtered: 0 }
+      : await mergedHop(urn, input.direction, between, context, new Set());
+    const unique = found.edges;
     let kept = unique;
     if (!input.includeGhostEntities) {
       const stored = await Promise.all(
@@ -263,7 +342,13 @@ export function lineageResolvers(options: {
         paths: [],
       })),
     );
-    return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
+    return {
+      start,
+      count: relationships.length,
+      total: kept.length,
+      filtered: found.filtered + unique.length - kept.length,
+      relationships,
+    };
   };
 
   const linked = { lineage };
@@ -311,5 +396,6 @@ export function lineageResolvers(options: {
     DataProcessInstance: linked,
     ERModelRelationship: linked,
     Restricted: linked,
+    SchemaFieldEntity: linked,
   };
 }

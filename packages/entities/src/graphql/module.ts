@@ -201,7 +201,8 @@ export function createEntityGraphql(options: {
     const type = findEntity(urnArgument(urn).entityType);
     if (!type) return null;
     const own = ownObject(urn);
-    if (own) return (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
+    // A field is seldom stored as an entity of its own: every field urn answers, as DataHub's SchemaFieldType does.
+    if (own) return type.name === 'schemaField' || (await loaders(context).aspects(urn))?.has(type.keyAspect) ? own : null;
     return (await loaders(context).entity(type.graphqlType, urn)) ?? null;
   };
 

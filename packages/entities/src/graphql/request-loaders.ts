@@ -78,7 +78,7 @@ const CHUNK = 25;
  * (setImmediate), once every promise job and tick queued so far has run, so sibling fields of every list item share
  * it; the other chunks follow, a turn apart.
  */
-function batchLoader<V>(batch: (keys: string[]) => Promise<ReadonlyMap<string, V>>): (key: string) => Promise<V | undefined> {
+export function batchLoader<V>(batch: (keys: string[]) => Promise<ReadonlyMap<string, V>>): (key: string) => Promise<V | undefined> {
   const loaded = new Map<string, Promise<V | undefined>>();
   let waiting: { key: string; settle: (found: Promise<ReadonlyMap<string, V>>) => void }[] = [];
   let scheduled = false;

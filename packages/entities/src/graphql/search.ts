@@ -399,7 +399,7 @@ function sortOf(criteria: readonly SortCriterion[]): SearchQuery['sort'] {
 
 /** A scroll id: the position of the next page, opaque to clients. */
 const SCROLL_PREFIX = 'mds-scroll:';
-const scrollIdOf = (start: number) => Buffer.from(`${SCROLL_PREFIX}${start}`).toString('base64url');
+export const scrollIdOf = (start: number) => Buffer.from(`${SCROLL_PREFIX}${start}`).toString('base64url');
 function scrollPosition(scrollId: string): number {
   const text = /^[A-Za-z0-9_-]+$/.test(scrollId) ? Buffer.from(scrollId, 'base64url').toString() : '';
   const start =

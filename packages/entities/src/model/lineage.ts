@@ -1,4 +1,5 @@
 import { DATAHUB_MODEL } from '@mds/core';
+import { FIELD_LINEAGE_ASPECTS, FIELD_LINEAGE_TYPE } from './relationships';
 
 /**
  * Which edges are lineage, and which way, as DataHub's lineage registry reads the model: every `@Relationship` marked
@@ -6,7 +7,8 @@ import { DATAHUB_MODEL } from '@mds/core';
  * lineage from `mlModelProperties` but not from a user's `groupMembership`). An `isUpstream` edge points from the
  * downstream entity (its source) to the upstream one (`DownstreamOf`, `Consumes`, `TrainedBy`, `DerivedFrom` …);
  * the others point from upstream to downstream (`Produces`, `DataProcessInstanceProduces`, `UsedBy`, `MemberOf`).
- * Pure: no storage.
+ * Beside them, the `DownstreamOf` edges between schema fields that column-level lineage declares (`schemaField` kinds,
+ * named by the aspect that declares them on another entity). Pure: no storage.
  */
 export interface LineageEdgeKind {
   /** The entity type whose aspect declares the edge. */
@@ -41,6 +43,14 @@ export const LINEAGE_EDGE_KINDS: readonly LineageEdgeKind[] = Object.freeze(
           ),
       ),
     ).values(),
+    // Column-level lineage: the edges from a field to the fields it is computed from (relationships.ts fieldEdgesOf).
+    ...FIELD_LINEAGE_ASPECTS.map((aspect): LineageEdgeKind => ({
+      entity: 'schemaField',
+      aspect,
+      type: FIELD_LINEAGE_TYPE,
+      sourceIsDownstream: true,
+      entityTypes: ['schemaField'],
+    })),
   ].sort((a, b) => (`${a.entity}|${a.aspect}|${a.type}` < `${b.entity}|${b.aspect}|${b.type}` ? -1 : 1)),
 );
 

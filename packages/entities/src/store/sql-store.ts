@@ -122,11 +122,9 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
 
     // Edges of the aspects given a new value (an unchanged value keeps its edges; a new entity has none yet).
     const rewritten = touched.filter((slot) => slot.written !== undefined && declaresEdges(slot.row!.aspect));
-    await deleteRows(
-      tx,
-      { table: 'entity_relationship', columns: ['source', 'aspect'] },
-      rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]),
-    );
+    const replaced = rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]);
+    await deleteRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect'] }, replaced);
+    await deleteRows(tx, { table: 'entity_relationship', columns: ['lifecycleowner', 'aspect'] }, replaced);
     const edges = rewritten.flatMap(({ row, written }) => edgeRows(tx.dialect, row!.urn, row!.aspect, written));
     await writeRows(tx, { table: 'entity_relationship', columns: EDGE_COLUMNS, rows: edges, onConflict: 'ignore' });
 
@@ -168,11 +166,12 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
    * system (a database restored from DataHub) has none until `mds reindex`.
    */
   async function rebuildEdges(tx: SqlExecutor, urns: readonly string[]) {
-    await deleteRows(
-      tx,
-      { table: 'entity_relationship', columns: ['source'] },
-      urns.map((urn) => [urn]),
-    );
+    for (const column of ['source', 'lifecycleowner'])
+      await deleteRows(
+        tx,
+        { table: 'entity_relationship', columns: [column] },
+        urns.map((urn) => [urn]),
+      );
     const edges = (await latestRows(tx, urns))
       .filter((row) => declaresEdges(row.aspect))
       .flatMap((row) => edgeRows(tx.dialect, row.urn, row.aspect, JSON.parse(row.metadata)));
@@ -257,7 +256,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     async deleteEntity(urn) {
       return db.transaction(
         async (tx) => {
-          await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+          await tx.run('DELETE FROM entity_relationship WHERE source = ? OR lifecycleowner = ?', [urn, urn]);
           await search?.remove(tx, urn);
           return (await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn])).changes;
         },
@@ -270,7 +269,11 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       return db.transaction(
         async (tx) => {
           const marks = aspects.map(() => '?').join(', ');
-          await tx.run(`DELETE FROM entity_relationship WHERE source = ? AND aspect IN (${marks})`, [urn, ...aspects]);
+          await tx.run(`DELETE FROM entity_relationship WHERE (source = ? OR lifecycleowner = ?) AND aspect IN (${marks})`, [
+            urn,
+            urn,
+            ...aspects,
+          ]);
           const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
           if (changes > 0) await reindexEntities(tx, [urn]);
           return changes;

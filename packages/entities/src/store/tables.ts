@@ -48,9 +48,18 @@ export const entityRelationship = defineTable('entity_relationship', {
     updatedactor: { type: 'text', length: 500, nullable: true },
     /** An edge drawn by hand (its properties' `source` is `UI`): time bounds never hide it. */
     manual: { type: 'boolean', nullable: true },
+    /**
+     * The entity whose aspect declares an edge between two others (column-level lineage: a field `DownstreamOf` the
+     * field it is computed from, declared by a dataset's `upstreamLineage`): the edge is replaced and removed with that
+     * entity's aspect (DataHub's lifecycle owner of an edge). Null when the source declares the edge itself.
+     */
+    lifecycleowner: { type: 'text', length: 500, nullable: true, bytewise: true },
   },
   primaryKey: ['source', 'aspect', 'type', 'destination'],
-  indexes: [{ name: 'entity_relationship_destination', on: ['destination', 'type'] }],
+  indexes: [
+    { name: 'entity_relationship_destination', on: ['destination', 'type'] },
+    { name: 'entity_relationship_lifecycleowner', on: ['lifecycleowner', 'aspect'] },
+  ],
 });
 
 export const ENTITIES_SCHEMA = [metadataAspectV2, entityRelationship, timeseriesOutbox] as const;

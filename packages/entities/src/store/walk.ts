@@ -1,28 +1,58 @@
 import type { SqlDialect, SqlExecutor } from '@mds/db';
-import { edgesOf } from '../model/relationships';
+import { edgesOf, fieldEdgesOf } from '../model/relationships';
 import type { AdjacentEdge, EdgeKind, WalkQuery, WalkResult } from './port';
 
 /** SQLite's default limit of bound parameters is 32766; stay well under any dialect's. */
 const URNS_PER_STATEMENT = 500;
 
 /** The columns of `entity_relationship` a write fills, in order (edgeRows gives their values). */
-export const EDGE_COLUMNS = ['source', 'aspect', 'type', 'destination', 'createdon', 'createdactor', 'updatedon', 'updatedactor', 'manual'];
+export const EDGE_COLUMNS = [
+  'source',
+  'aspect',
+  'type',
+  'destination',
+  'createdon',
+  'createdactor',
+  'updatedon',
+  'updatedactor',
+  'manual',
+  'lifecycleowner',
+];
 
-/** The rows of `entity_relationship` one aspect value declares (`edgesOf`), for EDGE_COLUMNS. */
+/**
+ * The rows of `entity_relationship` one aspect value declares, for EDGE_COLUMNS: its `@Relationship` edges from `urn`
+ * (`edgesOf`), then the edges between fields it declares (`fieldEdgesOf`), `urn` their lifecycle owner.
+ */
 export function edgeRows(dialect: SqlDialect, urn: string, aspect: string, value: unknown): unknown[][] {
-  return edgesOf(aspect, value).map((edge) => [
-    urn,
-    aspect,
-    edge.type,
-    edge.destination,
-    edge.createdOn ?? null,
-    edge.createdActor ?? null,
-    edge.updatedOn ?? null,
-    edge.updatedActor ?? null,
-    edge.manual ? (dialect === 'sqlite' ? 1 : true) : null,
-  ]);
+  return [
+    ...edgesOf(aspect, value).map((edge) => [
+      urn,
+      aspect,
+      edge.type,
+      edge.destination,
+      edge.createdOn ?? null,
+      edge.createdActor ?? null,
+      edge.updatedOn ?? null,
+      edge.updatedActor ?? null,
+      edge.manual ? (dialect === 'sqlite' ? 1 : true) : null,
+      null,
+    ]),
+    ...fieldEdgesOf(urn, aspect, value).map((edge) => [
+      edge.source,
+      aspect,
+      edge.type,
+      edge.destination,
+      null,
+      null,
+      null,
+      null,
+      null,
+      urn,
+    ]),
+  ];
 }
 
+const FIELD_PREFIX = 'urn:li:schemaField:';
 const kindKey = (kind: EdgeKind) => `${kind.aspect}|${kind.type}`;
 const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
@@ -53,6 +83,12 @@ function followed(
     params.push(...atParams, ...query.incoming.map(kindKey));
   }
   let sql = sides.length ? `(${sides.join(' OR ')})` : '1 = 0';
+  // A schema field's lineage is other fields' (DataHub's lineage registry for schemaField): from a field, only an edge
+  // to a field is followed, and an edge from a field (column-level lineage) only to a field, from either end.
+  const isField = (expression: string) => `substr(${expression}, 1, ${FIELD_PREFIX.length}) = ?`;
+  const other = `CASE WHEN r.source = ${at} THEN r.destination ELSE r.source END`;
+  sql += ` AND (NOT ${isField(at)} OR ${isField(other)}) AND (NOT ${isField('r.source')} OR ${isField('r.destination')})`;
+  params.push(...atParams, FIELD_PREFIX, ...atParams, FIELD_PREFIX, FIELD_PREFIX, FIELD_PREFIX);
   if (query.between) {
     const { start, end } = query.between;
     sql +=

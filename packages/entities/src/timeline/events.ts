@@ -64,9 +64,7 @@ export type ChangeGenerator = (
   category: ChangeCategory,
 ) => ChangeEvent[];
 
-/** A schema field's urn (DataHub's SchemaFieldUtils.generateSchemaFieldUrn: the path's parentheses and commas escaped). */
-export const schemaFieldUrn = (datasetUrn: string, fieldPath: string) =>
-  `urn:li:schemaField:(${datasetUrn},${fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C')})`;
+export { schemaFieldUrn } from '../model/relationships';
 
 const FIELD_PATH_V2 = '[version=2.0]';
 /** A v2 field path as a v1 one (type and version segments dropped), as DataHub's downgradeFieldPath; v1 paths unchanged. */

@@ -423,10 +423,11 @@ describe("Business attributes, as DataHub's BusinessAttributeMapper and business
       status: null,
       ownership: null,
     });
-    // A field that carries nothing answers null; an urn of another type is no business attribute.
+    // A field that carries nothing answers no attribute (the field itself answers from its urn, as DataHub's
+    // SchemaFieldType); an urn of another type is no business attribute.
     const none =
       await run(`{ entity(urn: "${EMAIL_FIELD}") { ... on SchemaFieldEntity { businessAttributes { businessAttribute { associatedUrn } } } }
       other: businessAttribute(urn: "${ORDERS}") { urn } }`);
-    expect(none.data).toEqual({ entity: null, other: null });
+    expect(none.data).toEqual({ entity: { businessAttributes: null }, other: null });
   });
 });

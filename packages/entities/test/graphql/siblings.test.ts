@@ -2,7 +2,7 @@ import { Privilege } from '@mds/auth';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { applyPatch } from '../../src/model/patch';
 import { createEntities, createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
 import { ds, errorOf, upsert } from './edit-support';
@@ -182,5 +182,33 @@ describe("Dataset.siblingsSearch, as DataHub's SiblingsSearchResolver: the one s
     // Every one of them is called actor: a query for another name finds none of them, though it is in the index.
     expect((await search({ query: 'actor', count: 10 })).total).toBe(4);
     expect((await search({ query: 'payment', count: 10 })).total).toBe(0);
+  });
+});
+
+describe("siblingsSearch of every hit of a search page (the UI's search results ask it of each dataset)", () => {
+  const PAGE = `query page($count: Int!) {
+    searchAcrossEntities(input: { types: [DATASET], query: "*", start: 0, count: $count }) {
+      searchResults { entity { urn ... on Dataset { siblingsSearch(input: { query: "*", count: 1 }) { nextScrollId count total searchResults { entity { urn type } } } } } }
+    }
+  }`;
+
+  it('answers each as its own search would, from one search of the index per 25 hits rather than one per hit', async () => {
+    const api = await goldenGraphql(databases, [GOLDEN]);
+    const searches = vi.spyOn(api.entities.search, 'search');
+    const { searchAcrossEntities } = await api.query(PAGE, { count: 40 });
+    const hits = searchAcrossEntities.searchResults as { entity: { urn: string; siblingsSearch: unknown } }[];
+    expect(hits.length).toBeGreaterThan(25);
+    // The page's search, then one for the siblings of the first 25 hits and one for the rest.
+    expect(searches).toHaveBeenCalledTimes(1 + Math.ceil(hits.length / 25));
+    searches.mockRestore();
+    let withSiblings = 0;
+    for (const hit of hits) {
+      const alone = (await api.query(SEARCH, { urn: hit.entity.urn, input: { query: '*', count: 1 } })).dataset.siblingsSearch;
+      expect(hit.entity.siblingsSearch).toEqual(alone);
+      if (alone.total > 0) withSiblings += 1;
+    }
+    expect(withSiblings).toBe(30);
+    const table = hits.find((hit) => hit.entity.urn === TABLE)!.entity.siblingsSearch;
+    expect(table).toEqual({ nextScrollId: null, count: 1, total: 1, searchResults: [{ entity: { urn: MODEL, type: 'DATASET' } }] });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LINEAGE_EDGE_KINDS, lineageEdges } from '../../src/model/lineage';
-import { RELATIONSHIP_TYPES, edgesOf } from '../../src/model/relationships';
+import { RELATIONSHIP_TYPES, declaresEdges, edgesOf, fieldEdgesOf } from '../../src/model/relationships';
 
 const JDOE = 'urn:li:corpuser:jdoe';
 const ADMINS = 'urn:li:corpGroup:admins';
@@ -59,6 +59,12 @@ describe('LINEAGE_EDGE_KINDS', () => {
       ['dataProcessInstanceOutput', 'DataProcessInstanceProduces', false],
     ]);
     expect(kinds('corpuser')).toEqual([]);
+    // Column-level lineage: a field DownstreamOf the fields it is computed from, by the aspect declaring it elsewhere.
+    expect(kinds('schemaField')).toEqual([
+      ['dataJobInputOutput', 'DownstreamOf', true],
+      ['inputFields', 'DownstreamOf', true],
+      ['upstreamLineage', 'DownstreamOf', true],
+    ]);
     expect(LINEAGE_EDGE_KINDS.some((kind) => kind.type === 'OwnedBy' || kind.aspect === 'groupMembership')).toBe(false);
   });
 
@@ -341,5 +347,64 @@ describe('edgesOf on malformed values', () => {
       { type: 'Consumes', destination: ORDERS },
       { type: 'DownstreamOf', destination: CLEAN },
     ]);
+  });
+});
+
+describe('fieldEdgesOf (column-level lineage, as DataHub indexes it beside @Relationship)', () => {
+  const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+
+  it('a fineGrainedLineage: every downstream DownstreamOf every upstream; the lineages read up to one lacking a list', () => {
+    const value = {
+      upstreams: [{ dataset: ORDERS, type: 'TRANSFORMED', auditStamp: STAMP }],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          downstreamType: 'FIELD',
+          upstreams: [field(ORDERS, 'id'), field(USERS, 'id')],
+          downstreams: [field(REVENUE, 'id')],
+        },
+        { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(ORDERS, 'id')], downstreams: [field(REVENUE, 'id')] },
+        { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(ORDERS, 'amount')] },
+        { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(ORDERS, 'x')], downstreams: [field(REVENUE, 'x')] },
+      ],
+    };
+    const expected = [
+      { source: field(REVENUE, 'id'), type: 'DownstreamOf', destination: field(ORDERS, 'id') },
+      { source: field(REVENUE, 'id'), type: 'DownstreamOf', destination: field(USERS, 'id') },
+    ];
+    expect(fieldEdgesOf(REVENUE, 'upstreamLineage', value)).toEqual(expected);
+    expect(
+      fieldEdgesOf(EXTRACT, 'dataJobInputOutput', {
+        inputDatasets: [],
+        outputDatasets: [],
+        fineGrainedLineages: value.fineGrainedLineages,
+      }),
+    ).toEqual(expected);
+    // The dataset's own @Relationship edges still name the upstream fields.
+    expect(bare('upstreamLineage', value).map((e) => e.destination)).toContain(field(ORDERS, 'id'));
+  });
+
+  it("a chart's inputFields: its own field (path escaped) DownstreamOf the field it reads", () => {
+    const value = {
+      fields: [
+        {
+          schemaFieldUrn: field(ORDERS, 'amount'),
+          schemaField: { fieldPath: 'sum(amount, usd)', nativeDataType: 'int', type: { type: {} } },
+        },
+        { schemaFieldUrn: field(ORDERS, 'id') },
+      ],
+    };
+    expect(fieldEdgesOf(CHART_A, 'inputFields', value)).toEqual([
+      { source: field(CHART_A, 'sum%28amount%2C usd%29'), type: 'DownstreamOf', destination: field(ORDERS, 'amount') },
+    ]);
+    expect(declaresEdges('inputFields')).toBe(true);
+  });
+
+  it('nothing from other aspects or values of the wrong shape', () => {
+    expect(fieldEdgesOf(ORDERS, 'globalTags', tags(PII))).toEqual([]);
+    expect(fieldEdgesOf(ORDERS, 'upstreamLineage', { fineGrainedLineages: 'no' })).toEqual([]);
+    expect(
+      fieldEdgesOf(ORDERS, 'upstreamLineage', { fineGrainedLineages: [{ upstreams: [7], downstreams: [field(ORDERS, 'a')] }] }),
+    ).toEqual([]);
   });
 });

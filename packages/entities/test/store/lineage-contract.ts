@@ -215,5 +215,118 @@ export function describeLineageContract(name: string, databases: Pick<TestSqlDat
       ]);
       expect((await store.adjacent(ds('h00'), lineageEdges('UPSTREAM')))[0]).toMatchObject({ urn: H, manual: true, createdOn: 9000 });
     });
+
+    it('column-level lineage: fields DownstreamOf fields, replaced with the declaring aspect and gone with it or its entity', async () => {
+      const store = await graphStore();
+      const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+      const fineGrained = (urn: string, ...lineages: { downstreams?: string[]; upstreams: string[] }[]): TestWrite => ({
+        urn,
+        aspect: 'upstreamLineage',
+        changeType: 'UPSERT',
+        value: {
+          upstreams: [{ dataset: A, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:jdoe' } }],
+          fineGrainedLineages: lineages.map((l) => ({ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', ...l })),
+        },
+      });
+      await store.write(
+        [
+          keyed(fineGrained(B, { downstreams: [field(B, 'id')], upstreams: [field(A, 'id'), field(A, 'key')] })),
+          keyed(fineGrained(C, { downstreams: [field(C, 'id')], upstreams: [field(B, 'id')] })),
+        ],
+        audit,
+        anything,
+      );
+      const walk = walkOf(store);
+      const ghosts = { includeGhosts: true };
+      expect(degrees(await walk(field(C, 'id'), 'UPSTREAM', ghosts))).toEqual([
+        [field(B, 'id'), 1],
+        [field(A, 'id'), 2],
+        [field(A, 'key'), 2],
+      ]);
+      expect(degrees(await walk(field(A, 'key'), 'DOWNSTREAM', ghosts))).toEqual([
+        [field(B, 'id'), 1],
+        [field(C, 'id'), 2],
+      ]);
+      // The dataset's own edge to an upstream field (the model's @Relationship) stays beside them.
+      expect((await store.adjacent(B, lineageEdges('UPSTREAM'))).map((e) => e.urn)).toEqual([A, field(A, 'id'), field(A, 'key')]);
+
+      // A new value replaces the edges of the old one (DataHub stops at a lineage lacking its downstreams).
+      await store.write(
+        [
+          keyed(
+            fineGrained(
+              B,
+              { downstreams: [field(B, 'name')], upstreams: [field(A, 'name')] },
+              { upstreams: [field(A, 'x')] },
+              { downstreams: [field(B, 'z')], upstreams: [field(A, 'z')] },
+            ),
+          ),
+        ],
+        audit,
+        anything,
+      );
+      expect(degrees(await walk(field(C, 'id'), 'UPSTREAM', ghosts))).toEqual([[field(B, 'id'), 1]]);
+      expect(degrees(await walk(field(B, 'name'), 'UPSTREAM', ghosts))).toEqual([[field(A, 'name'), 1]]);
+      expect((await walk(field(B, 'z'), 'UPSTREAM', ghosts)).entities).toEqual([]);
+
+      await store.deleteAspects(B, ['upstreamLineage']);
+      expect((await walk(field(B, 'name'), 'UPSTREAM', ghosts)).entities).toEqual([]);
+      await store.deleteEntity(C);
+      expect((await walk(field(C, 'id'), 'UPSTREAM', ghosts)).entities).toEqual([]);
+    });
+
+    it('column-level lineage of a data job and a chart’s input fields; reindex rebuilds them', async () => {
+      const store = await graphStore();
+      const field = (parent: string, path: string) => `urn:li:schemaField:(${parent},${path})`;
+      const CHART = 'urn:li:chart:(looker,revenue)';
+      await store.write(
+        [
+          keyed({
+            urn: JOB,
+            aspect: 'dataJobInputOutput',
+            changeType: 'UPSERT',
+            value: {
+              inputDatasets: [D],
+              outputDatasets: [OUT],
+              fineGrainedLineages: [
+                { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(D, 'a')], downstreams: [field(OUT, 'a')] },
+              ],
+            },
+          }),
+          keyed({
+            urn: CHART,
+            aspect: 'inputFields',
+            changeType: 'UPSERT',
+            value: {
+              fields: [
+                {
+                  schemaFieldUrn: field(OUT, 'a'),
+                  schemaField: {
+                    fieldPath: 'amount (usd)',
+                    nativeDataType: 'int',
+                    type: { type: { 'com.linkedin.schema.NumberType': {} } },
+                  },
+                },
+              ],
+            },
+          }),
+        ],
+        audit,
+        anything,
+      );
+      const chartField = field(CHART, 'amount %28usd%29');
+      const ghosts = { includeGhosts: true };
+      expect(degrees(await walkOf(store)(chartField, 'UPSTREAM', ghosts))).toEqual([
+        [field(OUT, 'a'), 1],
+        [field(D, 'a'), 2],
+      ]);
+      await store.reindex();
+      expect(degrees(await walkOf(store)(chartField, 'UPSTREAM', ghosts))).toEqual([
+        [field(OUT, 'a'), 1],
+        [field(D, 'a'), 2],
+      ]);
+      await store.deleteEntity(JOB);
+      expect(degrees(await walkOf(store)(chartField, 'UPSTREAM', ghosts))).toEqual([[field(OUT, 'a'), 1]]);
+    });
   });
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "entity_relationship" ADD COLUMN "lifecycleowner" varchar(500) COLLATE "C";--> statement-breakpoint
+CREATE INDEX "entity_relationship_lifecycleowner" ON "entity_relationship" USING btree ("lifecycleowner","aspect");
