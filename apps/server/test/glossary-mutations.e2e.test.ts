@@ -61,6 +61,17 @@ describe('createGlossaryNode, createGlossaryTerm (CreateGlossaryNodeResolver, Cr
     expect(await rootTerms()).not.toContain(termUrn);
   });
 
+  it('creates a node with no description (the modal sends null when none is typed) with an empty definition', async () => {
+    // GlossaryNodeInfo's definition is required: found by driving DataHub's built UI (docs/webui.md), where this failed.
+    const node = await sendUiMutation(mds, 'createGlossaryNode', {
+      change: (v) => Object.assign(v.input, { name: 'Undescribed', description: null }),
+    });
+    expect(node.body.errors).toBeUndefined();
+    const nodeUrn: string = node.body.data.createGlossaryNode;
+    expect(await storedAspect(mds, nodeUrn, 'glossaryNodeInfo')).toEqual({ name: 'Undescribed', definition: '' });
+    expect(await rootNodes()).toContainEqual({ urn: nodeUrn, properties: { name: 'Undescribed' } });
+  });
+
   it('refuses a name taken at the same level, an id taken, a parent that is no node, and a Reader', async () => {
     const again = await sendUiMutation(mds, 'createGlossaryTerm');
     expect(graphqlError(again as never)).toEqual({

@@ -116,6 +116,10 @@ const MODEL_FIELDS: ReadonlyMap<string, ModelField> = (() => {
       if (field.hasValuesFieldName) declare(field.hasValuesFieldName, 'boolean');
       if (field.numValuesFieldName) declare(field.numValuesFieldName, 'number');
     }
+  // DataHub's web UI filters on `hasFailingAssertions` (its search filter, a lineage tab's upstream health), a field
+  // no aspect of DataHub's open-source model declares: its Elasticsearch answers a term on that unmapped field with no
+  // hits, not an error. Here it is a boolean field no document carries, so the filter matches nothing the same way.
+  declare('hasFailingAssertions', 'boolean');
   return fields;
 })();
 const kindOf = (field: string): ValueKind =>

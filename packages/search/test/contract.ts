@@ -411,6 +411,12 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       expect(await where('deprecated', ['true'])).toEqual([dataset('old').urn]);
       expect(await where('hasOwners', ['true'])).toEqual([dataset('new').urn]);
       expect(await where('numActiveIncidents', ['2'])).toEqual([dataset('old').urn]);
+      // DataHub's UI filters on hasFailingAssertions (UpstreamHealth.tsx), which no open-source aspect declares:
+      // no document matches it, and its negation matches every one, as on DataHub's Elasticsearch.
+      expect(await where('hasFailingAssertions', ['true'])).toEqual([]);
+      expect(
+        urnsOf(await index.search({ ...all, filters: [[{ field: 'hasFailingAssertions', values: ['true'], negated: true }]] })).sort(),
+      ).toEqual([dataset('bare').urn, dataset('new').urn, dataset('old').urn].sort());
       // A name the model does not declare is still the caller's mistake.
       await expect(index.search({ ...all, filters: [[{ field: 'deprecatedd', values: ['true'] }]] })).rejects.toThrow(
         'Unknown filter field deprecatedd',

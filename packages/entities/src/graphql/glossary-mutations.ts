@@ -72,10 +72,10 @@ export function glossaryMutationResolvers(service: EntityService, search: Search
       throw badRequest(`${label} with this name already exists at this level of the Business Glossary`);
     if (idOf(urn, entityType) !== id) throw badRequest(`Invalid ${label} id: ${JSON.stringify(id)}`);
     if (await reader.exists(urn)) throw badRequest(`This ${label} already exists!`);
+    // Both info aspects require a definition: an empty one without a description (DataHub's resolvers do the same).
+    const definition = input.description ?? '';
     const info =
-      entityType === 'glossaryTerm'
-        ? { name: input.name, termSource: 'INTERNAL', definition: input.description ?? '' }
-        : { name: input.name, ...(input.description == null ? {} : { definition: input.description }) };
+      entityType === 'glossaryTerm' ? { name: input.name, termSource: 'INTERNAL', definition } : { name: input.name, definition };
     const stamp = { time: now(), actor: actor.urn };
     // The creator owns what it created (DataHub's OwnerUtils.addCreatorAsOwner).
     const ownership = creatorOwnership(stamp);
