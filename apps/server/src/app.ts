@@ -73,7 +73,7 @@ const RESTLI_PREFIXES = ['/', '/gms/', '/api/gms/'];
 const JSON_ROUTE_PREFIXES = ['', '/api/gms'];
 const RESTLI_EXCEPTION_CLASS = 'com.linkedin.restli.server.RestLiServiceException';
 /** Resources whose failures carry Rest.li's error body and header (entities-api §2); `operations` keeps its own. */
-const RESTLI_ERROR_RESOURCES = new Set(['aspects', 'entities', 'entitiesV2', 'relationships']);
+const RESTLI_ERROR_RESOURCES = new Set(['aspects', 'entities', 'entitiesV2', 'relationships', 'runs']);
 const RESTLI_PROTOCOL_HEADER = 'x-restli-protocol-version';
 
 /** What one request turned out to be, for its log line and its metrics. */

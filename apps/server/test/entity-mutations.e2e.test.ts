@@ -5,6 +5,7 @@ import { startMds, type Mds } from './support/mds';
 // Deprecation, domains and soft delete over GraphQL (entities-api §10), read back over Rest.li and GraphQL.
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 const USERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
+const PEOPLE = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.people,PROD)';
 const ABSENT = 'urn:li:dataset:(urn:li:dataPlatform:hive,never,PROD)';
 const MARKETING = 'urn:li:domain:marketing';
 
@@ -73,6 +74,60 @@ describe('deprecation', () => {
     await batch([USERS, ORDERS]);
     expect(await aspect(USERS, 'deprecation')).toMatchObject({ deprecated: true, note: 'old' });
     expect(await aspect(ORDERS, 'deprecation')).toMatchObject({ deprecated: true, note: 'old' });
+  });
+
+  it('a replacement is written and read back as an entity; leaving it out removes it (UpdateDeprecationResolver)', async () => {
+    const set = (input: Record<string, unknown>) =>
+      mds.graphql(`mutation ($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }`, { input });
+    expect((await set({ urn: ORDERS, deprecated: true, note: 'moved', replacement: USERS })).body).toEqual({
+      data: { updateDeprecation: true },
+    });
+    expect(await aspect(ORDERS, 'deprecation')).toEqual({
+      deprecated: true,
+      note: 'moved',
+      actor: 'urn:li:corpuser:datahub',
+      replacement: USERS,
+    });
+    const read = async () =>
+      (await mds.graphql(`query { dataset(urn: "${ORDERS}") { deprecation { replacement { urn type } } } }`)).body.data.dataset.deprecation;
+    expect(await read()).toEqual({ replacement: { urn: USERS, type: 'DATASET' } });
+    // DataHub's resolver ignores subResource on this mutation: the entity's own deprecation is set.
+    await set({ urn: ORDERS, deprecated: true, note: 'kept', subResourceType: 'DATASET_FIELD', subResource: 'id' });
+    expect(await aspect(ORDERS, 'deprecation')).toEqual({ deprecated: true, note: 'kept', actor: 'urn:li:corpuser:datahub' });
+    expect(await read()).toEqual({ replacement: null });
+    expect(graphqlError(await set({ urn: ORDERS, deprecated: true, replacement: 'not-a-urn' }))?.code).toBe(422);
+    expect(await aspect(ORDERS, 'deprecation')).toMatchObject({ note: 'kept' });
+  });
+
+  it('batchUpdateDeprecation writes the replacement, and a field resource deprecates its schemaField (DeprecationUtils)', async () => {
+    await upsert('dataset', PEOPLE, 'datasetProperties', { name: 'people', customProperties: {} });
+    await upsert('dataset', PEOPLE, 'schemaMetadata', {
+      schemaName: 'users',
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+      fields: [{ fieldPath: 'email', nativeDataType: 'string', type: { type: { 'com.linkedin.schema.StringType': {} } } }],
+    });
+    const batch = (resources: Record<string, unknown>[]) =>
+      mds.graphql(`mutation ($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }`, {
+        input: { deprecated: true, note: 'gone', replacement: ORDERS, resources },
+      });
+    const field = { resourceUrn: PEOPLE, subResourceType: 'DATASET_FIELD' };
+    expect((await batch([{ ...field, subResource: 'email' }])).body).toEqual({ data: { batchUpdateDeprecation: true } });
+    const fieldUrn = `urn:li:schemaField:(${PEOPLE},email)`;
+    expect(await aspect(fieldUrn, 'deprecation')).toEqual({
+      deprecated: true,
+      note: 'gone',
+      actor: 'urn:li:corpuser:datahub',
+      replacement: ORDERS,
+    });
+    expect(await aspect(PEOPLE, 'deprecation')).toBeUndefined();
+    expect(graphqlError(await batch([{ ...field, subResource: 'phone' }]))).toEqual({
+      message: `Failed to update ${PEOPLE} & field phone. Field phone does not exist in the datasets schema.`,
+      code: 400,
+    });
+    expect(await aspect(`urn:li:schemaField:(${PEOPLE},phone)`, 'deprecation')).toBeUndefined();
   });
 });
 

@@ -31,5 +31,6 @@ export { createEntityGraphql } from './graphql/module';
 export { ownerEntity, toGraphQLOwnership } from './graphql/ownership';
 export type { EntityFace } from './graphql/request-loaders';
 export { pointer } from './graphql/mutation-support';
+export { ownershipFromUpdate } from './graphql/update-mutations';
 export type { DescriptionHandler } from './graphql/description';
 export { supportsPatch } from './model/patch';

@@ -3,7 +3,7 @@ import type { Actor, ApiContext } from './context';
 import { badRequest } from './errors';
 
 /** Rest.li resources this server answers actions on (`/<resource>?action=<name>`). */
-export type RestliResource = 'operations' | 'aspects' | 'entities';
+export type RestliResource = 'operations' | 'aspects' | 'entities' | 'runs';
 
 /** Rest.li resources read with GET: `/<resource>/<key>` or `/<resource>?<query>` (entities-api §7). */
 export type RestliReadResource = 'aspects' | 'entities' | 'entitiesV2' | 'relationships';

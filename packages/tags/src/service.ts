@@ -1,7 +1,17 @@
 import { Privilege } from '@mds/auth';
-import { anyOf, ItemWriteError, pointer, SYSTEM_ACTOR, type Edit, type EntityService, type Grant, type StoredAspect } from '@mds/entities';
+import {
+  anyOf,
+  ItemWriteError,
+  ownershipFromUpdate,
+  pointer,
+  SYSTEM_ACTOR,
+  type Edit,
+  type EntityService,
+  type Grant,
+  type StoredAspect,
+} from '@mds/entities';
 import type { SearchIndex } from '@mds/search';
-import { badRequest, notFound, type Actor } from '@mds/schema';
+import { badRequest, notFound, type Actor, type OwnershipUpdate } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { parsePage, parseTextQuery } from './search-query';
 import type { AuditStamp, MatchedField, NewTag, Tag, TagChanges, TagOwner, TagOwnership, TagSearch, TagSearchPage } from './types';
@@ -94,13 +104,16 @@ export class TagService {
     return tags;
   }
 
-  /** Renames a tag and, unless `changes.description` is undefined, replaces its description. */
+  /**
+   * Renames a tag and, unless `changes.description` is undefined, replaces its description; with `changes.ownership`
+   * its owners are replaced in the same write.
+   */
   async update(urn: string, changes: TagChanges, actor: Actor): Promise<Tag> {
     const grant = await this.#entities.authorize(actor, MANAGE);
     const id = parseTagUrn(urn);
     const name = validateName(changes.name);
     const description = validateDescription(changes.description);
-    return this.#change(grant, urn, id, description === undefined ? { name } : { name, description });
+    return this.#change(grant, urn, id, description === undefined ? { name } : { name, description }, changes.ownership ?? undefined);
   }
 
   async setColor(urn: string, colorHex: string, actor: Actor): Promise<Tag> {
@@ -182,12 +195,16 @@ export class TagService {
     return { time: this.#now(), actor };
   }
 
-  /** Merges `changes` into the latest `tagProperties`, lost to no concurrent change (the entity service's update). */
+  /**
+   * Merges `changes` into the latest `tagProperties`, lost to no concurrent change (the entity service's update);
+   * `ownership`, when given, replaces the tag's owners in the same write.
+   */
   async #change(
     grant: Grant,
     urn: string,
     id: string,
     changes: { name?: string; description?: string | null; colorHex?: string },
+    ownership?: OwnershipUpdate,
   ): Promise<Tag> {
     const stamp = this.#stamp(grant.actor.urn);
     const before = await this.get(urn);
@@ -197,8 +214,15 @@ export class TagService {
       if (properties.description === null) delete properties.description;
       return properties;
     };
-    const { value, written } = await this.#entities.update(grant, { urn, aspect: 'tagProperties' }, merge, stamp);
-    return { ...propertiesOf(before, value), lastModified: written ? stamp : before.lastModified };
+    const owners = ownership && { urn, aspect: 'ownership', modify: () => ownershipFromUpdate(ownership, stamp) };
+    const [properties, owned] = await this.#entities.updateAll(
+      grant,
+      [{ urn, aspect: 'tagProperties', modify: merge }, ...(owners ? [owners] : [])],
+      stamp,
+    );
+    const written = properties!.written || owned?.written === true;
+    const tag = owned ? { ...before, ownership: ownershipOf(owned.value) } : before;
+    return { ...propertiesOf(tag, properties!.value), lastModified: written ? stamp : before.lastModified };
   }
 }
 
@@ -206,6 +230,12 @@ const UNKNOWN_STAMP: AuditStamp = { time: 0, actor: 'urn:li:corpuser:unknown' };
 const tagNotFound = (urn: string) => notFound(`Tag ${urn} does not exist`);
 
 const tagEdit = (urn: string, aspect: string, changeType: Edit['changeType'], value: unknown): Edit => ({ urn, aspect, changeType, value });
+
+/** A tag's owners from its `ownership` aspect. */
+const ownershipOf = (ownership: Record<string, unknown>): TagOwnership => ({
+  owners: Array.isArray(ownership.owners) ? ownership.owners.filter((o): o is TagOwner => typeof o?.owner === 'string') : [],
+  lastModified: isStamp(ownership.lastModified) ? ownership.lastModified : UNKNOWN_STAMP,
+});
 
 /** A tag from its stored aspects; null without its key (no such entity). */
 function toTag(urn: string, id: string, aspects: ReadonlyMap<string, StoredAspect>): Tag | null {
@@ -220,12 +250,7 @@ function toTag(urn: string, id: string, aspects: ReadonlyMap<string, StoredAspec
     name: id,
     description: null,
     colorHex: null,
-    ownership: ownership
-      ? {
-          owners: Array.isArray(ownership.owners) ? ownership.owners.filter((o): o is TagOwner => typeof o?.owner === 'string') : [],
-          lastModified: isStamp(ownership.lastModified) ? ownership.lastModified : UNKNOWN_STAMP,
-        }
-      : null,
+    ownership: ownership ? ownershipOf(ownership) : null,
     created: { time: key.createdOn, actor: key.createdBy },
     lastModified: { time: newest.createdOn, actor: newest.createdBy },
   };

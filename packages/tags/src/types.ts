@@ -1,3 +1,5 @@
+import type { OwnershipUpdate } from '@mds/schema';
+
 /** Who did something to a tag, and when (milliseconds since the epoch). */
 export interface AuditStamp {
   time: number;
@@ -45,6 +47,8 @@ export interface TagChanges {
   name: string;
   /** `undefined` keeps the current description, `null` removes it. */
   description?: string | null;
+  /** When given, the tag's owners are replaced by these (written with the name, all or none). */
+  ownership?: OwnershipUpdate | null;
 }
 
 export interface TagSearch {

@@ -170,6 +170,33 @@ describe('updateTag', () => {
     });
   });
 
+  it('replaces the owners with the ownership given, with the name, all or none (TagUpdateInput.ownership)', async () => {
+    const { run } = await withPii();
+    const ownership = {
+      owners: [
+        { owner: 'urn:li:corpuser:ana', type: 'BUSINESS_OWNER' },
+        { owner: 'urn:li:corpGroup:data', type: 'TECHNICAL_OWNER' },
+      ],
+    };
+    const input = { urn: 'urn:li:tag:pii', name: 'Personal', ownership };
+    expect((await run(editor, UPDATE, { urn: 'urn:li:tag:pii', input })).errors).toBeUndefined();
+    const { data } = await run(editor, TAG, { urn: 'urn:li:tag:pii' });
+    const tag = data!.tag as { properties: unknown; ownership: { owners: unknown[]; lastModified: unknown } };
+    expect(tag.properties).toEqual({ name: 'Personal', description: 'Personal data', colorHex: null });
+    expect(tag.ownership.owners).toEqual([
+      { owner: { urn: 'urn:li:corpuser:ana', username: 'ana' }, type: 'BUSINESS_OWNER', associatedUrn: 'urn:li:tag:pii' },
+      { owner: {}, type: 'TECHNICAL_OWNER', associatedUrn: 'urn:li:tag:pii' },
+    ]);
+    expect(tag.ownership.lastModified).toEqual({ time: T0 + 1_000, actor: 'urn:li:corpuser:editor' });
+    // Without ownership the owners stay; an owner that is no urn writes nothing, the name included.
+    await run(editor, UPDATE, { urn: 'urn:li:tag:pii', input: { urn: 'urn:li:tag:pii', name: 'Renamed' } });
+    const bad = { urn: 'urn:li:tag:pii', name: 'Broken', ownership: { owners: [{ owner: 'ana', type: 'NONE' }] } };
+    expect(onlyError(await run(editor, UPDATE, { urn: 'urn:li:tag:pii', input: bad }))).toMatchObject({ extensions: { code: 422 } });
+    const after = (await run(editor, TAG, { urn: 'urn:li:tag:pii' })).data!.tag as typeof tag;
+    expect(after.properties).toMatchObject({ name: 'Renamed' });
+    expect(after.ownership.owners).toHaveLength(2);
+  });
+
   it('refuses an input urn that differs from the urn argument', async () => {
     const { run, store } = await withPii();
     const result = await run(editor, UPDATE, { urn: 'urn:li:tag:pii', input: { urn: 'urn:li:tag:other', name: 'X' } });

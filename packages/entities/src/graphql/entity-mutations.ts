@@ -1,7 +1,8 @@
 import { Privilege } from '@mds/auth';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
-import type { Edit, EntityService, Grant } from '../service';
-import { entityTypeOf, graphqlReader, writeAll } from './mutation-support';
+import { editPrivileges, type Edit, type EntityService, type Grant } from '../service';
+import { schemaFieldUrn } from '../timeline/events';
+import { entityTypeOf, fieldOf, graphqlReader, requireSchemaField, writeAll } from './mutation-support';
 
 const DEPRECATION = [Privilege.EDIT_ENTITY_DEPRECATION];
 const DOMAINS = [Privilege.EDIT_ENTITY_DOMAINS];
@@ -16,13 +17,23 @@ const urnsOf = (refs: Refs) => refs.flatMap((r) => (r ? [r.resourceUrn] : []));
  * every resource, all checked (privilege, existence, DataHub's texts) before any is written, in one write.
  */
 export function entityMutationResolvers(service: EntityService): MutationResolvers {
-  /** Writes `value` as `aspect` on each urn the grant covers, after checking each exists (`absent`: the text if not). */
-  const write = async (grant: Grant, urns: readonly string[], aspect: string, value: unknown, absent: (urn: string) => string) => {
+  /**
+   * Writes `value` as `aspect` on each urn the grant covers, after checking each exists (`absent`: the text if not);
+   * `target` names where a urn's aspect goes when not on the urn itself (a field of it).
+   */
+  const write = async (
+    grant: Grant,
+    urns: readonly string[],
+    aspect: string,
+    value: unknown,
+    absent: (urn: string) => string,
+    target?: (urn: string, index: number) => Promise<string>,
+  ) => {
     const reader = graphqlReader(service, grant.actor);
     const edits: Edit[] = [];
-    for (const urn of urns) {
+    for (const [index, urn] of urns.entries()) {
       if (!(await entityTypeOf(reader, urn))) throw badRequest(absent(urn));
-      edits.push({ urn, aspect, changeType: 'UPSERT', value });
+      edits.push({ urn: target ? await target(urn, index) : urn, aspect, changeType: 'UPSERT', value });
     }
     return writeAll(service, grant, edits);
   };
@@ -36,11 +47,13 @@ export function entityMutationResolvers(service: EntityService): MutationResolve
     absent: (urn: string) => string,
   ) => write(await service.authorizeEdit(actor, urns, privileges), urns, aspect, value, absent);
 
-  const deprecation = (actor: Actor, input: { deprecated: boolean; decommissionTime?: number | null; note?: string | null }) => ({
+  type DeprecationInput = { deprecated: boolean; decommissionTime?: number | null; note?: string | null; replacement?: string | null };
+  const deprecation = (actor: Actor, input: DeprecationInput) => ({
     deprecated: input.deprecated,
     note: input.note ?? '',
     actor: actor.urn,
     ...(input.decommissionTime == null ? {} : { decommissionTime: input.decommissionTime }),
+    ...(input.replacement == null ? {} : { replacement: input.replacement }),
   });
   const resourceAbsent = (urn: string) => `Failed to update resource with urn ${urn}. Entity does not exist.`;
   const checkDomain = async (actor: Actor, domainUrn: string, message: string) => {
@@ -52,8 +65,22 @@ export function entityMutationResolvers(service: EntityService): MutationResolve
       const absent = (urn: string) => `Failed to update deprecation for Entity ${urn}. Entity does not exist.`;
       return edit(actor, DEPRECATION, [input.urn], 'deprecation', deprecation(actor, input), absent);
     },
-    batchUpdateDeprecation: async (_parent, { input }, { actor }) =>
-      edit(actor, DEPRECATION, urnsOf(input.resources), 'deprecation', deprecation(actor, input), resourceAbsent),
+    batchUpdateDeprecation: async (_parent, { input }, { actor }) => {
+      // DataHub's DeprecationUtils: a resource naming a field deprecates that field's schemaField entity, decided by
+      // the privilege on the resource.
+      const refs = input.resources.flatMap((r) => (r ? [r] : []));
+      const urns = refs.map((r) => r.resourceUrn);
+      const fields = refs.map((r) => fieldOf(r.resourceUrn, r));
+      const targets = urns.map((urn, i) => (fields[i] === undefined ? urn : schemaFieldUrn(urn, fields[i])));
+      const grant = await service.authorizeFor(actor, editPrivileges(DEPRECATION), urns, targets);
+      const reader = graphqlReader(service, actor);
+      const target = async (urn: string, index: number) => {
+        const field = fields[index];
+        if (field !== undefined) await requireSchemaField(reader, urn, field);
+        return targets[index]!;
+      };
+      return write(grant, urns, 'deprecation', deprecation(actor, input), resourceAbsent, target);
+    },
     setDomain: async (_parent, { entityUrn, domainUrn }, { actor }) => {
       const grant = await service.authorizeEditOrGlossary(actor, [entityUrn], DOMAINS);
       await checkDomain(actor, domainUrn, `Failed to add Entity ${entityUrn} to Domain ${domainUrn}. Domain does not exist.`);

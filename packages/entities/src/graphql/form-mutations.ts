@@ -1,12 +1,12 @@
 import { Privilege } from '@mds/auth';
 import { isJsonObject, MAX_PAGE_SIZE } from '@mds/core';
-import type { SearchIndex } from '@mds/search';
+import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import { badRequest, type Actor, type MutationResolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
 import { anyOf, editPrivileges, formInfoOf, type Edit, type EntityService, type Grant } from '../service';
 import { urnArgument } from './common-fields';
 import type { Json } from './mapping/convert';
-import { graphqlReader, writeAll, writeCreate } from './mutation-support';
+import { graphqlReader, writeCreate } from './mutation-support';
 import { primitive, valueViolation } from './structured-properties';
 import { entityRef } from './typenames';
 
@@ -34,6 +34,13 @@ const WITH_FORMS = [
   'schemaField',
   'dataProduct',
 ];
+/** The entity types a dynamic assignment searches (DataHub's SearchBasedFormAssignmentManager: WITH_FORMS but fields). */
+const DYNAMIC_TYPES = WITH_FORMS.filter((type) => type !== 'schemaField');
+/**
+ * The most assets one dynamic assignment assigns, in its one write: a filter matching more is refused (400) and nothing
+ * is written. DataHub scrolls any number in a background thread; mds assigns within the request, all or none.
+ */
+export const MAX_DYNAMIC_ASSETS = 1_000;
 
 type Stamp = { time: number; actor: string };
 type Association = { urn: string; completedPrompts: Json[]; incompletePrompts: Json[] } & Json;
@@ -50,6 +57,16 @@ interface PromptInput {
   type: string;
   required?: boolean | null;
   structuredPropertyParams?: { urn: string } | null;
+}
+
+/**
+ * The forms aspect with `formUrn` added to its incomplete forms, every prompt of the form incomplete; undefined when
+ * the form is already on the asset (DataHub's FormService.buildAssignFormChange).
+ */
+function withForm(forms: FormsAspect, formUrn: string, info: Json, stamp: Stamp): FormsAspect | undefined {
+  if ([...forms.incompleteForms, ...forms.completedForms].some((a) => a.urn === formUrn)) return undefined;
+  const incompletePrompts = objects(info.prompts).map((p) => ({ id: p.id, lastModified: stamp }));
+  return { ...forms, incompleteForms: [...forms.incompleteForms, { urn: formUrn, incompletePrompts, completedPrompts: [] }] };
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined. */
@@ -155,6 +172,25 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
       },
       stamp,
     );
+
+  /** The assets a dynamic assignment's filter matches: at most MAX_DYNAMIC_ASSETS, a 400 when more (or a filter the index refuses). */
+  const matching = async (filters: readonly Criterion[][]) => {
+    const query = { entityTypes: DYNAMIC_TYPES, input: '*', filters, facets: [] };
+    try {
+      const found = new Set<string>();
+      for (let start = 0; ; start += MAX_PAGE_SIZE) {
+        const page = await search.search({ ...query, start, count: MAX_PAGE_SIZE });
+        if (page.total > MAX_DYNAMIC_ASSETS)
+          throw badRequest(
+            `The filter matches ${page.total} entities; mds assigns a form dynamically to at most ${MAX_DYNAMIC_ASSETS}. Narrow the filter, or assign with batchAssignForm.`,
+          );
+        for (const hit of page.hits) found.add(hit.urn);
+        if (page.hits.length < MAX_PAGE_SIZE) return [...found];
+      }
+    } catch (error) {
+      throw error instanceof SearchQueryError ? badRequest(error.message) : error;
+    }
+  };
 
   return {
     createForm: async (_parent, { input }, { actor }) => {
@@ -264,13 +300,7 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
       await requireAssets(actor, input.entityUrns);
       const grant = await service.authorize(actor, MANAGE, input.entityUrns, 'Unable to assign form. Please contact your admin.');
       const stamp = stampOf(actor);
-      for (const asset of input.entityUrns)
-        await editForms(grant, asset, (forms) => {
-          // A form already on the asset stays as it is (DataHub's buildAssignFormChange).
-          if ([...forms.incompleteForms, ...forms.completedForms].some((a) => a.urn === input.formUrn)) return undefined;
-          const incompletePrompts = objects(info.prompts).map((p) => ({ id: p.id, lastModified: stamp }));
-          return { ...forms, incompleteForms: [...forms.incompleteForms, { urn: input.formUrn, incompletePrompts, completedPrompts: [] }] };
-        });
+      for (const asset of input.entityUrns) await editForms(grant, asset, (forms) => withForm(forms, input.formUrn, info, stamp));
       return true;
     },
 
@@ -294,9 +324,9 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
     createDynamicFormAssignment: async (_parent, { input }, { actor }) => {
       const urn = formUrnArgument(input.formUrn);
       const grant = await service.authorize(actor, MANAGE, undefined, 'Unable to assign form. Please contact your admin.');
-      if (!(await graphqlReader(service, actor).exists(urn)))
-        throw badRequest(`Form ${urn} does not exist. Skipping dynamic form assignment`);
-      // Stored as DataHub's resolver builds it (a Filter of or-ed and-groups); mds runs no job applying it.
+      const info = await formInfo(actor, urn);
+      if (!info) throw badRequest(`Form ${urn} does not exist. Skipping dynamic form assignment`);
+      // Stored as DataHub's resolver builds it (a Filter of or-ed and-groups).
       const or = input.orFilters.map((group) => ({
         and: (group.and ?? []).map((f) => ({
           field: f.field,
@@ -306,12 +336,23 @@ export function formMutationResolvers(service: EntityService, search: SearchInde
           negated: f.negated ?? false,
         })),
       }));
-      return writeAll(
-        service,
+      // Then applied as DataHub's FormAssignmentHook has SearchBasedFormAssignmentManager apply it: every asset the filter
+      // matches gets the form (one it already has keeps it as it is); the filter and the assets written together.
+      const matches = await matching(or.map((group) => group.and));
+      const stamp = stampOf(actor);
+      await service.updateAll(
         grant,
-        [{ urn, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter: { or } } }],
-        stampOf(actor),
+        [
+          { urn, aspect: 'dynamicFormAssignment', modify: () => ({ filter: { or } }) },
+          ...matches.map((asset) => ({
+            urn: asset,
+            aspect: 'forms',
+            modify: (current: Json | undefined) => withForm(formsOf(current), urn, info, stamp) ?? current ?? formsOf(undefined),
+          })),
+        ],
+        stamp,
       );
+      return true;
     },
 
     submitFormPrompt: async (_parent, { urn, input }, { actor }) => {

@@ -219,11 +219,11 @@ export function ingestionResolvers(service: EntityService, search: SearchIndex, 
         );
       },
       rollbackIngestion: async (_parent: unknown, { input }: { input: { runId: string } }, { actor }: ApiContext) => {
+        // RollbackIngestionResolver: MANAGE_INGESTION, then the entity client's rollback (a hard delete, no dry run).
         await service.authorize(actor, MANAGE);
-        throw badRequest(
-          `Rolling back an ingestion run is not supported by mds: it keeps no record of what run ${JSON.stringify(input.runId)} ` +
-            `replaced, so it cannot restore it. Delete the entities the run wrote instead (\`datahub delete\`).`,
-        );
+        await service.rollbackRun(actor, input.runId, { dryRun: false, hardDelete: true }, () => 'Failed to rollback ingestion execution');
+        // The field is a String; DataHub's resolver answers its boolean true, which GraphQL serializes as "true".
+        return 'true';
       },
     },
     IngestionSource: {

@@ -18,20 +18,18 @@ interface Part<Input> {
   value: (input: Input, audit: Audit) => Aspect;
 }
 
-const ownership: Part<OwnershipUpdate> = {
-  aspect: 'ownership',
-  privileges: [Privilege.EDIT_ENTITY_OWNERS],
-  value: (input, audit) => ({
-    owners: input.owners.map(({ owner, type, ownershipTypeUrn }) => ({
-      owner,
-      type: type ?? 'NONE',
-      typeUrn: ownershipTypeUrn ?? systemTypeUrn(type ?? 'NONE'),
-      // DataHub's OwnerUpdateMapper marks owners set this way as set by a service.
-      source: { type: 'SERVICE' },
-    })),
-    lastModified: audit,
-  }),
-};
+/** The `ownership` aspect an update input's OwnershipUpdate replaces (DataHub's OwnershipUpdateMapper). */
+export const ownershipFromUpdate = (input: OwnershipUpdate, audit: Audit): Aspect => ({
+  owners: input.owners.map(({ owner, type, ownershipTypeUrn }) => ({
+    owner,
+    type: type ?? 'NONE',
+    typeUrn: ownershipTypeUrn ?? systemTypeUrn(type ?? 'NONE'),
+    // DataHub's OwnerUpdateMapper marks owners set this way as set by a service.
+    source: { type: 'SERVICE' },
+  })),
+  lastModified: audit,
+});
+const ownership: Part<OwnershipUpdate> = { aspect: 'ownership', privileges: [Privilege.EDIT_ENTITY_OWNERS], value: ownershipFromUpdate };
 const tagsOf = (input: GlobalTagsUpdate) => ({ tags: (input.tags ?? []).map(({ tag }) => ({ tag: tag.urn })) });
 const tags: Part<GlobalTagsUpdate> = { aspect: 'globalTags', privileges: [Privilege.EDIT_ENTITY_TAGS], value: tagsOf };
 const description = (aspect: string): Part<{ description: string; name?: string | null }> => ({

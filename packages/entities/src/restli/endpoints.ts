@@ -93,6 +93,25 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
   };
 
   const actions: RestliAction[] = [
+    // DataHub's BatchIngestionRunResource `rollback` (the CLI's `datahub ingest rollback --run-id`): `safe` (default
+    // true) keeps the key of an entity the run created and marks it removed; false (or the older hardDelete) removes it.
+    defineAction({
+      resource: 'runs',
+      name: 'rollback',
+      params: z.object({
+        runId: z.string().min(1),
+        dryRun: z.boolean().optional(),
+        hardDelete: z.boolean().optional(),
+        safe: z.boolean().optional(),
+      }),
+      handler: ({ runId, dryRun, hardDelete, safe }, { actor }) =>
+        service.rollbackRun(
+          actor,
+          runId,
+          { dryRun: dryRun ?? false, hardDelete: safe !== undefined ? !safe : (hardDelete ?? false) },
+          () => 'User is NOT unauthorized to delete entities.',
+        ),
+    }),
     defineAction({
       resource: 'aspects',
       name: 'ingestProposal',

@@ -1,6 +1,7 @@
 import { ALL_PRIVILEGES, SYSTEM_ACTOR_URN, type Privilege } from '@mds/auth';
 import { aspectSpec, findEntityOfUrn, isJsonObject, type EntitySpec } from '@mds/core';
-import { ApiError, forbidden, type Actor } from '@mds/schema';
+import { ApiError, badRequest, forbidden, type Actor } from '@mds/schema';
+import { DEFAULT_RUN_ID } from '../store/decide';
 import { ItemWriteError, type AspectStore, type Audit, type WriteResult } from '../store/port';
 import { createIngest } from './ingest';
 import {
@@ -340,6 +341,60 @@ export function createEntityService(options: {
 
     /** The latest `aspects` of every entity of one few-of-a-kind type (policies), for a caller already authorized. */
     latestOfType: (entityType: string, aspects: readonly string[]) => store.latestOfType(entityType, aspects),
+
+    /**
+     * Rolls back ingestion run `runId` (DataHub's RollbackService / EntityServiceImpl.rollbackWithConditions): of every
+     * entity with a latest aspect the run wrote, those aspects go back to the version before the run (or go, when the
+     * run wrote the first), each entity in one transaction. An entity the run created is removed (`hardDelete`) or
+     * marked removed (`status`). Who asks needs DELETE on every such entity (DataHub's isAuthorized); `dryRun` changes
+     * nothing and answers what would change. The answer is DataHub's RollbackResponse.
+     */
+    async rollbackRun(actor: Actor, runId: string, options: { dryRun: boolean; hardDelete: boolean }, denied: Denied) {
+      if (runId === DEFAULT_RUN_ID)
+        throw badRequest(
+          `${runId} is a default run-id provided for non labeled ingestion runs. You cannot delete using this reserved run-id`,
+        );
+      const urns = await store.runEntities(runId);
+      const grant = await service.authorizeRest(actor, 'DELETE', urns, denied);
+      const rows: Record<string, unknown>[] = [];
+      let entitiesAffected = 0;
+      let entitiesDeleted = 0;
+      let aspectsReverted = 0;
+      let aspectsAffected = 0;
+      const unsafeEntities: { urn: string }[] = [];
+      for (const urn of urns) {
+        const done = await store.rollbackRun(urn, runId, options);
+        if (done.aspects.length === 0) continue;
+        entitiesAffected += 1;
+        aspectsAffected += done.unsafeAspects;
+        if (done.unsafeAspects > 0) unsafeEntities.push({ urn });
+        if (done.entityDeleted || done.keyKept) entitiesDeleted += 1;
+        // As DataHub: a soft delete neither counts nor lists the key aspect it keeps.
+        const listed = done.aspects.filter((a) => options.hardDelete || !a.key);
+        aspectsReverted += listed.length;
+        for (const a of listed)
+          rows.push({
+            runId,
+            aspectName: a.aspect,
+            urn,
+            timestamp: a.createdOn,
+            metadata: a.metadata,
+            version: a.version,
+            keyAspect: a.key,
+          });
+        if (done.keyKept && !options.dryRun && findEntityOfUrn(urn)?.aspects.includes('status'))
+          await service.write(grant, [{ urn, aspect: 'status', changeType: 'UPSERT', value: { removed: true } }]);
+      }
+      return {
+        aspectRowSummaries: rows.slice(0, 100),
+        entitiesAffected,
+        aspectsAffected,
+        entitiesDeleted,
+        aspectsReverted,
+        unsafeEntitiesCount: unsafeEntities.length,
+        unsafeEntities,
+      };
+    },
 
     /** Rebuilds the search index from the stored aspects (an operator's command), `progress(done, total)`. */
     reindex: (progress?: (done: number, total: number) => void) => store.reindex(progress),

@@ -55,7 +55,7 @@ export interface WriteState {
   created: Map<string, Map<string, unknown>>;
 }
 
-const DEFAULT_RUN_ID = 'no-run-id-provided';
+export const DEFAULT_RUN_ID = 'no-run-id-provided';
 /** systemMetadata fields only the server writes (entities-api §3.3): a client's are dropped. */
 const SERVER_OWNED = ['version', 'aspectCreated', 'aspectModified'];
 

@@ -154,6 +154,7 @@ export interface AdjacentEdge {
  *   time bounds (WalkQuery), each with its fewest hops (and shortest paths when asked); soft-deleted and never-stored
  *   entities left out unless asked.
  * - `adjacent(urn, query)`: the edges `query` follows from `urn`, one hop, with their stamps, ordered by type and urns.
+ * - `runEntities(runId)`, `rollbackRun(urn, runId, options)`: the rollback of an ingestion run, one entity at a time.
  */
 export interface AspectStore {
   migrate(): Promise<void>;
@@ -177,8 +178,29 @@ export interface AspectStore {
    */
   latestOfType(entityType: string, aspects: readonly string[]): Promise<ReadonlyMap<string, ReadonlyMap<string, StoredAspect>>>;
   walk(urn: string, query: WalkQuery): Promise<WalkResult>;
+  /** The entities with a latest aspect written by run `runId` (`systemMetadata.runId`), by urn; a scan of version 0. */
+  runEntities(runId: string): Promise<string[]>;
+  /**
+   * One entity's aspects whose latest row run `runId` wrote, rolled back in one transaction (DataHub's
+   * rollbackWithConditions): the run's newest versions removed, the newest version another run wrote made the latest
+   * again, an aspect with none removed; the key among them removes the whole entity when `hardDelete`, else is kept.
+   * With `dryRun` nothing changes: the answer says what would.
+   */
+  rollbackRun(urn: string, runId: string, options: { hardDelete: boolean; dryRun: boolean }): Promise<RunRollback>;
   adjacent(urn: string, query: Pick<WalkQuery, 'outgoing' | 'incoming' | 'between'>): Promise<AdjacentEdge[]>;
 }
 
+/** What a rollback did to one entity's aspects written by a run (`rollbackRun`). */
+export interface RunRollback {
+  /** Each aspect whose latest row the run wrote: its previous version restored, or (none surviving) removed. */
+  aspects: { aspect: string; restored: boolean; key: boolean; version: number; createdOn: number; metadata: string }[];
+  /** When the run created the entity: how many of its latest aspects other runs wrote (not `status`; DataHub's unsafe aspects). */
+  unsafeAspects: number;
+  /** The run created the entity and hard delete was asked: every row of it is gone. */
+  entityDeleted: boolean;
+  /** The run created the entity and soft delete was asked: the key stays, the caller marks the entity removed. */
+  keyKept: boolean;
+}
+
 /** What may read the store without writing it (the host's tests, the CLI's counts). */
-export type AspectReader = Omit<AspectStore, 'write' | 'deleteEntity' | 'deleteAspects' | 'migrate' | 'reindex' | 'outbox'>;
+export type AspectReader = Omit<AspectStore, 'write' | 'deleteEntity' | 'deleteAspects' | 'migrate' | 'reindex' | 'outbox' | 'rollbackRun'>;

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { declaresEdges } from '../model/relationships';
 import { aspectsToRead, decideWrite, decode, slotsOf, type Row, type WriteState } from './decide';
 import { addToOutbox, outboxPending, removeFromOutbox } from './outbox';
-import type { AspectStore, StoredAspect } from './port';
+import type { AspectStore, RunRollback, StoredAspect } from './port';
 import { entityRelationship, metadataAspectV2 } from './tables';
 import { adjacentEdges, EDGE_COLUMNS, edgeRows, walkEdges } from './walk';
 
@@ -88,6 +88,16 @@ const asValues = (dialect: SqlDialect) => (row: Row) => [
  * The aspect store (port.ts) on the storage port of `@mds/db`: one table shaped like DataHub's `metadata_aspect_v2`,
  * the edges in `entity_relationship`, and the search index kept in the same commits. The write rules are decide.ts's.
  */
+/** The run that wrote a row, from its stored systemMetadata. */
+function runIdOf(systemMetadata: string | null): unknown {
+  if (systemMetadata === null) return undefined;
+  try {
+    return (JSON.parse(systemMetadata) as { runId?: unknown } | null)?.runId;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createSqlAspectStore(db: SqlDatabase, options: { search?: SearchIndex } = {}): AspectStore {
   const { search } = options;
 
@@ -277,6 +287,71 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
           const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
           if (changes > 0) await reindexEntities(tx, [urn]);
           return changes;
+        },
+        { lockKeys: [urn] },
+      );
+    },
+
+    async runEntities(runId) {
+      // The run's id as it appears in the stored JSON, its LIKE wildcards escaped; each candidate then checked exactly.
+      const pattern = `%${JSON.stringify(runId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db.all<{ urn: string; systemmetadata: string | null }>(
+        `SELECT urn, systemmetadata FROM metadata_aspect_v2 WHERE version = 0 AND systemmetadata LIKE ? ESCAPE '\\' ORDER BY urn`,
+        [pattern],
+      );
+      return [...new Set(rows.filter((row) => runIdOf(row.systemmetadata) === runId).map((row) => row.urn))];
+    },
+
+    async rollbackRun(urn, runId, { hardDelete, dryRun }) {
+      const keyAspect = findEntityOfUrn(urn)?.keyAspect;
+      const byRun = (row: Row) => runIdOf(row.systemmetadata) === runId;
+      return db.transaction(
+        async (tx) => {
+          const answer: RunRollback = { aspects: [], unsafeAspects: 0, entityDeleted: false, keyKept: false };
+          const removals: [string, string, number][] = [];
+          const promotions: [string, number][] = [];
+          const latest = await latestRows(tx, [urn]);
+          if (latest.some((row) => row.aspect === keyAspect && byRun(row)))
+            answer.unsafeAspects = latest.filter((row) => !byRun(row) && row.aspect !== 'status').length;
+          for (const row of latest.filter(byRun)) {
+            const history = await tx.all<Row>(
+              `SELECT ${COLUMNS[tx.dialect]} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version > 0 ORDER BY version DESC`,
+              [urn, row.aspect],
+            );
+            // The newest versions the run wrote go too; the first another run wrote survives.
+            const survivor = history.find((version) => !byRun(version));
+            const key = row.aspect === keyAspect;
+            const { version, createdon, metadata } = row;
+            answer.aspects.push({
+              aspect: row.aspect,
+              restored: survivor !== undefined,
+              key,
+              version: Number(version),
+              createdOn: Number(createdon),
+              metadata,
+            });
+            if (key && !survivor) {
+              if (hardDelete) answer.entityDeleted = true;
+              else answer.keyKept = true;
+              continue;
+            }
+            for (const version of [row, ...history.slice(0, survivor ? history.indexOf(survivor) : history.length)])
+              removals.push([urn, row.aspect, Number(version.version)]);
+            if (survivor) promotions.push([row.aspect, Number(survivor.version)]);
+          }
+          if (dryRun || answer.aspects.length === 0) return answer;
+          if (answer.entityDeleted) {
+            await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+            await search?.remove(tx, urn);
+            await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn]);
+            return answer;
+          }
+          await deleteRows(tx, { table: 'metadata_aspect_v2', columns: ['urn', 'aspect', 'version'] }, removals);
+          for (const [aspect, version] of promotions)
+            await tx.run('UPDATE metadata_aspect_v2 SET version = 0 WHERE urn = ? AND aspect = ? AND version = ?', [urn, aspect, version]);
+          await rebuildEdges(tx, [urn]);
+          await reindexEntities(tx, [urn]);
+          return answer;
         },
         { lockKeys: [urn] },
       );

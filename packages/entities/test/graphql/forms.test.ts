@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
+import { MAX_DYNAMIC_ASSETS } from '../../src/graphql/form-mutations';
 import { goldenGraphql } from './golden';
 
 const databases = sqliteTestDatabases();
@@ -431,6 +432,61 @@ describe('batchAssignForm, batchRemoveForm, createDynamicFormAssignment (DataHub
         ],
       },
     });
+  });
+
+  it('assigns the form to every asset the filter matches, as FormAssignmentHook has SearchBasedFormAssignmentManager do', async () => {
+    const api = await formsApi();
+    expect((await api.as(admin)(CREATE, { input: formInput() })).errors).toBeUndefined();
+    const hive = { formUrn: GOVERNANCE, orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] };
+    expect(await api.as(admin)(DYNAMIC, { input: hive })).toEqual({ data: { createDynamicFormAssignment: true } });
+    // The hive dataset lists the form, every prompt incomplete, stamped by the caller; the looker chart does not.
+    const assigned = {
+      form: { urn: GOVERNANCE, info: { name: 'Governance' } },
+      incompletePrompts: ['prompt_1', 'prompt_2'].map((id) => ({ id, lastModified: { time: NOW, actor: { urn: ADMIN } } })),
+      completedPrompts: [],
+    };
+    const datasetForms = async () => (await api.as(admin)(ASSET_FORMS, { urn: DATASET })).data!.dataset.forms;
+    expect(await datasetForms()).toEqual({ incompleteForms: [assigned], completedForms: [], verifications: [] });
+    const chartForms = async () =>
+      (await api.as(admin)(`{ chart(urn: "${CHART}") { forms { incompleteForms { form { urn } } } } }`)).data!.chart;
+    expect(await chartForms()).toEqual({ forms: null });
+    // Applied again (or by a second filter that also matches), a form already on an asset stays as it was.
+    const versions = async () =>
+      (await api.service.reader(SYSTEM_ACTOR, { api: 'graphql' }).latest([DATASET], ['forms'])).get(DATASET)?.get('forms')?.version;
+    const before = await versions();
+    expect(await api.as(admin)(DYNAMIC, { input: hive })).toEqual({ data: { createDynamicFormAssignment: true } });
+    expect(await versions()).toBe(before);
+    // A looker filter reaches the chart; the dataset keeps its one association.
+    const looker = { formUrn: GOVERNANCE, orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:looker'] }] }] };
+    expect(await api.as(admin)(DYNAMIC, { input: looker })).toEqual({ data: { createDynamicFormAssignment: true } });
+    expect(await chartForms()).toEqual({ forms: { incompleteForms: [{ form: { urn: GOVERNANCE } }] } });
+    expect((await datasetForms()).incompleteForms).toHaveLength(1);
+    // A filter the index cannot answer is a 400, and nothing changes (the stored filter included).
+    const bad = { formUrn: GOVERNANCE, orFilters: [{ and: [{ field: 'no such field', values: ['x'] }] }] };
+    expect(api.messages(await api.as(admin)(DYNAMIC, { input: bad }))?.[0]).toMatch(/^400: /);
+    expect(await api.stored(GOVERNANCE, 'dynamicFormAssignment')).toMatchObject({ filter: { or: [{ and: [{ field: 'platform' }] }] } });
+  });
+
+  it(`refuses a filter matching more than ${MAX_DYNAMIC_ASSETS} assets, writing nothing`, async () => {
+    const api = await formsApi();
+    expect((await api.as(admin)(CREATE, { input: formInput() })).errors).toBeUndefined();
+    const many = Array.from({ length: MAX_DYNAMIC_ASSETS }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,bulk_${i},PROD)`);
+    const grant = await api.service.authorizeEdit(SYSTEM_ACTOR, many, []);
+    await api.service.write(
+      grant,
+      many.map((urn, i) => ({
+        urn,
+        aspect: 'datasetProperties',
+        changeType: 'UPSERT' as const,
+        value: { name: `bulk_${i}`, customProperties: {} },
+      })),
+    );
+    const hive = { formUrn: GOVERNANCE, orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] };
+    expect(api.messages(await api.as(admin)(DYNAMIC, { input: hive }))).toEqual([
+      `400: The filter matches ${MAX_DYNAMIC_ASSETS + 1} entities; mds assigns a form dynamically to at most ${MAX_DYNAMIC_ASSETS}. Narrow the filter, or assign with batchAssignForm.`,
+    ]);
+    expect(await api.stored(GOVERNANCE, 'dynamicFormAssignment')).toBeUndefined();
+    expect(await api.stored(DATASET, 'forms')).toBeUndefined();
   });
 });
 

@@ -377,7 +377,7 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
     expect(errorOf(await ui('listIngestionExecutionRequests', { input: {} }, editor()))).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
   });
 
-  it('createIngestionExecutionRequest, createTestConnectionRequest, cancelIngestionExecutionRequest and rollbackIngestion refuse (mds runs no executor), writing nothing', async () => {
+  it('createIngestionExecutionRequest, createTestConnectionRequest and cancelIngestionExecutionRequest refuse (mds runs no executor), writing nothing', async () => {
     const { ui, source, pending } = await withRuns();
     const total = async () => (await ui('listIngestionExecutionRequests', { input: {} })).data!.listExecutionRequests.total;
     const before = await total();
@@ -408,11 +408,6 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
     );
     expect(cancelled![0]).toMatchObject({ code: 400 });
     expect(cancelled![0]!.message).toContain('mds runs no ingestion executor');
-    const rolledBack = errorOf(
-      await ui('rollbackIngestion', uiVariables('mutations', 'rollbackIngestion', { $RUN_ID: 'mysql-2024_01_01' })),
-    );
-    expect(rolledBack![0]).toMatchObject({ code: 400 });
-    expect(rolledBack![0]!.message).toContain('Rolling back an ingestion run is not supported by mds');
     expect(await total()).toBe(before);
 
     // Who may not manage ingestion hears DataHub's refusal first.
@@ -423,6 +418,41 @@ describe("Ingestion runs, as DataHub's ExecutionRequestMapper, ListExecutionRequ
       ['rollbackIngestion', { input: { runId: 'r' } }],
     ] as const)
       expect(errorOf(await ui(name, variables, editor())), name).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
+  });
+});
+
+describe("rollbackIngestion (DataHub's RollbackIngestionResolver, then RollbackService as its entity client calls it)", () => {
+  it("the UI's document rolls back the run: what it replaced restored, what it created removed; MANAGE_INGESTION asked", async () => {
+    const { ui, stored, service, store } = await setup();
+    const TABLE = 'urn:li:dataset:(urn:li:dataPlatform:mysql,shop.orders,PROD)';
+    const VIEW = 'urn:li:dataset:(urn:li:dataPlatform:mysql,shop.orders_view,PROD)';
+    const byRun = (runId: string, item: ReturnType<typeof upsert>) => ({
+      ...item,
+      proposal: { ...item.proposal, systemMetadata: { runId, lastObserved: NOW } },
+    });
+    const first = 'mysql-2024_01_01-00_00_00';
+    const second = 'mysql-2024_01_02-00_00_00';
+    await service.ingest(SYSTEM_ACTOR, [byRun(first, upsert(TABLE, 'datasetProperties', { name: 'orders', customProperties: {} }))], {
+      batch: false,
+    });
+    await service.ingest(
+      SYSTEM_ACTOR,
+      [
+        byRun(second, upsert(TABLE, 'datasetProperties', { name: 'orders v2', customProperties: {} })),
+        byRun(second, upsert(VIEW, 'datasetProperties', { name: 'orders_view', customProperties: {} })),
+      ],
+      { batch: true },
+    );
+    // Who may not manage ingestion hears DataHub's refusal, and nothing moves.
+    expect(errorOf(await ui('rollbackIngestion', { input: { runId: second } }, editor()))).toEqual([{ message: UNAUTHORIZED, code: 403 }]);
+    expect(await stored(TABLE, 'datasetProperties')).toMatchObject({ name: 'orders v2' });
+
+    const answer = await ui('rollbackIngestion', uiVariables('mutations', 'rollbackIngestion', { $RUN_ID: second }));
+    expect(answer).toEqual({ data: { rollbackIngestion: 'true' } });
+    expect(await stored(TABLE, 'datasetProperties')).toEqual({ name: 'orders', customProperties: {} });
+    expect(await store.exists(VIEW)).toBe(false);
+    const read = await ui('rollbackIngestion', { input: { runId: 'no-run-id-provided' } });
+    expect(errorOf(read)![0]!.code).toBe(400);
   });
 });
 

@@ -448,5 +448,92 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect(timeseries.points).toEqual([]);
       });
     });
+
+    describe("rollbackRun: DataHub's RollbackService over the versions the store keeps", () => {
+      const run = (runId: string) => ({ systemMetadata: { runId, lastObserved: 1 } });
+      /** Run one writes DATASET's tags and ownership; run two changes its tags and creates OTHER. */
+      async function twoRuns() {
+        const fixture = await freshService();
+        const { service } = fixture;
+        await service.ingest(
+          SYSTEM_ACTOR,
+          placed([mcp(DATASET, 'globalTags', tags('pii'), run('one')), mcp(DATASET, 'ownership', ownership(OWNER), run('one'))]),
+          {
+            batch: true,
+          },
+        );
+        await service.ingest(
+          SYSTEM_ACTOR,
+          placed([mcp(DATASET, 'globalTags', tags('gold'), run('two')), mcp(OTHER, 'globalTags', tags('new'), run('two'))]),
+          {
+            batch: true,
+          },
+        );
+        return fixture;
+      }
+      const admin = actor('urn:li:corpuser:ada', Privilege.DELETE_ENTITY);
+      const deny = () => 'refused';
+
+      it('restores the values the run replaced and removes what it created (hard delete)', async () => {
+        const { service, store } = await twoRuns();
+        const answer = await service.rollbackRun(admin, 'two', { dryRun: false, hardDelete: true }, deny);
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+        expect((await store.get(DATASET, 'globalTags'))!.systemMetadata).toMatchObject({ runId: 'one' });
+        expect(await store.versions(DATASET, 'globalTags')).toHaveLength(1);
+        expect((await store.get(DATASET, 'ownership'))!.value).toEqual(ownership(OWNER));
+        expect(await store.exists(OTHER)).toBe(false);
+        expect(await store.get(OTHER, 'globalTags')).toBeUndefined();
+        expect(answer).toMatchObject({
+          entitiesAffected: 2,
+          entitiesDeleted: 1,
+          aspectsReverted: 3,
+          unsafeEntitiesCount: 0,
+          unsafeEntities: [],
+        });
+        expect(answer.aspectRowSummaries.map((r) => [r.urn, r.aspectName, r.keyAspect, r.runId])).toEqual([
+          [OTHER, 'datasetKey', true, 'two'],
+          [OTHER, 'globalTags', false, 'two'],
+          [DATASET, 'globalTags', false, 'two'],
+        ]);
+        // Rolled back, the run has nothing left; run one then goes too, DATASET with it.
+        expect(await service.rollbackRun(admin, 'two', { dryRun: false, hardDelete: true }, deny)).toMatchObject({ entitiesAffected: 0 });
+        await service.rollbackRun(admin, 'one', { dryRun: false, hardDelete: true }, deny);
+        expect(await store.exists(DATASET)).toBe(false);
+      });
+
+      it('a dry run changes nothing and says what would change; a safe (soft) rollback keeps the key and marks the entity removed', async () => {
+        const { service, store } = await twoRuns();
+        const dry = await service.rollbackRun(admin, 'two', { dryRun: true, hardDelete: false }, deny);
+        expect(dry).toMatchObject({ entitiesAffected: 2, entitiesDeleted: 1, aspectsReverted: 2 });
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('gold'));
+        expect(await store.exists(OTHER)).toBe(true);
+        await service.rollbackRun(admin, 'two', { dryRun: false, hardDelete: false }, deny);
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('pii'));
+        expect(await store.exists(OTHER, { includeSoftDeleted: false })).toBe(false);
+        expect(await store.exists(OTHER)).toBe(true);
+        expect(await store.get(OTHER, 'globalTags')).toBeUndefined();
+      });
+
+      it('an entity the run created that other runs wrote to is unsafe; DELETE on every entity is asked; the default run id is refused', async () => {
+        const { service, store } = await twoRuns();
+        await service.ingest(SYSTEM_ACTOR, placed([mcp(OTHER, 'ownership', ownership(OWNER), run('three'))]), { batch: false });
+        expect(await service.rollbackRun(admin, 'two', { dryRun: true, hardDelete: true }, deny)).toMatchObject({
+          unsafeEntitiesCount: 1,
+          unsafeEntities: [{ urn: OTHER }],
+          aspectsAffected: 1,
+        });
+        expect(await rejection(service.rollbackRun(editor, 'two', { dryRun: false, hardDelete: true }, deny))).toEqual({
+          status: 403,
+          message: 'refused',
+        });
+        expect((await store.get(DATASET, 'globalTags'))!.value).toEqual(tags('gold'));
+        expect(await rejection(service.rollbackRun(admin, 'no-run-id-provided', { dryRun: true, hardDelete: true }, deny))).toMatchObject({
+          status: 400,
+        });
+        // A run id with LIKE's wildcards matches only itself.
+        expect(await service.rollbackRun(admin, 't%o', { dryRun: true, hardDelete: true }, deny)).toMatchObject({ entitiesAffected: 0 });
+        expect(await service.rollbackRun(admin, 't_o', { dryRun: true, hardDelete: true }, deny)).toMatchObject({ entitiesAffected: 0 });
+      });
+    });
   });
 }

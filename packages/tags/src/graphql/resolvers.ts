@@ -22,7 +22,7 @@ export function createTagResolvers(tags: TagService): Resolvers {
       createTag: async (_parent, { input }, { actor }) => (await tags.create(input, actor)).urn,
       updateTag: async (_parent, { urn, input }, { actor }) => {
         if (input.urn !== urn) throw badRequest(`'input.urn' must equal the 'urn' argument`);
-        const changes = { name: input.name, description: input.description };
+        const changes = { name: input.name, description: input.description, ownership: input.ownership };
         return toGraphQLTag(await tags.update(urn, changes, actor));
       },
       deleteTag: async (_parent, { urn }, { actor }) => {
