@@ -101,11 +101,10 @@ const DELETED = [
 ];
 
 /**
- * The mutations whose answer is a refusal by design, with what the user reads: running an ingestion needs DataHub's
- * Python executor, which mds does not ship (ingestion.ts says how to run the recipe instead).
+ * The mutations whose answer is a refusal by design, with what the user reads: running an ingestion or testing a
+ * connection needs DataHub's Python executor, which mds does not ship (ingestion.ts says how to run the recipe instead).
  */
 const REFUSED: Record<string, RegExp> = {
-  rollbackIngestion: /Rolling back an ingestion run is not supported by mds/,
   createIngestionExecutionRequest: /datahub ingest -c recipe\.yml/,
   cancelIngestionExecutionRequest: /is cancelled where it runs/,
   createTestConnectionRequest: /--dry-run/,
