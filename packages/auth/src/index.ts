@@ -2,7 +2,8 @@ export { createAuth, type Auth, type AuthOptions, type AuthService } from './cre
 export { resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type SystemClient, type TokenSecrets } from './secrets';
 export { ALL_PRIVILEGES, Privilege, RESOURCE_OWNER_PRIVILEGES, hasAnyPrivilege, requirePrivilege } from './privileges';
 export { PRIVILEGE_INFO, type PrivilegeInfo, type PrivilegeType } from './privilege-catalog';
-export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './roles';
+export { ROLE_URNS, ROLES, privilegesOfRole, privilegesOfRoles, type Role, type RoleUrn } from './roles';
+export { type RoleDirectory } from './role-keeper';
 export { ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from './actors';
 export { DURATION_MS } from './durations';
 export { hashToken, TOKEN_ISSUER } from './tokens-jwt';

@@ -1,4 +1,5 @@
 import { badRequest } from '@mds/schema';
+import { ROOT_ACTOR_URN } from './actors';
 import { ALL_PRIVILEGES, Privilege } from './privileges';
 
 export const ROLE_URNS = {
@@ -15,22 +16,18 @@ export interface Role {
   privileges: ReadonlySet<Privilege>;
 }
 
-/** What every user holds whatever the role, even none (DataHub's default policy 7 grants it to all users). */
-const BASELINE: readonly Privilege[] = [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS];
-
-const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
-
 /**
- * What DataHub's default policies for all users give a Reader and an Editor too (boot/policies.json: policy 7,
- * view-entity-page-all, view-dataset-sensitive): viewing entities, their profiles, usage and operations, and analytics.
+ * What every signed-in user holds whatever its role, even none: DataHub's default policies for all users
+ * (boot/policies.json: policy 7, view-entity-page-all, view-dataset-sensitive), which let anyone view entities, their
+ * profiles, usage and operations, search, view analytics and generate their own tokens.
  */
-const VIEWING: readonly Privilege[] = [
+const BASELINE: readonly Privilege[] = [
+  Privilege.GENERATE_PERSONAL_ACCESS_TOKENS,
   Privilege.VIEW_ANALYTICS,
   Privilege.VIEW_ENTITY_PAGE,
   Privilege.VIEW_DATASET_PROFILE,
   Privilege.VIEW_DATASET_USAGE,
   Privilege.VIEW_DATASET_OPERATIONS,
-  Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE,
   Privilege.GET_ENTITY,
   Privilege.GET_COUNTS,
   Privilege.GET_TIMELINE,
@@ -38,6 +35,11 @@ const VIEWING: readonly Privilege[] = [
   Privilege.SEARCH,
   Privilege.ES_EXPLAIN_QUERY,
 ];
+
+const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
+
+/** What DataHub's Readers policies add to the all-users ones (boot/policies.json: Readers - Platform Policy). */
+const VIEWING: readonly Privilege[] = [Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE];
 
 /**
  * The fixed roles (spec 3), with DataHub's names and descriptions. Admin holds every privilege, MANAGE_POLICIES
@@ -110,6 +112,25 @@ export function isRoleUrn(urn: string): urn is RoleUrn {
 /** The privileges of a user holding `roleUrn` (null: no role). An unknown stored role counts as none. */
 export function privilegesOfRole(roleUrn: string | null): ReadonlySet<Privilege> {
   return (roleUrn && rolesByUrn.get(roleUrn)?.privileges) || NO_ROLE_PRIVILEGES;
+}
+
+const unions = new Map<string, ReadonlySet<Privilege>>();
+
+/**
+ * The privileges of a user holding every one of `roles` (its own and its groups'; none: what a user without a role
+ * holds), one shared set per combination. The root user holds every privilege whatever its roles, as DataHub's root
+ * policy gives it.
+ */
+export function privilegesOfRoles(userUrn: string, roles: readonly string[]): ReadonlySet<Privilege> {
+  if (userUrn === ROOT_ACTOR_URN) return ALL_PRIVILEGES;
+  if (roles.length <= 1) return privilegesOfRole(roles[0] ?? null);
+  const key = [...roles].sort().join(' ');
+  let union = unions.get(key);
+  if (!union) {
+    union = new Set(roles.flatMap((role) => [...privilegesOfRole(role)]));
+    if (unions.size < 1000) unions.set(key, union);
+  }
+  return union;
 }
 
 /** Checks a caller-supplied role urn (null removes the role), answering 400 naming the known roles. */
