@@ -93,7 +93,7 @@ export async function compose(
         entityGraphql,
         analytics.module,
         // DataHub's /auth/* endpoints its frontend signs users in with.
-        createAuthEndpoints(auth.service.credentials, nativeUsers),
+        createAuthEndpoints(auth.service.credentials, nativeUsers, analytics.service.track),
       ],
       // DataHub's frontend's sign-in routes, so its web UI needs no frontend server.
       pages: createSignInPages({ auth, nativeUsers }),

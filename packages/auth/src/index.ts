@@ -17,5 +17,5 @@ export {
   type SignUpInput,
   type UserDirectory,
 } from './credentials/service';
-export { createAuthEndpoints } from './credentials/endpoints';
+export { createAuthEndpoints, type TrackEvent } from './credentials/endpoints';
 export { DEFAULT_SCRYPT_COST, decryptDatahubSecret, encryptDatahubSecret, type ScryptCost } from './credentials/passwords';
