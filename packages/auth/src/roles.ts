@@ -16,18 +16,22 @@ export interface Role {
   privileges: ReadonlySet<Privilege>;
 }
 
+/** What every user holds whatever the role, even none (DataHub's default policy 7 grants it to all users). */
+const BASELINE: readonly Privilege[] = [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS];
+
+const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
+
 /**
- * What every signed-in user holds whatever its role, even none: DataHub's default policies for all users
- * (boot/policies.json: policy 7, view-entity-page-all, view-dataset-sensitive), which let anyone view entities, their
- * profiles, usage and operations, search, view analytics and generate their own tokens.
+ * What DataHub's default policies for all users give a Reader and an Editor too (boot/policies.json: policy 7,
+ * view-entity-page-all, view-dataset-sensitive): viewing entities, their profiles, usage and operations, and analytics.
  */
-const BASELINE: readonly Privilege[] = [
-  Privilege.GENERATE_PERSONAL_ACCESS_TOKENS,
+const VIEWING: readonly Privilege[] = [
   Privilege.VIEW_ANALYTICS,
   Privilege.VIEW_ENTITY_PAGE,
   Privilege.VIEW_DATASET_PROFILE,
   Privilege.VIEW_DATASET_USAGE,
   Privilege.VIEW_DATASET_OPERATIONS,
+  Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE,
   Privilege.GET_ENTITY,
   Privilege.GET_COUNTS,
   Privilege.GET_TIMELINE,
@@ -35,11 +39,6 @@ const BASELINE: readonly Privilege[] = [
   Privilege.SEARCH,
   Privilege.ES_EXPLAIN_QUERY,
 ];
-
-const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
-
-/** What DataHub's Readers policies add to the all-users ones (boot/policies.json: Readers - Platform Policy). */
-const VIEWING: readonly Privilege[] = [Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE];
 
 /**
  * The fixed roles (spec 3), with DataHub's names and descriptions. Admin holds every privilege, MANAGE_POLICIES

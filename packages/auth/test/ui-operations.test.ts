@@ -64,9 +64,7 @@ describe("acceptRole, as DataHub's AcceptRoleResolver (the UI's mutations.graphq
     expect(await fixture.auth.service.roles.of(READER)).toBe(ROLE_URNS.Admin);
     expect((await acceptAs(READER, await inviteFor(null))).errors).toBeUndefined();
     expect(await fixture.auth.service.roles.of(READER)).toBeNull();
-    // Reader's own VIEW_STRUCTURED_PROPERTIES_PAGE is gone; what all users hold stays.
-    expect((await contextOf(READER)).actor.privileges.has(Privilege.VIEW_STRUCTURED_PROPERTIES_PAGE)).toBe(false);
-    expect((await contextOf(READER)).actor.privileges.has(Privilege.VIEW_ENTITY_PAGE)).toBe(true);
+    expect((await contextOf(READER)).actor.privileges.has(Privilege.VIEW_ENTITY_PAGE)).toBe(false);
   });
 
   it('refuses an unknown token and one an Admin replaced (createInviteToken) with a 400, the role unchanged', async () => {
