@@ -1,7 +1,7 @@
 import { createAnalytics, type Analytics } from '@mds/analytics';
 import { createAuth, createAuthEndpoints, resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type Auth } from '@mds/auth';
 import { masked } from '@mds/db';
-import { createEntities, createEntityGraphql, entityUserDirectory, type Entities } from '@mds/entities';
+import { createEntities, createEntityGraphql, entityRoleDirectory, entityUserDirectory, type Entities } from '@mds/entities';
 import { createShell, type Shell } from '@mds/shell';
 import { createTags, type Tags } from '@mds/tags';
 import { createTimeseries, parseTimeseriesConfig, type Timeseries } from '@mds/timeseries';
@@ -60,6 +60,8 @@ export async function compose(
       points: timeseries.service.read,
       authorization: config.authorization,
     });
+    // Roles are the entity store's roleMembership aspects (DataHub's record); the users table's move there once.
+    await auth.service.roles.attach(entityRoleDirectory(entities.service, storage.entities.commitStamp));
     // Tags are entities of the aspect store; an older mds kept them in mds.db, from where they move on first start.
     const tags = await createTags({ entities, legacy: storage.legacy });
     // Entity-wide GraphQL queries answer each type through the package that owns it.
@@ -91,7 +93,7 @@ export async function compose(
         entityGraphql,
         analytics.module,
         // DataHub's /auth/* endpoints its frontend signs users in with.
-        createAuthEndpoints(auth.service.credentials, nativeUsers),
+        createAuthEndpoints(auth.service.credentials, nativeUsers, analytics.service.track),
       ],
       // DataHub's frontend's sign-in routes, so its web UI needs no frontend server.
       pages: createSignInPages({ auth, nativeUsers }),

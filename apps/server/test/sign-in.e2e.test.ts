@@ -177,6 +177,38 @@ describe("DataHub's frontend signing in against mds's /auth endpoints", () => {
     expect((await frontendLogIn('migrated', 'datahub-era password')).status).toBe(200);
   });
 
+  it('stores the usage events the frontend posts to /auth/track (AuthServiceController.track), as /openapi/v1/tracking/track does', async () => {
+    const store = mds.domains.analytics.service.store;
+    const since = Date.now();
+    const event = {
+      type: 'EntityViewEvent',
+      entityType: 'DATASET',
+      entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)',
+      browserId: 'b1',
+    };
+    const posted = await gms('track', { ...event, actorUrn: 'urn:li:corpuser:tracked' });
+    expect([posted.status, posted.body]).toEqual([200, undefined]);
+    expect(await gms('track', { type: 'PageViewEvent' })).toEqual({ status: 200, body: undefined }); // no user named: the system client's
+    const stored = await store.groups({ window: { start: since, end: Date.now() } }, 'actor_urn', {
+      limit: 10,
+      missing: true,
+      second: 'entity_urn',
+    });
+    expect(stored).toEqual([
+      { key: 'urn:li:corpuser:__datahub_system', second: null, count: 1 },
+      { key: 'urn:li:corpuser:tracked', second: event.entityUrn, count: 1 },
+    ]);
+    // The tracking endpoint's validation, and only for the system client.
+    expect((await gms('track', {})).body.message).toBe('The tracking event has no "type" (the event type name, e.g. "PageViewEvent")');
+    expect((await gms('track', { type: 'PageViewEvent', entityUrn: 7 })).body.message).toBe(
+      'The tracking event\'s "entityUrn" must be a string, not number',
+    );
+    expect((await gms('track', { type: 'PageViewEvent', padding: 'x'.repeat(20_000) })).status).toBe(400);
+    const user = await mds.tokenFor('urn:li:corpuser:tracker', null);
+    expect((await gms('track', { type: 'PageViewEvent' }, `Bearer ${user}`)).status).toBe(401);
+    expect((await store.count({ window: { start: since, end: Date.now() } })).events).toBe(2);
+  });
+
   it('answers only the system client, with DataHub bodies for the rest of /auth', async () => {
     const user = await mds.tokenFor('urn:li:corpuser:someone', 'urn:li:dataHubRole:Admin');
     const asUser = await gms('generateSessionTokenForUser', { userId: 'datahub' }, `Bearer ${user}`);
@@ -187,8 +219,6 @@ describe("DataHub's frontend signing in against mds's /auth endpoints", () => {
     expect((await gms('generateSessionTokenForUser', { userId: 7 })).body.message).toContain("'userId'");
     expect((await gms('signUp', { userUrn: 'urn:li:corpuser:x' })).body.message).toContain("'fullName'");
     expect(await gms('getSsoSettings', {})).toEqual({ status: 404, body: undefined });
-    expect(await gms('track', { type: 'PageViewEvent' })).toEqual({ status: 200, body: undefined });
-    expect((await gms('track', {})).status).toBe(400);
     // Also through the frontend's /api/gms prefix.
     expect(
       (

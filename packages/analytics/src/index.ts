@@ -40,6 +40,11 @@ export interface AnalyticsDeps {
 
 export interface AnalyticsService {
   store: UsageEventStore;
+  /**
+   * Stores a usage event posted for `actorUrn` (validated and bounded as the tracking endpoint's), answering what to
+   * send: 200, or 429 with `retry-after`; a 400 is thrown. DataHub's `/auth/track` hands its events here.
+   */
+  track(body: unknown, actorUrn: string): Promise<{ status: number; headers?: Record<string, string>; body?: unknown }>;
 }
 
 export type Analytics = Domain<AnalyticsService>;
@@ -53,28 +58,31 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
   const bound = deps.flood ?? DEFAULT_FLOOD_BOUND;
   const flood = floodGuard(bound, now);
 
+  /** Validates, bounds (per actor) and stores one usage event posted for `actorUrn`: the answer to send. */
+  const record: AnalyticsService['track'] = async (body, actorUrn) => {
+    const row = usageEventRow(body, actorUrn, now());
+    if (isApiError(row)) throw row;
+    const wait = flood.take(actorUrn);
+    if (wait > 0) {
+      return {
+        status: 429,
+        headers: { 'retry-after': String(wait) },
+        body: {
+          message: `Too many usage events from ${actorUrn}: at most ${bound.perSecond} a second after a burst of ${bound.burst}`,
+          status: 429,
+        },
+      };
+    }
+    await store.append(row);
+    return { status: 200 };
+  };
+
   const track: JsonRoute = {
     method: 'POST',
     path: TRACKING_PATH,
     whole: true,
     session: true,
-    async handler({ actor }, request) {
-      const row = usageEventRow(request?.body, actor.urn, now());
-      if (isApiError(row)) throw row;
-      const wait = flood.take(actor.urn);
-      if (wait > 0) {
-        return {
-          status: 429,
-          headers: { 'retry-after': String(wait) },
-          body: {
-            message: `Too many usage events from ${actor.urn}: at most ${bound.perSecond} a second after a burst of ${bound.burst}`,
-            status: 429,
-          },
-        };
-      }
-      await store.append(row);
-      return { status: 200 };
-    },
+    handler: ({ actor }, request) => record(request?.body, actor.urn),
   };
 
   /** The caller's reads of the names a chart shows (what the policy hides from it stays a urn). */
@@ -118,6 +126,6 @@ export async function createAnalytics(deps: AnalyticsDeps): Promise<Analytics> {
       routes: [track],
       close: () => db.close(),
     },
-    service: { store },
+    service: { store, track: record },
   };
 }

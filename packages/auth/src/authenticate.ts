@@ -3,8 +3,7 @@ import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { corpUserUrn, SYSTEM_ACTOR_URN } from './actors';
 import type { Credential, Store } from './db/store';
 import { LruCache } from './lru';
-import { ALL_PRIVILEGES } from './privileges';
-import { privilegesOfRole } from './roles';
+import { ALL_PRIVILEGES, type Privilege } from './privileges';
 import type { SystemClient } from './secrets';
 import { hashToken, isExpired, verifyTokenSignature, type VerifiedClaims } from './tokens-jwt';
 
@@ -41,9 +40,11 @@ export function createAuthenticator(options: {
   signingKey: KeyObject;
   salt: string;
   systemClient?: SystemClient;
+  /** The privileges of a user, from its roles (role-keeper.ts); `tableRole` is the users table's. */
+  privilegesOf: (userUrn: string, tableRole: string | null) => ReadonlySet<Privilege> | Promise<ReadonlySet<Privilege>>;
   now: () => number;
 }): Authenticator {
-  const { store, signingKey, salt, now } = options;
+  const { store, signingKey, salt, now, privilegesOf } = options;
   const known = new LruCache<string, KnownToken>(SIGNATURE_CACHE_SIZE);
   const checkSystemClient = options.systemClient ? systemClientMatcher(options.systemClient) : () => false;
   const systemActor: Actor = { urn: SYSTEM_ACTOR_URN, privileges: ALL_PRIVILEGES };
@@ -75,12 +76,14 @@ export function createAuthenticator(options: {
       : actorOfCredential(token, credential, nowMs);
   }
 
-  function actorOfCredential(token: KnownToken, credential: Credential | undefined, nowMs: number): Actor | null {
+  function actorOfCredential(token: KnownToken, credential: Credential | undefined, nowMs: number): Actor | null | Promise<Actor | null> {
     if (!credential) return null; // revoked, or never stored
     if (credential.actorUrn !== token.actorUrn) return null;
     if (credential.expiresAt !== null && nowMs >= credential.expiresAt) return null;
     if (!credential.user) return null; // the user is gone
-    return { urn: credential.actorUrn, privileges: privilegesOfRole(credential.user.roleUrn) };
+    const urn = credential.actorUrn;
+    const privileges = privilegesOf(urn, credential.user.roleUrn);
+    return privileges instanceof Promise ? privileges.then((p) => ({ urn, privileges: p })) : { urn, privileges };
   }
 
   return {

@@ -1,13 +1,14 @@
 import { sdlFiles, type Domain } from '@mds/schema';
 import type { SqlDatabase } from '@mds/db';
 import { fileURLToPath } from 'node:url';
-import { requireCorpUserUrn, requireNotSystemActor } from './actors';
+import { SYSTEM_ACTOR_URN } from './actors';
 import { createAuthenticator, type Authenticator } from './authenticate';
 import { createCredentials, type Credentials } from './credentials/service';
 import type { ScryptCost } from './credentials/passwords';
 import { createStore } from './db/store';
 import { createResolvers } from './graphql/resolvers';
-import { requireRoleUrn, ROLES, type Role } from './roles';
+import { createRoleKeeper, type RoleDirectory } from './role-keeper';
+import { ROLES, type Role } from './roles';
 import type { SystemClient, TokenSecrets } from './secrets';
 import { createTokenService, type TokenService } from './token-service';
 import { signingKeyOf } from './tokens-jwt';
@@ -37,11 +38,16 @@ export interface AuthService {
   /** Operator access for the CLI: validates input but bypasses privilege checks. */
   tokens: Pick<TokenService, 'create' | 'list' | 'revoke' | 'find'>;
   roles: {
-    /** Sets (null: removes) the role of each actor, creating unknown users. */
+    /** Sets (null: removes) the role of each user or group, creating unknown users. */
     assign(roleUrn: string | null, actors: string[]): Promise<void>;
     list(): Omit<Role, 'privileges'>[];
-    /** The role of a user: a role urn, null for none, undefined for an unknown user. */
+    /** The role of a user (its own, else a group's): a role urn, null for none, undefined for an unknown user. */
     of(actorUrn: string): Promise<string | null | undefined>;
+    /**
+     * Makes the entity store's `roleMembership` aspects the record of roles (the host, once the store is open), after
+     * copying the users table's roles into it; answers how many were copied.
+     */
+    attach(directory: RoleDirectory): Promise<number>;
   };
   /** Native users' passwords, invite tokens, session tokens (src/credentials). */
   credentials: Credentials;
@@ -70,8 +76,9 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
   const isFirstStart = await store.claimFirstStart(now());
 
   const signingKey = signingKeyOf(secrets.signingKey);
+  const roles = createRoleKeeper(store, now);
   const tokens = createTokenService({ store, signingKey, salt: secrets.salt, allowNoExpiry, now });
-  const authenticator = createAuthenticator({ store, signingKey, salt: secrets.salt, systemClient, now });
+  const authenticator = createAuthenticator({ store, signingKey, salt: secrets.salt, systemClient, now, privilegesOf: roles.privilegesOf });
   const credentials = createCredentials({
     store,
     signingKey,
@@ -80,6 +87,7 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
     datahubSecret: options.datahubSecret,
     sessionDurationMs: options.sessionDurationMs,
     scryptCost: options.scryptCost,
+    assignRole: roles.assign,
     now,
   });
 
@@ -87,7 +95,7 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
     module: {
       name: OWNER,
       typeDefs: TYPE_DEFS,
-      resolvers: createResolvers({ tokens, store, credentials, now }),
+      resolvers: createResolvers({ tokens, roles, credentials }),
       close: () => authenticator.clearCache(),
     },
     service: {
@@ -95,19 +103,10 @@ export async function createAuth(options: AuthOptions): Promise<Auth> {
       tokens,
       credentials,
       roles: {
-        async assign(roleUrn, actors) {
-          const role = requireRoleUrn(roleUrn, 'roleUrn');
-          for (const actor of actors) {
-            requireCorpUserUrn(actor, 'actors');
-            requireNotSystemActor(actor, 'actors');
-          }
-          await store.assignRole(role, [...new Set(actors)], now());
-        },
+        assign: (roleUrn, actors) => roles.assign(roleUrn, actors, SYSTEM_ACTOR_URN),
         list: () => ROLES.map(({ urn, name, description }) => ({ urn, name, description })),
-        async of(actorUrn) {
-          const user = await store.findUser(actorUrn);
-          return user ? user.roleUrn : undefined;
-        },
+        of: roles.of,
+        attach: roles.attach,
       },
     },
     isFirstStart,

@@ -2,7 +2,8 @@ export { createAuth, type Auth, type AuthOptions, type AuthService } from './cre
 export { resolveAllowNoExpiry, resolveSystemClient, resolveTokenSecrets, type SystemClient, type TokenSecrets } from './secrets';
 export { ALL_PRIVILEGES, Privilege, RESOURCE_OWNER_PRIVILEGES, hasAnyPrivilege, requirePrivilege } from './privileges';
 export { PRIVILEGE_INFO, type PrivilegeInfo, type PrivilegeType } from './privilege-catalog';
-export { ROLE_URNS, ROLES, privilegesOfRole, type Role, type RoleUrn } from './roles';
+export { ROLE_URNS, ROLES, privilegesOfRole, privilegesOfRoles, type Role, type RoleUrn } from './roles';
+export { type RoleDirectory } from './role-keeper';
 export { ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from './actors';
 export { DURATION_MS } from './durations';
 export { hashToken, TOKEN_ISSUER } from './tokens-jwt';
@@ -16,5 +17,5 @@ export {
   type SignUpInput,
   type UserDirectory,
 } from './credentials/service';
-export { createAuthEndpoints } from './credentials/endpoints';
+export { createAuthEndpoints, type TrackEvent } from './credentials/endpoints';
 export { DEFAULT_SCRYPT_COST, decryptDatahubSecret, encryptDatahubSecret, type ScryptCost } from './credentials/passwords';

@@ -1,4 +1,5 @@
 import { badRequest } from '@mds/schema';
+import { ROOT_ACTOR_URN } from './actors';
 import { ALL_PRIVILEGES, Privilege } from './privileges';
 
 export const ROLE_URNS = {
@@ -110,6 +111,25 @@ export function isRoleUrn(urn: string): urn is RoleUrn {
 /** The privileges of a user holding `roleUrn` (null: no role). An unknown stored role counts as none. */
 export function privilegesOfRole(roleUrn: string | null): ReadonlySet<Privilege> {
   return (roleUrn && rolesByUrn.get(roleUrn)?.privileges) || NO_ROLE_PRIVILEGES;
+}
+
+const unions = new Map<string, ReadonlySet<Privilege>>();
+
+/**
+ * The privileges of a user holding every one of `roles` (its own and its groups'; none: what a user without a role
+ * holds), one shared set per combination. The root user holds every privilege whatever its roles, as DataHub's root
+ * policy gives it.
+ */
+export function privilegesOfRoles(userUrn: string, roles: readonly string[]): ReadonlySet<Privilege> {
+  if (userUrn === ROOT_ACTOR_URN) return ALL_PRIVILEGES;
+  if (roles.length <= 1) return privilegesOfRole(roles[0] ?? null);
+  const key = [...roles].sort().join(' ');
+  let union = unions.get(key);
+  if (!union) {
+    union = new Set(roles.flatMap((role) => [...privilegesOfRole(role)]));
+    if (unions.size < 1000) unions.set(key, union);
+  }
+  return union;
 }
 
 /** Checks a caller-supplied role urn (null removes the role), answering 400 naming the known roles. */

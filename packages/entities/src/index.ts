@@ -22,7 +22,7 @@ export {
   type TimeseriesReader,
   type WriteResult,
 } from './service';
-export { entityUserDirectory } from './service';
+export { entityRoleDirectory, entityUserDirectory } from './service';
 export { ASPECT_STORE_TABLES } from './store/sql-store';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './restli/endpoints';
 export { fileItemProposals, pegasusSnapshot } from './file-format';

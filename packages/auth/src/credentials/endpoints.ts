@@ -1,11 +1,12 @@
 import { isJsonObject } from '@mds/core';
 import { ApiError, badRequest, type ApiContext, type ApiModule, type JsonRoute } from '@mds/schema';
-import { SYSTEM_ACTOR_URN } from '../actors';
+import { isCorpUserUrn, SYSTEM_ACTOR_URN } from '../actors';
 import type { Credentials, NativeUsers } from './service';
 
 /** A whole answer of a JSON route (`whole: true`): its status and JSON body. */
 interface JsonAnswer {
   status: number;
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -33,7 +34,10 @@ const ok = (body: Record<string, unknown>): JsonAnswer => ({ status: 200, body }
  * DataHub's metadata-service endpoints its frontend signs users in with (AuthServiceController), under `/auth`, each
  * a POST of JSON from the system client. Answers are DataHub's bodies; refusals are 4xx naming the problem.
  */
-export function createAuthEndpoints(credentials: Credentials, nativeUsers: NativeUsers): ApiModule {
+/** Where usage events go (`@mds/analytics`' service): stores one for a user, answering what to send. */
+export type TrackEvent = (body: unknown, actorUrn: string) => Promise<JsonAnswer>;
+
+export function createAuthEndpoints(credentials: Credentials, nativeUsers: NativeUsers, track: TrackEvent): ApiModule {
   const post = (path: string, handle: (body: unknown, context: ApiContext) => Promise<JsonAnswer>): JsonRoute => ({
     method: 'POST',
     path: `/auth/${path}`,
@@ -65,10 +69,13 @@ export function createAuthEndpoints(credentials: Credentials, nativeUsers: Nativ
         const { userUrn, password } = requireFields(body, ['userUrn', 'password']);
         return ok({ doesPasswordMatch: await nativeUsers.verify(userUrn, password) });
       }),
-      // Older frontends post usage events here; DataHub sent them to no destination, and so does mds.
+      // The frontend posts the UI's usage events here for the signed-in user the event names (`actorUrn`): stored as
+      // /openapi/v1/tracking/track stores them, with its validation and per-actor bound. One naming no user is the
+      // system client's own.
       post('track', async (body) => {
-        if (!isJsonObject(body) || typeof body.type !== 'string') throw badRequest("Field 'type' is required: the event's type.");
-        return { status: 200 };
+        const actor =
+          isJsonObject(body) && typeof body.actorUrn === 'string' && isCorpUserUrn(body.actorUrn) ? body.actorUrn : SYSTEM_ACTOR_URN;
+        return track(body, actor);
       }),
       // mds has no single sign-on: DataHub answers 404 when no SSO settings are stored.
       post('getSsoSettings', async () => ({ status: 404 })),

@@ -60,6 +60,8 @@ export interface CredentialsOptions {
   datahubSecret?: string;
   sessionDurationMs?: number;
   scryptCost?: ScryptCost;
+  /** Gives users a role (null: none), by `by`: the role keeper (role-keeper.ts), which records it where roles are kept. */
+  assignRole: (roleUrn: string | null, users: readonly string[], by: string) => Promise<void>;
   now: () => number;
 }
 
@@ -70,7 +72,7 @@ const MAX_PASSWORD_LENGTH = 1024;
  * read could return). Privilege checks are the callers': GraphQL resolvers, the host's system-client endpoints.
  */
 export function createCredentials(options: CredentialsOptions) {
-  const { store, signingKey, salt, now } = options;
+  const { store, signingKey, salt, now, assignRole } = options;
   const sessionDurationMs = options.sessionDurationMs ?? DEFAULT_SESSION_DURATION_MS;
   const cost = options.scryptCost ?? DEFAULT_SCRYPT_COST;
   const inviteKey = createHmac('sha256', options.signingSecret).update('mds invite tokens').digest('base64');
@@ -166,7 +168,7 @@ export function createCredentials(options: CredentialsOptions) {
           'Failed to accept role using invite token: the invite token is invalid (replaced by a newer one, or never issued); ask your administrator for a new invite link.',
         );
       }
-      await store.assignRole(invite.roleUrn, [userUrn], now());
+      await assignRole(invite.roleUrn, [userUrn], userUrn);
       return invite.roleUrn;
     },
 
@@ -210,7 +212,7 @@ export function createCredentials(options: CredentialsOptions) {
             throw badRequest('This user already exists! Cannot create a new user.');
           }
           await directory.createNativeUser(userUrn, { fullName: input.fullName, email: input.email, title: input.title });
-          await store.assignRole(invite.roleUrn, [userUrn], now());
+          await assignRole(invite.roleUrn, [userUrn], userUrn);
         },
 
         /** DataHub's resetCorpUserCredentials, with its refusals as 400s. */

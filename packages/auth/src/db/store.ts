@@ -91,6 +91,15 @@ export function createStore(db: SqlDatabase) {
     return { actorUrn: row.actorUrn, expiresAt: row.expiresAt, user: row.userUrn === null ? null : { roleUrn: row.roleUrn } };
   };
 
+  /** Creates each unknown user without a role, in one statement; known users keep theirs. */
+  const ensureUsers = async (urns: readonly string[], nowMs: number): Promise<void> => {
+    if (!urns.length) return;
+    await db.run(
+      `INSERT INTO users (actor_urn, role_urn, created_at) VALUES ${urns.map(() => '(?, NULL, ?)').join(', ')} ON CONFLICT (actor_urn) DO NOTHING`,
+      urns.flatMap((urn) => [urn, nowMs]),
+    );
+  };
+
   return {
     /** Synchronous when cached (SQLite, nothing committed since), a promise otherwise. */
     credential(id: string, type: TokenType = 'PERSONAL'): Credential | undefined | Promise<Credential | undefined> {
@@ -113,10 +122,21 @@ export function createStore(db: SqlDatabase) {
 
     /** Creates the user without a role when unknown; a known user keeps its role. */
     async ensureUser(urn: string, nowMs: number): Promise<void> {
-      await db.run('INSERT INTO users (actor_urn, role_urn, created_at) VALUES (?, NULL, ?) ON CONFLICT (actor_urn) DO NOTHING', [
-        urn,
-        nowMs,
-      ]);
+      await ensureUsers([urn], nowMs);
+    },
+
+    ensureUsers,
+
+    /** The users whose role the users table still holds (before the entity store's `roleMembership` took over). */
+    usersWithRoles(): Promise<{ actorUrn: string; roleUrn: string }[]> {
+      return db.all<{ actorUrn: string; roleUrn: string }>(
+        'SELECT actor_urn AS "actorUrn", role_urn AS "roleUrn" FROM users WHERE role_urn IS NOT NULL ORDER BY actor_urn',
+      );
+    },
+
+    /** Empties a user's table role once it is recorded elsewhere (only if it still is `roleUrn`). */
+    async clearTableRole(urn: string, roleUrn: string): Promise<void> {
+      await db.run('UPDATE users SET role_urn = NULL WHERE actor_urn = ? AND role_urn = ?', [urn, roleUrn]);
     },
 
     findPassword(urn: string): Promise<CredentialRow | undefined> {

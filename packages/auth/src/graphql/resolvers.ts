@@ -1,9 +1,10 @@
 import { badRequest, forbidden, notFound, type ApiContext, type FacetFilterInput, type Resolvers } from '@mds/schema';
-import { requireCorpUserUrn, requireNotSystemActor, ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from '../actors';
+import { requireCorpUserUrn, ROOT_ACTOR_URN, SYSTEM_ACTOR_URN } from '../actors';
 import type { Credentials } from '../credentials/service';
-import type { Store, TokenFilter } from '../db/store';
+import type { TokenFilter } from '../db/store';
+import type { RoleKeeper } from '../role-keeper';
 import { hasAnyPrivilege, Privilege } from '../privileges';
-import { requireRoleUrn, ROLES } from '../roles';
+import { ROLES } from '../roles';
 import { MAX_LIST_COUNT, requireCount, type TokenService } from '../token-service';
 
 /** DataHub's BatchAssignRoleResolver refuses with its own text, not the generic one. */
@@ -34,8 +35,8 @@ const canGeneratePersonalTokens = (context: ApiContext) =>
  * or only your own (filter ownerUrn = you); revoke your own or, with MANAGE_ACCESS_TOKENS, any; look a raw token up
  * with MANAGE_ACCESS_TOKENS; assign roles with MANAGE_POLICIES; accept an invite's role as anyone signed in.
  */
-export function createResolvers(deps: { tokens: TokenService; store: Store; credentials: Credentials; now: () => number }): Resolvers {
-  const { tokens, store, credentials, now } = deps;
+export function createResolvers(deps: { tokens: TokenService; roles: RoleKeeper; credentials: Credentials }): Resolvers {
+  const { tokens, roles, credentials } = deps;
 
   return {
     Query: {
@@ -146,18 +147,13 @@ export function createResolvers(deps: { tokens: TokenService; store: Store; cred
         return { __typename: 'ResetToken', resetToken: await credentials.createResetToken(userUrn) };
       },
 
+      // DataHub's BatchAssignRoleResolver through its RoleService: each actor's (user's or group's) `roleMembership`.
       batchAssignRole: async (_parent, { input }, context) => {
         if (!hasAnyPrivilege(context.actor, [Privilege.MANAGE_POLICIES])) throw forbidden(ASSIGN_ROLE_FORBIDDEN_MESSAGE);
-        const roleUrn = requireRoleUrn(input.roleUrn ?? null, 'roleUrn');
-        const actors = [...new Set(input.actors)];
-        if (actors.length > MAX_ACTORS_PER_ASSIGNMENT) {
-          throw badRequest(`Field 'actors' must list at most ${MAX_ACTORS_PER_ASSIGNMENT} users (got ${actors.length}).`);
+        if (input.actors.length > MAX_ACTORS_PER_ASSIGNMENT) {
+          throw badRequest(`Field 'actors' must list at most ${MAX_ACTORS_PER_ASSIGNMENT} users or groups (got ${input.actors.length}).`);
         }
-        for (const actor of actors) {
-          requireCorpUserUrn(actor, 'actors');
-          requireNotSystemActor(actor, 'actors');
-        }
-        await store.assignRole(roleUrn, actors, now());
+        await roles.assign(input.roleUrn ?? null, input.actors, context.actor.urn);
         return true;
       },
     },

@@ -285,10 +285,12 @@ export function createEntityGraphql(options: {
           ...userEditResolvers(service, now, options.userRemoved),
         },
       },
-      // @mds/tags's Tag answers its raw aspects here (DataHub's WeaklyTypedAspectsResolver), as every other entity type.
-      entityTypeResolvers(loaders, [{ entity: 'tag', fields: {}, resolvers: { aspects: commonFields(loaders).aspects } }], {
-        rules: TYPE_RULES,
-      }),
+      // @mds/tags's Tag and @mds/auth's DataHubRole answer their raw aspects here (DataHub's WeaklyTypedAspectsResolver), as every other entity type.
+      entityTypeResolvers(
+        loaders,
+        ['tag', 'dataHubRole'].map((entity) => ({ entity, fields: {}, resolvers: { aspects: commonFields(loaders).aspects } })),
+        { rules: TYPE_RULES },
+      ),
       entityTypeResolvers(loaders, [datasetMapping(loaders, TYPE_RULES), ...assetMappings(loaders), ...containerMappings(loaders)], {
         rules: TYPE_RULES,
         ref: refWithKey,

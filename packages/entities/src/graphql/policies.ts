@@ -1,4 +1,4 @@
-import { Privilege, ROLES } from '@mds/auth';
+import { Privilege, privilegesOfRoles, ROLES } from '@mds/auth';
 import { isJsonObject, urnTypeOf } from '@mds/core';
 import { badRequest, forbidden, type ApiContext, type MutationResolvers, type QueryResolvers, type Resolvers } from '@mds/schema';
 import { randomUUID } from 'node:crypto';
@@ -7,6 +7,14 @@ import { aspectValue, pageOrRefuse, refWithKey, type Loaders } from './common-fi
 import { writeAll } from './mutation-support';
 
 const MANAGE = anyOf(Privilege.MANAGE_POLICIES);
+const DEBUG_ACCESS = anyOf(Privilege.MANAGE_USERS_AND_GROUPS);
+const USER_PREFIX = 'urn:li:corpuser:';
+/** A user urn named by a field, else a 400 naming it. */
+const requireUserUrn = (urn: string, field: string) => {
+  if (!urn.startsWith(USER_PREFIX) || urn.length === USER_PREFIX.length || urnTypeOf(urn) !== 'corpuser')
+    throw badRequest(`Field '${field}': '${urn}' is not a user urn; expected ${USER_PREFIX}<id>.`);
+  return urn;
+};
 /** DataHub's text for a caller without MANAGE_POLICIES (its policy resolvers). */
 const UNAUTHORIZED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 const POLICY_PREFIX = 'urn:li:dataHubPolicy:';
@@ -220,15 +228,53 @@ export function policyResolvers(service: EntityService, loaders: Loaders, now: (
       const policies = matching.slice(page.start, page.start + page.count);
       return { start: page.start, count: policies.length, total: matching.length, policies } as never;
     },
+    // DataHub's GetGrantedPrivilegesResolver: the caller's own, or anyone's for a holder of MANAGE_POLICIES, who may
+    // also ask why each policy grants nothing (PolicyEngine's reasons of deny).
     getGrantedPrivileges: async (_parent, { input }, context) => {
-      if (input.actorUrn !== context.actor.urn) {
-        if (!(await service.allows(context.actor, MANAGE))) throw forbidden('Unauthorized to get privileges for the given author.');
-        throw badRequest(
-          `Field 'actorUrn': mds answers getGrantedPrivileges for the caller itself only (${context.actor.urn}); another actor's role is not known here.`,
-        );
-      }
-      const resource = input.resourceSpec?.resourceUrn;
-      return { privileges: await service.policy.granted(context.actor, resource ?? undefined) };
+      const managesPolicies = await service.allows(context.actor, MANAGE);
+      if (input.actorUrn !== context.actor.urn && !managesPolicies) throw forbidden('Unauthorized to get privileges for the given author.');
+      const resource = input.resourceSpec?.resourceUrn ?? undefined;
+      const details = input.includeEvaluationDetails === true && managesPolicies;
+      if (input.actorUrn === context.actor.urn && !details) return { privileges: await service.policy.granted(context.actor, resource) };
+      const userUrn = requireUserUrn(input.actorUrn, 'actorUrn');
+      const evaluation = await service.policy.evaluate(userUrn, resource);
+      return {
+        privileges: input.actorUrn === context.actor.urn ? await service.policy.granted(context.actor, resource) : evaluation.privileges,
+        evaluationDetails: details ? evaluation.denied : null,
+      };
+    },
+
+    // DataHub's DebugAccessResolver: MANAGE_USERS_AND_GROUPS; the user's roles, groups, and the policies naming them.
+    debugAccess: async (_parent, { userUrn }, context) => {
+      await service.authorize(context.actor, DEBUG_ACCESS, undefined, UNAUTHORIZED);
+      const facts = await service.policy.actorFacts(requireUserUrn(userUrn, 'userUrn'));
+      const roles = [...facts.ownRoles];
+      const rolesViaGroups = [...new Set([...facts.groupRoles.values()].flatMap((held) => [...held]))];
+      const allRoles = [...new Set([...roles, ...rolesViaGroups])];
+      const names = (value: unknown) => new Set(strings(value) ?? []);
+      const policies = [...(await service.latestOfType('dataHubPolicy', ['dataHubPolicyInfo']))].flatMap(([urn, aspects]) => {
+        const info = aspects.get('dataHubPolicyInfo')?.value;
+        const actors = info && isJsonObject(info.actors) ? info.actors : undefined;
+        if (!info || !actors) return [];
+        const [users, groups, policyRoles] = [names(actors.users), names(actors.groups), names(actors.roles)];
+        const namesUser =
+          actors.allUsers === true ||
+          actors.allGroups === true ||
+          users.has(userUrn) ||
+          [...facts.groups].some((g) => groups.has(g)) ||
+          allRoles.some((r) => policyRoles.has(r));
+        return namesUser ? [{ urn, privileges: strings(info.privileges) ?? [] }] : [];
+      });
+      const privileges = new Set<string>([...privilegesOfRoles(userUrn, allRoles), ...policies.flatMap((p) => p.privileges)]);
+      return {
+        roles,
+        groups: [...facts.groups],
+        groupsWithRoles: [...facts.groupRoles.keys()],
+        rolesViaGroups,
+        allRoles,
+        policies: policies.map((p) => p.urn),
+        privileges: [...privileges].sort(),
+      };
     },
   };
 

@@ -3,6 +3,7 @@
 export { createEntityService, SYSTEM_ACTOR, type AspectChange, type Denied, type EntityService, type Grant } from './entity-service';
 export { EntityReader, type ReadVia } from './reader';
 export { entityUserDirectory } from './user-directory';
+export { entityRoleDirectory } from './role-directory';
 export { formInfoOf, groupsOf, namesActor } from './form-authority';
 export { GLOSSARY_INFO } from './glossary-authority';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';

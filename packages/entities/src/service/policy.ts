@@ -1,7 +1,7 @@
-import { Privilege, RESOURCE_OWNER_PRIVILEGES } from '@mds/auth';
+import { Privilege, privilegesOfRoles, RESOURCE_OWNER_PRIVILEGES } from '@mds/auth';
 import { urnTypeOf } from '@mds/core';
 import type { Actor } from '@mds/schema';
-import { grantedBy, type ActorFacts, type ResourceFacts, type StoredPolicy } from './policies/engine';
+import { grantedBy, whyNotApplicable, type ActorFacts, type ResourceFacts, type StoredPolicy } from './policies/engine';
 
 /**
  * Privileges as DataHub's authorizer is asked for them (DisjunctivePrivilegeGroup): any one group suffices, and a group
@@ -97,6 +97,14 @@ export interface Policy {
   refused(actor: Actor, privileges: PrivilegeGroups, resources: readonly string[]): string[] | Promise<string[]>;
   /** Every privilege the actor holds (on the resource, when one is named): DataHub's getGrantedPrivileges. */
   granted(actor: Actor, resource?: string): Promise<string[]>;
+  /** What the stored model says of a user: its groups, its own roles and its groups' (DataHub's resolved actor). */
+  actorFacts(urn: string): Promise<ActorFacts>;
+  /**
+   * DataHub's getGrantedPrivileges for any user, not only the caller: what its roles (its own and its groups'),
+   * ownership and the stored policies give it (on the resource, when one is named), and for each stored policy that
+   * gives it nothing, why (DataHub's evaluation details).
+   */
+  evaluate(userUrn: string, resource?: string): Promise<{ privileges: string[]; denied: { policyName: string; reason: string }[] }>;
   /** What DataHub's Rest.li and OpenAPI ask for an operation on entities; null when REST_API_AUTHORIZATION_ENABLED is off. */
   restApi(operation: EntityOperation): PrivilegeGroups | null;
   /** What a GraphQL read of `urn` asks; null when anyone may read it (VIEW_AUTHORIZATION_ENABLED off, or a type it leaves open). */
@@ -111,6 +119,9 @@ export const editPrivileges = (privileges: readonly Privilege[]): PrivilegeGroup
 
 /** Any one of `privileges` (a platform privilege of several names: CREATE_TAGS or MANAGE_TAGS). */
 export const anyOf = (...privileges: Privilege[]): PrivilegeGroups => privileges.map((p) => [p]);
+
+/** An actor the store says nothing of: no group, no role. */
+const emptyFacts = (urn: string): ActorFacts => ({ urn, groups: new Set(), roles: new Set(), ownRoles: new Set(), groupRoles: new Map() });
 
 export function createPolicy(options: { switches?: AuthorizationSwitches; ownersOf: OwnersOf; source?: PolicySource }): Policy {
   const switches = options.switches ?? DATAHUB_DEFAULT_SWITCHES;
@@ -161,6 +172,18 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
     return completes(actor, privileges, grantedBy(policies, await source!.actor(actor.urn), undefined), false);
   };
 
+  const granted: Policy['granted'] = async (actor, resource) => {
+    const held = new Set<string>(actor.privileges);
+    if (resource !== undefined) {
+      if ((await ownersOf([resource])).get(resource)?.has(actor.urn)) for (const p of RESOURCE_OWNER_PRIVILEGES) held.add(p);
+    }
+    if (source) {
+      const facts = resource === undefined ? undefined : await source.resource(resource);
+      for (const p of grantedBy(await source.policies(), await source.actor(actor.urn), facts)) held.add(p);
+    }
+    return [...held].sort();
+  };
+
   return {
     switches,
     authorize(actor, { privileges, resource }) {
@@ -170,17 +193,19 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
       return Array.isArray(answer) ? answer.length === 0 : answer.then((r) => r.length === 0);
     },
     refused,
-    async granted(actor, resource) {
-      const granted = new Set<string>(actor.privileges);
-      if (resource !== undefined) {
-        if ((await ownersOf([resource])).get(resource)?.has(actor.urn)) for (const p of RESOURCE_OWNER_PRIVILEGES) granted.add(p);
-      }
-      if (source) {
-        const facts = resource === undefined ? undefined : await source.resource(resource);
-        for (const p of grantedBy(await source.policies(), await source.actor(actor.urn), facts)) granted.add(p);
-      }
-      return [...granted].sort();
+    granted,
+    async evaluate(userUrn, resource) {
+      const facts = source ? await source.actor(userUrn) : emptyFacts(userUrn);
+      const privileges = await granted({ urn: userUrn, privileges: privilegesOfRoles(userUrn, [...facts.roles]) }, resource);
+      if (!source) return { privileges, denied: [] };
+      const resourceFacts = resource === undefined ? undefined : await source.resource(resource);
+      const denied = (await source.policies()).flatMap((policy) => {
+        const reason = whyNotApplicable(policy, facts, resourceFacts);
+        return reason ? [{ policyName: policy.name, reason }] : [];
+      });
+      return { privileges, denied: denied.sort((a, b) => a.policyName.localeCompare(b.policyName)) };
     },
+    actorFacts: (urn) => (source ? source.actor(urn) : Promise.resolve(emptyFacts(urn))),
     restApi: (operation) => (switches.restApi ? ENTITY_API[operation] : null),
     graphqlView(urn) {
       if (!switches.view) return null;

@@ -7,6 +7,8 @@ import { urnTypeOf } from '@mds/core';
  */
 export interface StoredPolicy {
   urn: string;
+  /** Its `displayName` (the urn when it has none): what DataHub's evaluation details name it by. */
+  name: string;
   type: 'PLATFORM' | 'METADATA';
   privileges: ReadonlySet<string>;
   actors: {
@@ -33,7 +35,12 @@ export interface Criterion {
 export interface ActorFacts {
   urn: string;
   groups: ReadonlySet<string>;
+  /** Every role held: `ownRoles` and the roles of its groups. */
   roles: ReadonlySet<string>;
+  /** The roles of the actor's own `roleMembership`. */
+  ownRoles: ReadonlySet<string>;
+  /** The actor's groups that hold a role, with their roles (DataHub's groupsWithRoles, rolesViaGroups). */
+  groupRoles: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** What a resource filter and an owners' policy look at: DataHub's resolved entity spec, for the fields mds stores. */
@@ -57,6 +64,7 @@ export function parsePolicy(urn: string, value: Record<string, unknown>): Stored
   const ownerTypes = actors.resourceOwnersTypes;
   return {
     urn,
+    name: typeof value.displayName === 'string' ? value.displayName : urn,
     type: value.type,
     privileges: new Set(strings(value.privileges)),
     actors: {
@@ -155,6 +163,13 @@ export function grantedBy(policies: readonly StoredPolicy[], actor: ActorFacts, 
     if (resourceMatches(policy, resource) && actorMatches(policy, actor, resource)) for (const p of policy.privileges) granted.add(p);
   }
   return granted;
+}
+
+/** Why a policy grants nothing to an actor (on a resource), in DataHub's words (PolicyEngine.isPolicyApplicable). */
+export function whyNotApplicable(policy: StoredPolicy, actor: ActorFacts, resource: ResourceFacts | undefined): string | undefined {
+  if (!resourceMatches(policy, resource)) return 'Resource does not match';
+  if (!actorMatches(policy, actor, resource)) return 'Actor did not match';
+  return undefined;
 }
 
 /** The facts of a resource from its stored aspects (`ownership`, `globalTags`, `domains`, `container`). */

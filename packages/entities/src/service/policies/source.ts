@@ -31,12 +31,18 @@ export function storedPolicySource(store: AspectStore): PolicySource {
         ...urnsIn(own?.get('groupMembership')?.value.groups),
         ...urnsIn(own?.get('nativeGroupMembership')?.value.nativeGroups),
       ]);
-      const roles = new Set(urnsIn(own?.get('roleMembership')?.value.roles));
+      const ownRoles = new Set(urnsIn(own?.get('roleMembership')?.value.roles));
+      const roles = new Set(ownRoles);
+      const groupRoles = new Map<string, ReadonlySet<string>>();
       if (groups.size) {
-        for (const aspects of (await store.latest([...groups], ['roleMembership'])).values())
-          for (const role of urnsIn(aspects.get('roleMembership')?.value.roles)) roles.add(role);
+        for (const [group, aspects] of await store.latest([...groups], ['roleMembership'])) {
+          const held = new Set(urnsIn(aspects.get('roleMembership')?.value.roles));
+          if (held.size === 0) continue;
+          groupRoles.set(group, held);
+          for (const role of held) roles.add(role);
+        }
       }
-      return { urn, groups, roles };
+      return { urn, groups, roles, ownRoles, groupRoles };
     },
     async resource(urn) {
       return resourceFacts(urn, (await store.latest([urn], RESOURCE_ASPECTS)).get(urn));
