@@ -80,6 +80,22 @@ const REMOVE: readonly string[] = [
   'removeUser',
 ];
 
+/**
+ * What any signed-in user may do, role or not, as DataHub's resolvers decide: accept an invite, keep their own
+ * settings, step states, personal views and personal home-page modules and templates. Every other mutation needs a
+ * privilege a user without a role does not hold.
+ */
+const EVERY_USER = [
+  'acceptRole',
+  'batchUpdateStepStates',
+  'createView',
+  'updateCorpUserViewsSettings',
+  'updateUserHomePageSettings',
+  'updateUserSetting',
+  'upsertPageModule',
+  'upsertPageTemplate',
+];
+
 /** The entities REMOVE deletes, by the placeholder that names them. */
 const DELETED = [
   '$DOMAIN_URN',
@@ -175,6 +191,9 @@ describe("every mutation of DataHub's web UI, as its pages send them, on one ins
   const values: Record<string, unknown> = {};
   const answers = new Map<string, { status: number; body: any }>();
   let newcomer: string;
+  // The summary tab's template is set on the entity whose page it is: a domain, glossary term or node, data product
+  // (the aspect assetSettings is theirs); variables.json names a dataset, which DataHub refuses as mds does.
+  const overridesFor = (name: string) => (name === 'updateAssetSettings' ? { ...values, $DATASET_URN: values.$DOMAIN_URN } : values);
   /** Whether each entity REMOVE deletes exists (entityExists). */
   const existence = async () => {
     const exists: Record<string, boolean> = {};
@@ -187,10 +206,7 @@ describe("every mutation of DataHub's web UI, as its pages send them, on one ins
   const send = async (name: string) => {
     // An invite is accepted by someone who signs up with it: not the root user, whose Admin role no invite changes.
     const token = name === 'acceptRole' ? newcomer : undefined;
-    // The summary tab's template is set on the entity whose page it is: a domain, glossary term or node, data product
-    // (the aspect assetSettings is theirs); variables.json names a dataset, which DataHub refuses as mds does.
-    const overrides = name === 'updateAssetSettings' ? { ...values, $DATASET_URN: values.$DOMAIN_URN } : values;
-    const answer = await sendUiMutation(mds, name, { overrides, ...(token && { token }) });
+    const answer = await sendUiMutation(mds, name, { overrides: overridesFor(name), ...(token && { token }) });
     answers.set(name, answer);
     return answer;
   };
@@ -229,6 +245,29 @@ describe("every mutation of DataHub's web UI, as its pages send them, on one ins
     await provision(mds, values);
     expect(failed).toEqual([]);
     expect(await existence()).toEqual(Object.fromEntries(DELETED.map((p) => [p, true])));
+  });
+
+  it('refuses a user without a role every mutation but those DataHub lets every user make', async () => {
+    const nobody = await mds.tokenFor('urn:li:corpuser:nobody', null);
+    // acceptRole last: accepting the invite gives the user its role.
+    const names = Object.keys(mutations)
+      .filter((name) => name !== 'acceptRole')
+      .sort();
+    const outcome: Record<string, string> = {};
+    for (const name of [...names, 'acceptRole']) {
+      const { status, body } = await sendUiMutation(mds, name, { overrides: overridesFor(name), token: nobody });
+      const codes = (body?.errors ?? []).map((e: { extensions?: { code?: number } }) => e.extensions?.code);
+      outcome[name] =
+        status !== 200
+          ? `HTTP ${status}`
+          : codes.length === 0
+            ? 'allowed'
+            : codes.every((c: unknown) => c === 403)
+              ? 'refused'
+              : JSON.stringify(body.errors);
+    }
+    const expected = Object.fromEntries(Object.keys(mutations).map((name) => [name, EVERY_USER.includes(name) ? 'allowed' : 'refused']));
+    expect(outcome).toEqual(expected);
   });
 
   it('edits: every other mutation answers without errors, but the refusals by design, which say what to do instead', async () => {
