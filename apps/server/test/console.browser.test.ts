@@ -23,7 +23,16 @@ beforeAll(async () => {
   mds = await startMds();
   await mds.domains.timeseries.service.seed({ days: 30, docsPerDay: 40 });
   await ingestSnapshots(mds);
-  // Ingested after the sample, so the most recently ingested of all.
+  browser = await launchChromium();
+  mkdirSync(OUTPUT, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await mds?.close();
+});
+
+/** Ingests FRESH: the most recently ingested entity of all when it is called last (role grants are writes too). */
+async function ingestFresh() {
   const proposal = {
     entityType: 'dataset',
     entityUrn: FRESH,
@@ -33,13 +42,7 @@ beforeAll(async () => {
   };
   await new Promise((resolve) => setTimeout(resolve, 5));
   expect((await mds.post('/aspects?action=ingestProposal', { proposal })).status).toBe(200);
-  browser = await launchChromium();
-  mkdirSync(OUTPUT, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await mds?.close();
-});
+}
 
 /** A page of the console that reaches only loopback, and what it tried elsewhere or broke (CSP, script errors). */
 async function openConsole() {
@@ -285,6 +288,7 @@ it(
   'gives a catalog overview: counts per type and platform, the latest ingested, search, and each entity’s API views',
   { timeout: 60_000 },
   async () => {
+    await ingestFresh();
     const { page, elsewhere, problems } = await openConsole();
     await signIn(page, mds.rootToken);
     await page.getByRole('link', { name: 'Catalog' }).click();
