@@ -29,7 +29,7 @@ const sort = { field: 'urn', order: 'ASCENDING' };
 const searchFlags = { skipAggregates: true };
 
 interface DataHubAction {
-  resource: 'aspects' | 'entities' | 'operations';
+  resource: 'aspects' | 'entities' | 'operations' | 'runs';
   action: string;
   /** DataHub's required parameters, each with a value. */
   required: Record<string, unknown>;
@@ -106,6 +106,13 @@ const DATAHUB_ACTIONS: DataHubAction[] = [
     required: {},
     optional: { nodeId: 'aB1cdEf2GHIJKLMnoPQr3S', taskId: 123456, task: 'aB1cdEf2GHIJKLMnoPQr3S:123456' },
     with: { nodeId: { taskId: 123456 }, taskId: { nodeId: 'aB1cdEf2GHIJKLMnoPQr3S' } },
+  },
+  // BatchIngestionRunResource.rollback, on a run that wrote nothing here (the other actions' writes are run 'params').
+  {
+    resource: 'runs',
+    action: 'rollback',
+    required: { runId: 'params-rollback' },
+    optional: { dryRun: true, hardDelete: false, safe: true },
   },
 ];
 

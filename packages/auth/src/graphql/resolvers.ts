@@ -157,8 +157,18 @@ export function createResolvers(deps: { tokens: TokenService; roles: RoleKeeper;
         return true;
       },
     },
+
+    // A role reached through an edge (a user's IsMemberOfRole relationship, a policy's roles) carries its urn only:
+    // the built-in roles answer their own name and purpose; another role urn its id, and no purpose.
+    DataHubRole: {
+      name: (parent: { urn: string; name?: string }) => parent.name ?? roleOf(parent.urn)?.name ?? parent.urn.slice(ROLE_PREFIX.length),
+      description: (parent: { urn: string; description?: string }) => parent.description ?? roleOf(parent.urn)?.description ?? '',
+    },
   };
 }
+
+const ROLE_PREFIX = 'urn:li:dataHubRole:';
+const roleOf = (urn: string) => ROLES.find((r) => r.urn === urn);
 
 /** A DataHub facet filter on a token field; `values` wins over the deprecated `value`. */
 function toTokenFilter(filter: FacetFilterInput): TokenFilter {

@@ -98,12 +98,14 @@ export function restliEndpoints(service: EntityService): { actions: RestliAction
     defineAction({
       resource: 'runs',
       name: 'rollback',
-      params: z.object({
-        runId: z.string().min(1),
-        dryRun: z.boolean().optional(),
-        hardDelete: z.boolean().optional(),
-        safe: z.boolean().optional(),
-      }),
+      params: z
+        .object({
+          runId: z.string().min(1),
+          dryRun: z.boolean().optional(),
+          hardDelete: z.boolean().optional(),
+          safe: z.boolean().optional(),
+        })
+        .strict(),
       handler: ({ runId, dryRun, hardDelete, safe }, { actor }) =>
         service.rollbackRun(
           actor,
