@@ -133,7 +133,6 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     // Edges of the aspects given a new value (an unchanged value keeps its edges; a new entity has none yet).
     const rewritten = touched.filter((slot) => slot.written !== undefined && declaresEdges(slot.row!.aspect));
     const replaced = rewritten.filter((s) => s.stored).map((s) => [s.row!.urn, s.row!.aspect]);
-    await deleteRows(tx, { table: 'entity_relationship', columns: ['source', 'aspect'] }, replaced);
     await deleteRows(tx, { table: 'entity_relationship', columns: ['lifecycleowner', 'aspect'] }, replaced);
     const edges = rewritten.flatMap(({ row, written }) => edgeRows(tx.dialect, row!.urn, row!.aspect, written));
     await writeRows(tx, { table: 'entity_relationship', columns: EDGE_COLUMNS, rows: edges, onConflict: 'ignore' });
@@ -176,12 +175,11 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
    * system (a database restored from DataHub) has none until `mds reindex`.
    */
   async function rebuildEdges(tx: SqlExecutor, urns: readonly string[]) {
-    for (const column of ['source', 'lifecycleowner'])
-      await deleteRows(
-        tx,
-        { table: 'entity_relationship', columns: [column] },
-        urns.map((urn) => [urn]),
-      );
+    await deleteRows(
+      tx,
+      { table: 'entity_relationship', columns: ['lifecycleowner'] },
+      urns.map((urn) => [urn]),
+    );
     const edges = (await latestRows(tx, urns))
       .filter((row) => declaresEdges(row.aspect))
       .flatMap((row) => edgeRows(tx.dialect, row.urn, row.aspect, JSON.parse(row.metadata)));
@@ -279,11 +277,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       return db.transaction(
         async (tx) => {
           const marks = aspects.map(() => '?').join(', ');
-          await tx.run(`DELETE FROM entity_relationship WHERE (source = ? OR lifecycleowner = ?) AND aspect IN (${marks})`, [
-            urn,
-            urn,
-            ...aspects,
-          ]);
+          await tx.run(`DELETE FROM entity_relationship WHERE lifecycleowner = ? AND aspect IN (${marks})`, [urn, ...aspects]);
           const { changes } = await tx.run(`DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect IN (${marks})`, [urn, ...aspects]);
           if (changes > 0) await reindexEntities(tx, [urn]);
           return changes;
@@ -341,7 +335,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
           }
           if (dryRun || answer.aspects.length === 0) return answer;
           if (answer.entityDeleted) {
-            await tx.run('DELETE FROM entity_relationship WHERE source = ?', [urn]);
+            await tx.run('DELETE FROM entity_relationship WHERE source = ? OR lifecycleowner = ?', [urn, urn]);
             await search?.remove(tx, urn);
             await tx.run('DELETE FROM metadata_aspect_v2 WHERE urn = ?', [urn]);
             return answer;

@@ -49,13 +49,15 @@ export const entityRelationship = defineTable('entity_relationship', {
     /** An edge drawn by hand (its properties' `source` is `UI`): time bounds never hide it. */
     manual: { type: 'boolean', nullable: true },
     /**
-     * The entity whose aspect declares an edge between two others (column-level lineage: a field `DownstreamOf` the
-     * field it is computed from, declared by a dataset's `upstreamLineage`): the edge is replaced and removed with that
-     * entity's aspect (DataHub's lifecycle owner of an edge). Null when the source declares the edge itself.
+     * The entity whose aspect declares the edge (DataHub's lifecycle owner of an edge): the source itself, or another
+     * entity for an edge between two others (column-level lineage: a field `DownstreamOf` the field it is computed from,
+     * declared by a dataset's `upstreamLineage` or a data job's `dataJobInputOutput`). The edge is replaced and removed
+     * with that entity's aspect. Part of the key, as in DataHub's edge document id: two data jobs declaring the same
+     * field edge each keep their own, so deleting one job leaves the other's.
      */
-    lifecycleowner: { type: 'text', length: 500, nullable: true, bytewise: true },
+    lifecycleowner: { type: 'text', length: 500, bytewise: true },
   },
-  primaryKey: ['source', 'aspect', 'type', 'destination'],
+  primaryKey: ['source', 'aspect', 'type', 'destination', 'lifecycleowner'],
   indexes: [
     { name: 'entity_relationship_destination', on: ['destination', 'type'] },
     { name: 'entity_relationship_lifecycleowner', on: ['lifecycleowner', 'aspect'] },

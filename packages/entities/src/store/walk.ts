@@ -21,7 +21,7 @@ export const EDGE_COLUMNS = [
 
 /**
  * The rows of `entity_relationship` one aspect value declares, for EDGE_COLUMNS: its `@Relationship` edges from `urn`
- * (`edgesOf`), then the edges between fields it declares (`fieldEdgesOf`), `urn` their lifecycle owner.
+ * (`edgesOf`), then the edges between fields it declares (`fieldEdgesOf`); `urn` is the lifecycle owner of all.
  */
 export function edgeRows(dialect: SqlDialect, urn: string, aspect: string, value: unknown): unknown[][] {
   return [
@@ -35,7 +35,7 @@ export function edgeRows(dialect: SqlDialect, urn: string, aspect: string, value
       edge.updatedOn ?? null,
       edge.updatedActor ?? null,
       edge.manual ? (dialect === 'sqlite' ? 1 : true) : null,
-      null,
+      urn,
     ]),
     ...fieldEdgesOf(urn, aspect, value).map((edge) => [
       edge.source,

@@ -328,5 +328,38 @@ export function describeLineageContract(name: string, databases: Pick<TestSqlDat
       await store.deleteEntity(JOB);
       expect(degrees(await walkOf(store)(chartField, 'UPSTREAM', ghosts))).toEqual([[field(OUT, 'a'), 1]]);
     });
+
+    it('the same field edge declared by two data jobs is each one’s: deleting one job, or its aspect, leaves the other’s', async () => {
+      const store = await graphStore();
+      const field = (parent: string, path: string) => `urn:li:schemaField:(${parent},${path})`;
+      const NIGHTLY = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),nightly)';
+      const BACKFILL = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),backfill)';
+      const io = (urn: string): TestWrite => ({
+        urn,
+        aspect: 'dataJobInputOutput',
+        changeType: 'UPSERT',
+        value: {
+          inputDatasets: [D],
+          outputDatasets: [OUT],
+          fineGrainedLineages: [
+            { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(D, 'a')], downstreams: [field(OUT, 'a')] },
+          ],
+        },
+      });
+      await store.write([keyed(io(NIGHTLY)), keyed(io(BACKFILL))], audit, anything);
+      const upstreamOfOutA = async () => degrees(await walkOf(store)(field(OUT, 'a'), 'UPSTREAM', { includeGhosts: true }));
+      expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
+
+      await store.deleteEntity(NIGHTLY);
+      expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
+      await store.reindex();
+      expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
+
+      await store.write([keyed(io(NIGHTLY))], audit, anything);
+      await store.deleteAspects(BACKFILL, ['dataJobInputOutput']);
+      expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
+      await store.deleteAspects(NIGHTLY, ['dataJobInputOutput']);
+      expect(await upstreamOfOutA()).toEqual([]);
+    });
   });
 }
