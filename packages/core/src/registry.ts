@@ -134,10 +134,15 @@ export function keyAspectValue(entity: EntitySpec, urn: Urn): Record<string, str
  */
 export function parseEntityUrn(text: string): Urn {
   const urn = parseUrn(text);
+  if (boundToKey.has(urn)) return urn;
   const entity = findEntity(urn.entityType);
   if (entity) keyAspectValue(entity, urn);
+  boundToKey.add(urn);
   return urn;
 }
+
+/** Urns `parseEntityUrn` found binding to their key (`parseUrn` hands out the same object for the same text a while). */
+const boundToKey = new WeakSet<Urn>();
 
 /** The URN a key aspect value names (MCPs may send `entityKeyAspect` instead of `entityUrn`). */
 export function urnFromKeyAspect(entity: EntitySpec, key: Record<string, unknown>): string {

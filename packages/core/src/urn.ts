@@ -16,6 +16,15 @@ const DELIMITER = '\u241F';
 const CONTROL = /[\u0000-\u001F\u007F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Urns parsed lately, by text: a read meets the same urns again and again (every schema field's `schemaField` urn,
+ * the actor of every request), and the checks cost more than a lookup. Only valid urns are kept (a refused one is
+ * parsed again: its error costs its sender), at most PARSED_KEPT of them, all forgotten at once when full. A `Urn`
+ * is frozen, so sharing one between callers is safe.
+ */
+const parsed = new Map<string, Urn>();
+const PARSED_KEPT = 8192;
+
 const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${text}\n Cause: ${cause}`);
 
 /**
@@ -25,6 +34,16 @@ const invalid = (text: string, cause: string) => new UrnError(`Invalid urn: ${te
  * strict validation is on; mds is strict).
  */
 export function parseUrn(text: string): Urn {
+  let urn = parsed.get(text);
+  if (urn === undefined) {
+    urn = parseNew(text);
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(text, urn);
+  }
+  return urn;
+}
+
+function parseNew(text: string): Urn {
   if (text.trim() !== text) throw new UrnError('Error: cannot provide an URN with leading or trailing whitespace');
   // A lone surrogate has no UTF-8 form: neither URL-encodable nor storable as text.
   if (LONE_SURROGATE.test(text)) throw invalid(text, 'the URN holds a lone surrogate (not valid Unicode)');
@@ -39,14 +58,14 @@ export function parseUrn(text: string): Urn {
   const [, entityType, key] = match as unknown as [string, string, string];
   if (!key.startsWith('(')) {
     if (/[(),]/.test(key) && !isBalanced(key)) throw invalid(text, 'unbalanced parentheses in the key');
-    return { text, entityType, parts: [key] };
+    return Object.freeze({ text, entityType, parts: Object.freeze([key]) });
   }
   if (!key.endsWith(')')) throw invalid(text, "a tuple key must end with ')'");
   const parts = splitTuple(key.slice(1, -1));
   if (!parts) throw invalid(text, 'unbalanced parentheses in the tuple key');
   const empty = parts.findIndex((part) => part === '');
   if (empty >= 0) throw invalid(text, `tuple part ${empty + 1} is empty`);
-  return { text, entityType, parts };
+  return Object.freeze({ text, entityType, parts: Object.freeze(parts) });
 }
 
 /** The entity type a urn names, as written; undefined when the text is no valid urn. */

@@ -9,6 +9,7 @@ import {
   findEntity,
   findEntityOfUrn,
   keyAspectValue,
+  parseEntityUrn,
   parseUrn,
   timeseriesAspectsOf,
   urnFromKeyAspect,
@@ -221,6 +222,15 @@ describe('the entity registry', () => {
         "Invalid urn: urn:li:mlFeatureTable:(urn:li:tag:x,t)\n Cause: its platform must be a dataPlatform urn, not 'urn:li:tag:x'",
       ),
     );
+  });
+
+  it('parseEntityUrn refuses a urn whose key does not bind every time, even once its text parsed as a urn', () => {
+    const text = 'urn:li:dataJob:(a,b)';
+    expect(parseUrn(text).parts).toEqual(['a', 'b']);
+    for (let i = 0; i < 2; i++)
+      expect(() => parseEntityUrn(text)).toThrow(new UrnError(`Invalid urn: ${text}\n Cause: its flow must be a dataFlow urn, not 'a'`));
+    const good = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag,PROD),task)';
+    for (let i = 0; i < 2; i++) expect(parseEntityUrn(good).parts).toEqual(['urn:li:dataFlow:(airflow,dag,PROD)', 'task']);
   });
 
   it('allows an aspect only on the entities that list it, and tells versioned from time-series', () => {

@@ -40,6 +40,20 @@ describe('parseUrn', () => {
   ])('refuses %j: %s', (text, message) => {
     expect(() => parseUrn(text)).toThrow(new UrnError(message));
   });
+
+  it('answers a urn met again with the same parts, immutable, and refuses a bad one every time it is asked', () => {
+    const text = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.again,PROD)';
+    const first = parseUrn(text);
+    expect(parseUrn(text)).toEqual({ text, entityType: 'dataset', parts: ['urn:li:dataPlatform:hive', 'db.again', 'PROD'] });
+    // Callers share what the parse kept: none of them can change it for the others.
+    expect(() => (first.parts as string[]).push('x')).toThrow(TypeError);
+    expect(() => Object.assign(first, { entityType: 'tag' })).toThrow(TypeError);
+    expect(parseUrn(text).parts).toEqual(['urn:li:dataPlatform:hive', 'db.again', 'PROD']);
+    for (let i = 0; i < 2; i++) expect(() => parseUrn('urn:li:tag:a)b')).toThrow(UrnError);
+    // More distinct urns than are kept: each still parses to its own parts.
+    for (let i = 0; i < 10_000; i++) expect(parseUrn(`urn:li:tag:t${i}`).parts[0]).toBe(`t${i}`);
+    expect(parseUrn(text).parts[1]).toBe('db.again');
+  });
 });
 
 describe('URNs in paths and Rest.li lists', () => {

@@ -90,7 +90,8 @@ function readText(req: IncomingMessage, { limit, pace, tooLarge = () => payloadT
       if (now < due()) return void (paced = setTimeout(checkPace, due() - now));
       finish(tooSlow(size, announced, now - started, pace));
     };
-    let paced = setTimeout(checkPace, due() - started);
+    // A body that has arrived whole (it came with its headers, as a small one does) cannot fall behind: no timer.
+    let paced = req.complete ? undefined : setTimeout(checkPace, due() - started);
     const finish = (error?: ApiError) => {
       clearTimeout(lingering);
       clearTimeout(paced);

@@ -154,7 +154,7 @@ export function schemaMetadataResolver(loaders: Loaders, rules: TypeRules) {
       ? await reader.reader.get(parent.urn, 'schemaMetadata', version)
       : (await reader.aspects(parent.urn))?.get('schemaMetadata');
     const value = schemaOf(stored?.value, { aspectVersion: stored?.version });
-    return toGraphQL(value, info.returnType, { urn: parent.urn, schema: info.schema, rules });
+    return toGraphQL(value, info.returnType, { urn: parent.urn, schema: info.schema, rules }, info);
   };
 }
 

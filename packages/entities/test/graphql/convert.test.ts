@@ -1,4 +1,4 @@
-import { buildSchema, type GraphQLObjectType } from 'graphql';
+import { buildSchema, graphqlSync, type GraphQLFieldResolver, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { toGraphQL, type Scope, type TypeRules } from '../../src/graphql/mapping/convert';
 import { entityRef } from '../../src/graphql/typenames';
@@ -97,5 +97,84 @@ describe('toGraphQL: a stored aspect as the GraphQL type DataHub gives it', () =
     expect(
       toGraphQL({ values: [{ __typename: 'StringValue', stringValue: 's' }, { __typename: 'Unknown' }, 3] }, typeOf('holder'), scope),
     ).toEqual({ __typename: 'Holder', values: [{ __typename: 'StringValue', stringValue: 's' }, null, null] });
+  });
+});
+
+describe('toGraphQL for a resolver: only what the query asks', () => {
+  // Its own schema: resolvers are set on it below.
+  const asked = buildSchema(`
+    interface Entity { urn: String! type: EntityType! }
+    enum EntityType { CORP_USER CORP_GROUP }
+    type CorpUser implements Entity { urn: String! type: EntityType! }
+    type CorpGroup implements Entity { urn: String! type: EntityType! }
+    union OwnerType = CorpUser | CorpGroup
+    type AuditStamp { time: Long! actor: String }
+    scalar Long
+    type Owner { owner: OwnerType! type: String costly: String associatedUrn: String! }
+    type Ownership { owners: [Owner!] lastModified: AuditStamp note: String }
+    type Note { text: String label: String shout: String }
+    type Holder { note: Note costly: String }
+    type Query { ownership: Ownership holder: Holder }
+  `);
+  let costlyRuns = 0;
+  const askedRules: TypeRules = {
+    Owner: {
+      costly: (v) => {
+        costlyRuns++;
+        return `costly ${String(v.owner)}`;
+      },
+    },
+    Holder: {
+      costly: () => {
+        costlyRuns++;
+        return 'costly';
+      },
+    },
+  };
+  const stored = {
+    owners: [
+      { owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' },
+      { owner: 'urn:li:corpGroup:eng', type: 'TECHNICAL' },
+      { owner: 'urn:li:dataset:(urn:li:dataPlatform:hive,u,PROD)', type: 'NONE' }, // no OwnerType: left out, asked or not
+    ],
+    lastModified: { time: 5, actor: 'urn:li:corpuser:jdoe' },
+    note: 'n',
+  };
+  const fields = (type: string) => (asked.getType(type) as GraphQLObjectType).getFields();
+  const answer =
+    (value: unknown): GraphQLFieldResolver<unknown, unknown> =>
+    (_parent, _args, _context, info) =>
+      toGraphQL(value, info.returnType, { urn: 'urn:li:dataset:x', schema: asked, rules: askedRules, ref: entityRef }, info);
+  fields('Query').ownership!.resolve = answer(stored);
+  fields('Query').holder!.resolve = answer({ note: { text: 't', label: 'l' } });
+  const run = (query: string) => {
+    costlyRuns = 0;
+    const result = graphqlSync({ schema: asked, source: query });
+    expect(result.errors).toBeUndefined();
+    return result.data;
+  };
+
+  it('answers the fields asked, through aliases and fragments, as the whole conversion would, without working out the rest', () => {
+    const query = `{ ownership { ...owners lastModified { when: time } } }
+      fragment owners on Ownership { owners { owner { ... on CorpUser { urn } ... on Entity { type } } kind: type } }`;
+    expect(run(query)).toEqual({
+      ownership: {
+        owners: [
+          { owner: { urn: 'urn:li:corpuser:jdoe', type: 'CORP_USER' }, kind: 'DATAOWNER' },
+          { owner: { type: 'CORP_GROUP' }, kind: 'TECHNICAL' },
+        ],
+        lastModified: { when: 5 },
+      },
+    });
+    expect(costlyRuns).toBe(0);
+    expect(run('{ ownership { owners { costly } } }')).toEqual({
+      ownership: { owners: [{ costly: 'costly urn:li:corpuser:jdoe' }, { costly: 'costly urn:li:corpGroup:eng' }] },
+    });
+  });
+
+  it('converts an object whole when its type has a resolver of its own, which may read any of its fields', () => {
+    fields('Note').shout!.resolve = (note: { text: string; label: string }) => `${note.text}${note.label}!`;
+    expect(run('{ holder { note { shout } } }')).toEqual({ holder: { note: { shout: 'tl!' } } });
+    expect(costlyRuns).toBe(0);
   });
 });

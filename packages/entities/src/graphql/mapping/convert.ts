@@ -1,18 +1,24 @@
 import { isJsonObject } from '@mds/core';
 import { entityRef } from '../typenames';
 import {
+  Kind,
   getNamedType,
+  isAbstractType,
   isEnumType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
+  type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
   type GraphQLUnionType,
+  type SelectionSetNode,
 } from 'graphql';
 
 export type Json = Record<string, unknown>;
@@ -64,11 +70,28 @@ export class OfEntity {
  * as a converter function: a dataset's answer converts thousands of values, and asking graphql-js's `is…Type`
  * predicates again for each of them was most of the cost.
  */
-export function toGraphQL(value: unknown, type: GraphQLOutputType, scope: Scope): unknown {
-  return converterOf(type)(value, scope);
+export function toGraphQL(
+  value: unknown,
+  type: GraphQLOutputType,
+  scope: Scope,
+  asked?: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>,
+): unknown {
+  return converterOf(type)(value, scope, asked && { nodes: asked.fieldNodes, fragments: asked.fragments });
 }
 
-type Converter = (value: unknown, scope: Scope) => unknown;
+/**
+ * What the query asks of a value: the field nodes that ask for it (their selections, with fragments). A resolver that
+ * answers with `toGraphQL(…, info)` has only these fields converted of each object whose type has no resolver of its
+ * own: no one but graphql-js's default resolver ever reads such an object, and it reads only the fields asked. Every
+ * non-null field is still converted (one without an answer makes the object absent). An object of a type with a
+ * resolver is converted whole, with everything below it, since the resolver may read any of it. Undefined: everything.
+ */
+interface Selection {
+  readonly nodes: readonly FieldNode[];
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+}
+
+type Converter = (value: unknown, scope: Scope, selection?: Selection) => unknown;
 
 const converters = new WeakMap<GraphQLOutputType, Converter>();
 
@@ -87,25 +110,25 @@ function compile(type: GraphQLOutputType): Converter {
   if (isNonNullType(type)) {
     const inner = type.ofType;
     let innerConverter: Converter | undefined;
-    convert = (value, scope) => (innerConverter ??= converterOf(inner))(value, scope) ?? emptyOf(inner, scope);
+    convert = (value, scope, selection) => (innerConverter ??= converterOf(inner))(value, scope, selection) ?? emptyOf(inner, scope);
   } else if (isListType(type)) {
     const item = type.ofType;
     const ofEntries = isEntryType(getNamedType(item));
     const dropEmpty = isNonNullType(item);
     let itemConverter: Converter | undefined;
-    convert = (value, scope) => {
+    convert = (value, scope, selection) => {
       const items = Array.isArray(value) ? value : ofEntries && isJsonObject(value) ? entries(value) : undefined;
       if (!items) return null;
       const convertItem = (itemConverter ??= converterOf(item));
-      const converted = items.map((x) => convertItem(x, scope));
+      const converted = items.map((x) => convertItem(x, scope, selection));
       return dropEmpty ? converted.filter((x) => x !== null && x !== undefined) : converted;
     };
   } else {
     convert = compileNamed(type);
   }
   // A value of another entity than the one being answered: converted with that entity as the scope.
-  const self: Converter = (value, scope) =>
-    value instanceof OfEntity ? self(value.value, { ...scope, urn: value.urn }) : convert(value, scope);
+  const self: Converter = (value, scope, selection) =>
+    value instanceof OfEntity ? self(value.value, { ...scope, urn: value.urn }, selection) : convert(value, scope, selection);
   return self;
 }
 
@@ -117,14 +140,14 @@ function compileNamed(type: GraphQLNamedType): Converter {
   if (isEnumType(type)) return (value) => (typeof value === 'string' && type.getValue(value) ? value : null);
   if (isObjectType(type)) {
     const entity = isEntityType(type);
-    return (value, scope) => {
+    return (value, scope, selection) => {
       if (typeof value === 'string') {
         // An urn where an entity is expected: the entity, when its GraphQL type is this one.
         const ref = refOf(value, scope);
         return ref && ref.__typename === type.name ? ref : null;
       }
       if (!isJsonObject(value) || entity) return null;
-      return objectOf(unwrapUnion(value).value, type, scope);
+      return objectOf(unwrapUnion(value).value, type, scope, selection);
     };
   }
   // An interface or union: an urn names an entity of a member type; a record is of the member a rule named
@@ -134,7 +157,7 @@ function compileNamed(type: GraphQLNamedType): Converter {
     const member = typeof name === 'string' ? scope.schema.getType(name) : undefined;
     return member && isObjectType(member) && scope.schema.isSubType(abstract, member) ? member : undefined;
   };
-  return (value, scope) => {
+  return (value, scope, selection) => {
     if (typeof value === 'string') {
       const ref = refOf(value, scope);
       return ref && memberOf(ref.__typename, scope) ? ref : null;
@@ -142,7 +165,7 @@ function compileNamed(type: GraphQLNamedType): Converter {
     if (!isJsonObject(value)) return null;
     const record = unwrapUnion(value);
     const member = memberOf(typeof record.value.__typename === 'string' ? record.value.__typename : record.member, scope);
-    return member ? objectOf(record.value, member, scope) : null;
+    return member ? objectOf(record.value, member, scope, selection) : null;
   };
 }
 
@@ -155,6 +178,8 @@ interface FieldPlan {
   readonly nonNull: boolean;
   readonly type: GraphQLOutputType;
   convert?: Converter;
+  /** What is asked of the field's value; undefined: everything. */
+  readonly selection?: Selection;
 }
 
 const fieldPlans = new WeakMap<GraphQLObjectType, FieldPlan[]>();
@@ -178,19 +203,82 @@ function fieldsOf(type: GraphQLObjectType): FieldPlan[] {
  * non-null field that has no answer (an owner urn that is no user or group) makes the object absent — dropped from
  * its list, or null where it may be — rather than an error for the whole answer.
  */
-function objectOf(value: Json, type: GraphQLObjectType, scope: Scope): Json | null {
+function objectOf(value: Json, type: GraphQLObjectType, scope: Scope, selection?: Selection): Json | null {
   const rules = scope.rules[type.name];
   const out: Json = { __typename: type.name };
-  for (const field of fieldsOf(type)) {
+  for (const field of selection ? askedFieldsOf(type, selection, scope.schema) : fieldsOf(type)) {
     const rule = rules?.[field.name];
     if (field.hasArgs && !rule) continue; // a field with arguments has a resolver of its own
     let raw = rule === undefined ? value[field.name] : typeof rule === 'string' ? value[rule] : rule(value, scope);
     if (raw === undefined && field.name === 'associatedUrn') raw = scope.urn;
-    const answer = (field.convert ??= converterOf(field.type))(raw, scope);
+    const answer = (field.convert ??= converterOf(field.type))(raw, scope, field.selection);
     if ((answer === null || answer === undefined) && field.nonNull) return null;
     out[field.name] = answer;
   }
   return out;
+}
+
+/**
+ * The fields of `type` to convert for `selection` (see Selection), worked out once per type and field node: documents
+ * are parsed once per text (the host's document cache), so the same nodes come back with every request of a query.
+ */
+const askedPlans = new WeakMap<object, Map<GraphQLObjectType, FieldPlan[]>>();
+
+function askedFieldsOf(type: GraphQLObjectType, selection: Selection, schema: GraphQLSchema): FieldPlan[] {
+  const key = selection.nodes.length === 1 ? selection.nodes[0]! : selection.nodes;
+  let byType = askedPlans.get(key);
+  if (!byType) askedPlans.set(key, (byType = new Map()));
+  let plan = byType.get(type);
+  if (!plan) {
+    plan = planFor(type, selection, schema);
+    byType.set(type, plan);
+  }
+  return plan;
+}
+
+function planFor(type: GraphQLObjectType, selection: Selection, schema: GraphQLSchema): FieldPlan[] {
+  const all = fieldsOf(type);
+  if (hasResolvers(type)) return all; // whole, and everything below it (no selection handed down)
+  const asked = new Map<string, FieldNode[]>();
+  const collect = (set: SelectionSetNode | undefined) => {
+    for (const node of set?.selections ?? []) {
+      if (node.kind === Kind.FIELD) {
+        const nodes = asked.get(node.name.value);
+        if (nodes) nodes.push(node);
+        else asked.set(node.name.value, [node]);
+      } else if (node.kind === Kind.INLINE_FRAGMENT) {
+        if (!node.typeCondition || appliesTo(node.typeCondition.name.value, type, schema)) collect(node.selectionSet);
+      } else {
+        const fragment = selection.fragments[node.name.value];
+        if (fragment && appliesTo(fragment.typeCondition.name.value, type, schema)) collect(fragment.selectionSet);
+      }
+    }
+  };
+  for (const node of selection.nodes) collect(node.selectionSet);
+  return all.flatMap((field) => {
+    const nodes = asked.get(field.name);
+    if (!nodes && !field.nonNull) return [];
+    // A non-null field nobody asked for is still converted, itself only as far as its own non-null fields.
+    return [{ ...field, convert: undefined, selection: { nodes: nodes ?? [], fragments: selection.fragments } }];
+  });
+}
+
+/** Whether a fragment on `condition` (a type's name) applies to an object of `type`. */
+function appliesTo(condition: string, type: GraphQLObjectType, schema: GraphQLSchema): boolean {
+  if (condition === type.name) return true;
+  const named = schema.getType(condition);
+  return !!named && isAbstractType(named) && schema.isSubType(named, type);
+}
+
+const withResolvers = new WeakMap<GraphQLObjectType, boolean>();
+/** Whether any field of `type` has a resolver (one that may read any field of its parent). */
+function hasResolvers(type: GraphQLObjectType): boolean {
+  let has = withResolvers.get(type);
+  if (has === undefined) {
+    has = Object.values(type.getFields()).some((field) => field.resolve !== undefined);
+    withResolvers.set(type, has);
+  }
+  return has;
 }
 
 function scalar(value: unknown, name: string): unknown {

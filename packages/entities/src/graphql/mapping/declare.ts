@@ -85,7 +85,7 @@ export function fieldResolvers<Field extends string>(
       const entity = entityScope(parent.urn, await aspectsOf(parent, context));
       const raw = typeof rule === 'string' ? entity.value(rule) : rule(entity);
       const scope: Scope = { urn: parent.urn, schema: info.schema, rules: options.rules, ref };
-      return toGraphQL(raw, info.returnType, scope) as never;
+      return toGraphQL(raw, info.returnType, scope, info) as never;
     };
   return Object.fromEntries(Object.entries<EntityFieldRule>(fields).map(([field, rule]) => [field, resolve(rule)])) as Record<
     Field,
