@@ -20,6 +20,8 @@ const ME = '{ me { platformPrivileges { manageTags managePolicies } } }';
 let mds: Mds;
 beforeAll(async () => {
   mds = await startMds();
+  // Its refusals are of callers lacking a privilege: DataHub's default policies for all users are deactivated.
+  await mds.withoutAllUsersPolicies();
 });
 afterAll(() => mds?.close());
 
@@ -207,7 +209,14 @@ describe("where a user's access comes from (DataHub's DebugAccessResolver, GetGr
       groupsWithRoles: [analysts],
       rolesViaGroups: [READER],
       allRoles: [EDITOR, READER],
-      policies: ['urn:li:dataHubPolicy:hana-owners'],
+      // DataHub searches the policies naming the user, a group or role of theirs, all users or all groups, whatever
+      // their state: its three default policies for all users are among them.
+      policies: [
+        'urn:li:dataHubPolicy:7',
+        'urn:li:dataHubPolicy:hana-owners',
+        'urn:li:dataHubPolicy:view-dataset-sensitive',
+        'urn:li:dataHubPolicy:view-entity-page-all',
+      ],
       privileges: undefined,
     });
     expect(answer.privileges).toEqual(expect.arrayContaining(['EDIT_ENTITY_OWNERS', 'MANAGE_TAGS', 'VIEW_ENTITY_PAGE']));

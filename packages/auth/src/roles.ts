@@ -16,7 +16,10 @@ export interface Role {
   privileges: ReadonlySet<Privilege>;
 }
 
-/** What every user holds whatever the role, even none (DataHub's default policy 7 grants it to all users). */
+/**
+ * What every user holds whatever the role, even none. DataHub's default policy 7 grants it to all users; it stays here
+ * too because the token resolvers of this package ask the role table, not the stored policies.
+ */
 const BASELINE: readonly Privilege[] = [Privilege.GENERATE_PERSONAL_ACCESS_TOKENS];
 
 const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new Set([...BASELINE, ...privileges]);
@@ -24,6 +27,7 @@ const privilegeSet = (...privileges: Privilege[]): ReadonlySet<Privilege> => new
 /**
  * What DataHub's default policies for all users give a Reader and an Editor too (boot/policies.json: policy 7,
  * view-entity-page-all, view-dataset-sensitive): viewing entities, their profiles, usage and operations, and analytics.
+ * Users without a role get them from those three policies, which @mds/entities stores (editable) at every start.
  */
 const VIEWING: readonly Privilege[] = [
   Privilege.VIEW_ANALYTICS,

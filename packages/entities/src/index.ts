@@ -23,6 +23,7 @@ export {
   type WriteResult,
 } from './service';
 export { entityRoleDirectory, entityUserDirectory } from './service';
+export { ALL_USERS_POLICIES } from './service';
 export { ASPECT_STORE_TABLES } from './store/sql-store';
 export { BATCH_ANSWER, MAX_PROPOSALS_PER_BATCH } from './restli/endpoints';
 export { fileItemProposals, pegasusSnapshot } from './file-format';

@@ -12,7 +12,7 @@ import {
   type TimeseriesIngestPort,
   type TimeseriesReader,
 } from './service';
-import { seedEmptyStore } from './service/seed';
+import { ingestDefaultPolicies, seedEmptyStore } from './service/seed';
 import type { AspectReader } from './store/port';
 import { createSqlAspectStore } from './store/sql-store';
 
@@ -36,7 +36,7 @@ export interface EntitiesDeps {
 
 /**
  * The composition of this package: the aspect store and its search index on `db` (migrated here), the entity
- * service over them (seeding an empty store), and the service's REST faces. The GraphQL face is
+ * service over them (seeding an empty store, and DataHub's default policies at every start), and the service's REST faces. The GraphQL face is
  * `createEntityGraphql`, composed after the packages whose entity types it shows.
  */
 export async function createEntities(options: EntitiesDeps): Promise<Entities> {
@@ -55,6 +55,7 @@ export async function createEntities(options: EntitiesDeps): Promise<Entities> {
   // keeps them queued for the next start rather than holding the server's start).
   await service.relayOutbox().catch(() => undefined);
   await seedEmptyStore(service, () => store.isEmpty());
+  await ingestDefaultPolicies(service);
   const { actions, reads } = restliEndpoints(service);
   return {
     module: {

@@ -1,7 +1,7 @@
 import { Privilege } from '@mds/auth';
 import type { TestSqlDatabases } from '@mds/db/testing';
 import { ApiError, parseActionParams, type ApiContext, type JsonRoute } from '@mds/schema';
-import { createEntities, SYSTEM_ACTOR } from '../src/index';
+import { ALL_USERS_POLICIES, createEntities, SYSTEM_ACTOR, type EntityService } from '../src/index';
 import type { AuthorizationSwitches } from '../src/service/policy';
 
 export const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -77,4 +77,19 @@ export async function facesOn(databases: Pick<TestSqlDatabases, 'open'>, authori
         body: request.body,
       }) as Promise<{ status: number; headers?: Record<string, string>; body?: any }>;
   return { ...entities, action, read, route };
+}
+
+/**
+ * DataHub's three default policies for all users made INACTIVE, as an operator would (an ingested `dataHubPolicyInfo`,
+ * as updatePolicy writes it): for a test of what a user without a role is refused when nothing grants it views.
+ */
+export async function deactivateAllUsersPolicies(service: EntityService): Promise<void> {
+  await service.ingest(
+    SYSTEM_ACTOR,
+    ALL_USERS_POLICIES.map(({ urn, info }) => ({
+      proposal: { ...mcp(urn, 'dataHubPolicyInfo', { ...info, state: 'INACTIVE' }), entityType: 'dataHubPolicy' },
+      place: { action: 'test', path: 'deactivate' },
+    })),
+    { batch: true },
+  );
 }

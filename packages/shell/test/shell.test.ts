@@ -170,7 +170,8 @@ describe('me', () => {
       },
     ],
     ['a Reader', bob, 'bob', { ...none, generatePersonalAccessTokens: true, viewAnalytics: true }],
-    ['a user without a role', as('carol', 'none'), 'carol', none],
+    // DataHub's default policy 7 for all users, stored at every start: analytics and personal access tokens.
+    ['a user without a role', as('carol', 'none'), 'carol', { ...none, generatePersonalAccessTokens: true, viewAnalytics: true }],
   ])('gives %s the flags its privileges grant', async (_who, context, username, platformPrivileges) => {
     const { run } = await setup();
     expect(await run(context, ME)).toEqual({ data: { me: { corpUser: { urn: context.actor.urn, username }, platformPrivileges } } });

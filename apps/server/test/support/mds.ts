@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { ROOT_ACTOR_URN } from '@mds/auth';
+import { ALL_USERS_POLICIES } from '@mds/entities';
 import { compose } from '../../src/compose';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -39,5 +40,33 @@ export async function startMds(env: Record<string, string> = {}) {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { url: running.url, dataDir, domains, rootToken, tokenFor, clientFor, post, graphql, close };
+  /**
+   * Deactivates DataHub's three default policies for all users (stored at every start) as an operator does on the
+   * Policies page, so that a user without a role holds nothing: for tests of what a caller lacking a privilege is refused.
+   */
+  const withoutAllUsersPolicies = async () => {
+    for (const { urn, info } of ALL_USERS_POLICIES) {
+      const { displayName, description, type, privileges } = info as {
+        displayName: string;
+        description: string;
+        type: string;
+        privileges: string[];
+      };
+      const input = {
+        type,
+        name: displayName,
+        description,
+        state: 'INACTIVE',
+        privileges,
+        actors: { allUsers: true, allGroups: false, resourceOwners: false, users: [], groups: [] },
+      };
+      const { body } = await graphql('mutation m($urn: String!, $input: PolicyUpdateInput!) { updatePolicy(urn: $urn, input: $input) }', {
+        urn,
+        input,
+      });
+      if (body.errors) throw new Error(`deactivating ${urn}: ${JSON.stringify(body.errors)}`);
+    }
+  };
+
+  return { url: running.url, dataDir, domains, rootToken, tokenFor, clientFor, post, graphql, close, withoutAllUsersPolicies };
 }

@@ -7,6 +7,7 @@ export { entityRoleDirectory } from './role-directory';
 export { formInfoOf, groupsOf, namesActor } from './form-authority';
 export { GLOSSARY_INFO } from './glossary-authority';
 export { anyOf, editPrivileges, DATAHUB_DEFAULT_SWITCHES, type AuthorizationSwitches, type PrivilegeGroups } from './policy';
+export { ALL_USERS_POLICIES, ingestDefaultPolicies, type BootPolicy } from './seed';
 export { readUrnParameter, urnParameter, type Edit } from './proposals';
 export type {
   IngestSummary,

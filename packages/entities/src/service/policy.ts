@@ -143,6 +143,18 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
       group.every((p) => actor.privileges.has(p) || granted.has(p) || (owner && RESOURCE_OWNER_PRIVILEGES.has(p))),
     );
 
+  /** What the stored policies for all users with no resource filter grant anyone anywhere (the all-users defaults): decided with no read. */
+  const everyone = new WeakMap<readonly StoredPolicy[], ReadonlySet<string>>();
+  const grantedToEveryone = (policies: readonly StoredPolicy[]) => {
+    let granted = everyone.get(policies);
+    if (!granted) {
+      const unconditional = policies.filter((policy) => policy.actors.allUsers && policy.criteria === null);
+      granted = grantedBy(unconditional, emptyFacts(''), undefined);
+      everyone.set(policies, granted);
+    }
+    return granted;
+  };
+
   const byOwnersOnly = (actor: Actor, privileges: PrivilegeGroups, distinct: string[]) => {
     if (!byOwnership(actor, privileges)) return distinct;
     return ownersOf(distinct).then((owners) => distinct.filter((urn) => !owners.get(urn)?.has(actor.urn)));
@@ -154,6 +166,7 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
     if (!source) return byOwnersOnly(actor, privileges, distinct);
     return relevant(privileges).then(async (policies) => {
       if (policies.length === 0) return byOwnersOnly(actor, privileges, distinct);
+      if (completes(actor, privileges, grantedToEveryone(await source.policies()), false)) return [];
       const facts = await source.actor(actor.urn);
       const refusedHere: string[] = [];
       for (const urn of distinct) {
@@ -169,6 +182,7 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
   const onPlatform = async (actor: Actor, privileges: PrivilegeGroups) => {
     const policies = await relevant(privileges);
     if (policies.length === 0) return false;
+    if (completes(actor, privileges, grantedToEveryone(await source!.policies()), false)) return true;
     return completes(actor, privileges, grantedBy(policies, await source!.actor(actor.urn), undefined), false);
   };
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/index';
 import { upsert, userPolicyOn } from './edit-support';
 import { goldenGraphql } from './golden';
+import { deactivateAllUsersPolicies } from '../faces';
 
 // `privileges` (EntityPrivileges) as DataHub's EntityPrivilegesResolver computes each flag, from the one policy: the
 // role, ownership (DataHub's default owners' policy) and stored dataHubPolicy entities.
@@ -60,8 +61,13 @@ const ALL = [...COMMON, ...DATASET_EDITS, ...DATASET_VIEWS, 'canManageEntity', '
 const flags = (computed: readonly string[], granted: readonly string[]) =>
   Object.fromEntries(ALL.map((flag) => [flag, computed.includes(flag) ? granted.includes(flag) : null]));
 
-async function catalog() {
+/**
+ * The entities the flags are asked of. DataHub's default policies for all users (which let everyone view a dataset's
+ * usage, profile and operations) are deactivated unless `allUsersDefaults`, so that each flag shows what grants it.
+ */
+async function catalog({ allUsersDefaults = false } = {}) {
   const api = await goldenGraphql(databases, []);
+  if (!allUsersDefaults) await deactivateAllUsersPolicies(api.service);
   await api.service.ingest(
     SYSTEM_ACTOR,
     [
@@ -108,6 +114,14 @@ describe("privileges, as DataHub's EntityPrivilegesResolver computes each flag",
       flags([...COMMON, ...DATASET_EDITS, ...DATASET_VIEWS], ['canEditLineage', 'canEditQueries']),
     );
     expect(await privileges(as('urn:li:corpuser:nobody'), DATASET)).toEqual(flags([...COMMON, ...DATASET_EDITS, ...DATASET_VIEWS], []));
+  });
+
+  it("DataHub's default policies for all users let a user holding nothing view a dataset's usage, profile and operations", async () => {
+    const { privileges } = await catalog({ allUsersDefaults: true });
+    // "All Users - View Dataset Sensitive Information" (view-dataset-sensitive) grants the three views; nothing edits.
+    expect(await privileges(as('urn:li:corpuser:nobody'), DATASET)).toEqual(
+      flags([...COMMON, ...DATASET_EDITS, ...DATASET_VIEWS], DATASET_VIEWS),
+    );
   });
 
   it("an owner holds what DataHub's default owners' policy grants on what it owns, and nothing on the rest", async () => {

@@ -3,7 +3,7 @@ import { sqliteTestDatabases } from '@mds/db/testing';
 import type { ApiContext } from '@mds/schema';
 import { graphql, type ExecutionResult } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createEntities, createEntityGraphql } from '../../src/index';
+import { createEntities, createEntityGraphql, ALL_USERS_POLICIES } from '../../src/index';
 import { schemaOf } from './schema';
 
 const databases = sqliteTestDatabases();
@@ -88,7 +88,23 @@ describe("Access policies, as DataHub's policy resolvers answer them", () => {
       (await ok(GRANTED, { input: { actorUrn: USER, resourceSpec: { resourceType: 'DATASET', resourceUrn: DATASET } } }, stew))
         .getGrantedPrivileges,
     ).toEqual({
-      privileges: ['EDIT_ENTITY_DOCS'],
+      // The policy's privilege, and what DataHub's default policies for all users grant everyone (policy 7,
+      // view-entity-page-all, view-dataset-sensitive).
+      privileges: [
+        'EDIT_ENTITY_DOCS',
+        'ES_EXPLAIN_QUERY_PRIVILEGE',
+        'GENERATE_PERSONAL_ACCESS_TOKENS',
+        'GET_COUNTS_PRIVILEGE',
+        'GET_ENTITY_PRIVILEGE',
+        'GET_TIMELINE_PRIVILEGE',
+        'GET_TIMESERIES_ASPECT_PRIVILEGE',
+        'SEARCH_PRIVILEGE',
+        'VIEW_ANALYTICS',
+        'VIEW_DATASET_OPERATIONS',
+        'VIEW_DATASET_PROFILE',
+        'VIEW_DATASET_USAGE',
+        'VIEW_ENTITY_PAGE',
+      ],
     });
 
     // updatePolicy (the UI's deactivation) takes effect on the next decision; deletePolicy removes the entity.
@@ -115,8 +131,10 @@ describe("Access policies, as DataHub's policy resolvers answer them", () => {
         resources: { filter: { criteria: [{ field: 'TAG', values: ['urn:li:tag:pii'], condition: 'EQUALS' }] } },
       },
     });
-    const all = (await ok(LIST, { input: { start: 0, count: 10, query: '', orFilters: [] } })).listPolicies;
-    expect(all).toMatchObject({ start: 0, count: 2, total: 2 });
+    // DataHub's default policies for all users are listed too (a new store holds them), after the two created here on no page.
+    const total = ALL_USERS_POLICIES.length + 2;
+    const all = (await ok(LIST, { input: { start: 0, count: 100, query: '', orFilters: [] } })).listPolicies;
+    expect(all).toMatchObject({ start: 0, count: total, total });
     const steward = all.policies.find((p: { urn: string }) => p.urn === first);
     expect(steward).toEqual({
       urn: first,
@@ -151,9 +169,55 @@ describe("Access policies, as DataHub's policy resolvers answer them", () => {
 
     const page = (variables: Record<string, unknown>) => ok(LIST, { input: { start: 0, count: 10, ...variables } });
     expect((await page({ query: 'pii' })).listPolicies.policies.map((p: { name: string }) => p.name)).toEqual(['Tagged pii']);
-    expect((await page({ count: 1 })).listPolicies).toMatchObject({ count: 1, total: 2 });
-    const active = await page({ orFilters: [{ and: [{ field: 'state', values: ['ACTIVE'] }] }] });
-    expect(active.listPolicies.policies.map((p: { urn: string }) => p.urn)).toEqual([first]);
+    expect((await page({ count: 1 })).listPolicies).toMatchObject({ count: 1, total });
+    const inactive = await page({ orFilters: [{ and: [{ field: 'state', values: ['INACTIVE'] }] }] });
+    expect(inactive.listPolicies.policies.map((p: { name: string }) => p.name)).toEqual(['Tagged pii']);
+    const active = await page({ count: 100, orFilters: [{ and: [{ field: 'state', values: ['ACTIVE'] }] }] });
+    expect(active.listPolicies.policies.map((p: { urn: string }) => p.urn).sort()).toEqual(
+      [first, ...ALL_USERS_POLICIES.map((p) => p.urn)].sort(),
+    );
+  });
+
+  it("lists DataHub's default policies for all users as its boot file states them, editable like any other", async () => {
+    const { ok, service } = await setup();
+    const listed = (await ok(LIST, { input: { start: 0, count: 100 } })).listPolicies.policies as {
+      urn: string;
+      name: string;
+      state: string;
+      editable: boolean;
+      privileges: string[];
+    }[];
+    const byUrn = new Map(listed.map((p) => [p.urn, p]));
+    for (const { urn, info } of ALL_USERS_POLICIES) {
+      expect(byUrn.get(urn)).toMatchObject({
+        name: info!.displayName,
+        state: 'ACTIVE',
+        editable: info!.editable,
+        privileges: info!.privileges,
+      });
+    }
+    expect(
+      listed
+        .filter((p) => p.editable)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['All Users - Base Platform Privileges', 'All Users - View Dataset Sensitive Information', 'All Users - View Entity Page']);
+
+    // An editable one, deactivated as the UI does: the user without a role loses what it granted, from the next decision.
+    const sensitive = ALL_USERS_POLICIES.find((p) => p.urn === 'urn:li:dataHubPolicy:view-dataset-sensitive')!;
+    expect(await service.allows(stew.actor, [[Privilege.VIEW_DATASET_PROFILE]], DATASET)).toBe(true);
+    const info = sensitive.info as { displayName: string; description: string; type: string; privileges: string[] };
+    const deactivated = {
+      type: info.type,
+      name: info.displayName,
+      state: 'INACTIVE',
+      description: info.description,
+      privileges: info.privileges,
+      actors: { allUsers: true, allGroups: false, resourceOwners: false, users: [], groups: [] },
+    };
+    expect(await ok(UPDATE, { urn: sensitive.urn, input: deactivated })).toEqual({ updatePolicy: sensitive.urn });
+    expect(await service.allows(stew.actor, [[Privilege.VIEW_DATASET_PROFILE]], DATASET)).toBe(false);
+    expect(await service.allows(stew.actor, [[Privilege.VIEW_ENTITY_PAGE]], DATASET)).toBe(true);
   });
 
   it('refuses callers without MANAGE_POLICIES with DataHub’s text, and bad input with a 400 naming the field', async () => {

@@ -7,6 +7,7 @@ import { SYSTEM_ACTOR } from '../../src/index';
 import { parseVersionStamp } from '../../src/graphql/versioned-dataset';
 import { actor, errorOf, upsert } from './edit-support';
 import { goldenGraphql } from './golden';
+import { deactivateAllUsersPolicies } from '../faces';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -244,6 +245,9 @@ describe("versionedDataset, as DataHub's VersionedDatasetType reads a dataset at
       return result.data!.versionedDataset;
     };
     const refused: ApiContext = { actor: { urn: olive, privileges: new Set() }, requestId: 'versioned-refused' };
+    // DataHub's "All Users - View Entity Page" policy lets anyone view it; deactivated (as an operator may), it refuses.
+    expect(paths((await asked({ ...refused, requestId: 'versioned-all-users' })).schema)).toEqual(FIRST.fields.map((f) => f.fieldPath));
+    await deactivateAllUsersPolicies(api.service);
     expect(await asked(refused)).toBeNull();
     const allowed = await asked(actor(olive).context);
     expect(paths(allowed.schema)).toEqual(FIRST.fields.map((f) => f.fieldPath));

@@ -1,6 +1,6 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { callers, DATASET, facesOn, OTHER, OWNER, refusal, tags } from '../faces';
+import { callers, DATASET, deactivateAllUsersPolicies, facesOn, OTHER, OWNER, refusal, tags } from '../faces';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -50,9 +50,12 @@ describe('the OpenAPI face: DataHub’s GenericEntityV3 answers over the entity 
   });
 
   it('refuses with DataHub’s OpenAPI texts, as the policy decides: an owner reads and writes what it owns, deletes nothing', async () => {
-    const { route } = await facesOn(databases);
+    const { route, service } = await facesOn(databases);
     const { nobody, owner, admin } = callers;
     const params = { entityName: 'dataset', urn: DATASET };
+    // DataHub's "All Users - View Entity Page" policy lets anyone read; deactivated (as an operator may), reads are refused.
+    expect((await route('GET', ENTITY, { params }, nobody)).status).toBe(200);
+    await deactivateAllUsersPolicies(service);
     expect(await refusal(() => route('GET', ENTITY, { params }, nobody))).toEqual({
       status: 403,
       message: `${nobody.actor.urn} is unauthorized to READ entities.`,

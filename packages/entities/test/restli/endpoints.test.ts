@@ -1,6 +1,6 @@
 import { sqliteTestDatabases } from '@mds/db/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { callers, DATASET, facesOn, mcp, OTHER, OWNER, refusal, tags } from '../faces';
+import { callers, DATASET, deactivateAllUsersPolicies, facesOn, mcp, OTHER, OWNER, refusal, tags } from '../faces';
 
 const databases = sqliteTestDatabases();
 afterEach(databases.closeOpened);
@@ -91,8 +91,11 @@ describe('the Rest.li face: what its actions and reads answer (the host adds the
   });
 
   it('refuses with each operation’s DataHub text, as the policy decides: an owner reads and writes what it owns, deletes nothing', async () => {
-    const { action, read } = await facesOn(databases);
+    const { action, read, service } = await facesOn(databases);
     const { nobody, owner } = callers;
+    // DataHub's "All Users - View Entity Page" policy lets anyone read; deactivated (as an operator may), reads are refused.
+    expect((await read('aspects', enc(DATASET), 'aspect=globalTags', nobody)).version).toBe(0);
+    await deactivateAllUsersPolicies(service);
     expect(await refusal(() => read('aspects', enc(DATASET), 'aspect=globalTags', nobody))).toEqual({
       status: 403,
       message: `User is unauthorized to get aspect for ${DATASET}`,

@@ -3,7 +3,7 @@ import { ApiError, type ApiContext } from '@mds/schema';
 import { graphql } from 'graphql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createEntityGraphql, SYSTEM_ACTOR } from '../../src/index';
-import { DATASET, facesOn, mcp, OTHER } from '../faces';
+import { DATASET, deactivateAllUsersPolicies, facesOn, mcp, OTHER } from '../faces';
 import { schemaOf } from '../graphql/schema';
 
 const databases = sqliteTestDatabases();
@@ -28,6 +28,8 @@ interface Setup {
   /** Aspects of NORA (memberships) and of DATASET (owners, domain, container) the row needs. */
   nora?: Record<string, unknown>;
   dataset?: Record<string, unknown>;
+  /** Keep DataHub's default policies for all users active (the other rows deactivate them, as an operator may). */
+  allUsersDefaults?: boolean;
 }
 
 const filter = (field: string, values: string[], condition = 'EQUALS') => ({ filter: { criteria: [{ field, values, condition }] } });
@@ -43,6 +45,9 @@ const TABLE: [string, Setup, boolean | { write: boolean; read: boolean }][] = [
   ['a policy naming another user', { actors: { users: ['urn:li:corpuser:someone'] } }, false],
   ['all users', { actors: everyone }, true],
   ['an INACTIVE policy', { actors: everyone, state: 'INACTIVE' }, false],
+  // The rows below run with DataHub's default policies for all users deactivated; this one keeps them, as a new store
+  // has them: everyone views (view-entity-page-all), nothing more.
+  ['DataHub’s default policies for all users, alone', { actors: { users: [] }, allUsersDefaults: true }, { write: false, read: true }],
   ['a policy granting only VIEW_ENTITY_PAGE', { actors: everyone, privileges: ['VIEW_ENTITY_PAGE'] }, { write: false, read: true }],
   [
     'a group the user joined in mds (nativeGroupMembership)',
@@ -121,6 +126,7 @@ const TABLE: [string, Setup, boolean | { write: boolean; read: boolean }][] = [
 /** The faces on a fresh database holding the row's policy and aspects, with GraphQL reads restricted (VIEW_AUTHORIZATION_ENABLED). */
 async function withRow(setup: Setup) {
   const faces = await facesOn(databases, { restApi: true, view: true });
+  if (!setup.allUsersDefaults) await deactivateAllUsersPolicies(faces.service);
   const proposal = (entityUrn: string, aspectName: string, value: unknown) => ({
     proposal: { ...mcp(entityUrn, aspectName, value), entityType: entityUrn.split(':')[2] },
     place: { action: 'test', path: aspectName },
