@@ -279,6 +279,34 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
 }
 
 /**
+ * A term criterion every group of `filters` holds alike, compared by equality and not negated, as its term field and
+ * values: every match has one of those values, so a query may start from the documents holding them.
+ */
+function leadingTerm(filters: SearchQuery['filters']): { field: string; values: string[] } | undefined {
+  const groups = (filters ?? []).filter((group) => group.length > 0);
+  if (groups.length === 0 || groups.length !== (filters ?? []).length) return undefined;
+  const key = (c: Criterion) => JSON.stringify([c.field, c.values ?? [], c.value ?? null, c.condition ?? 'EQUAL', c.negated ?? false]);
+  const candidate = groups[0]!.find((c) => {
+    const condition = (c.condition ?? 'EQUAL').toUpperCase();
+    const values = c.values?.length ? c.values : c.value !== undefined ? [c.value] : [];
+    return (
+      !c.negated &&
+      (condition === 'EQUAL' || condition === 'IN') &&
+      values.length > 0 &&
+      // As criterionSql reads it: a column first, then a term field.
+      c.field !== 'removed' &&
+      !Object.hasOwn(COLUMNS, c.field) &&
+      termField(c.field) !== undefined &&
+      kindOf(c.field) === 'text' &&
+      groups.every((group) => group.some((other) => key(other) === key(c)))
+    );
+  });
+  if (!candidate) return undefined;
+  const values = candidate.values?.length ? candidate.values : [candidate.value!];
+  return { field: termField(candidate.field)!, values: [...new Set(values)] };
+}
+
+/**
  * The search index on the storage port, on either dialect: documents in `search_document`, their multi-valued fields
  * (tags, owners, ...) as rows of `search_term` for exact filters and facets (each distinct value numbered once in
  * `search_value`, so facets group integers), their text ranked name over description over the rest (SQLite: FTS5
@@ -327,7 +355,15 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       where.push(filtered.sql);
       params.push(...filtered.params);
     }
-    const from = ranked ? dialect.textFrom : 'search_document d';
+    // Without words, a term every group requires (a scope: the entities naming some urns as siblings) leads: its
+    // documents are found through the term index, rather than every document of the types checked against it.
+    const leading = ranked ? undefined : leadingTerm(query.filters);
+    const from = ranked
+      ? dialect.textFrom
+      : leading
+        ? `(SELECT DISTINCT t.id FROM search_value v JOIN search_term t ON t.vid = v.vid WHERE v.field = ? AND v.value IN (${leading.values.map(() => '?').join(', ')})) lead ${dialect.joinInOrder} search_document d ON d.id = lead.id`
+        : 'search_document d';
+    if (leading) params.unshift(leading.field, ...leading.values);
     return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked };
   }
 

@@ -260,6 +260,53 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
       );
     });
 
+    it('a term every or-group requires (a scope) finds each document once, whatever else the groups ask', async () => {
+      const index = await seeded(
+        dataset('a', { tags: ['urn:li:tag:pii', 'urn:li:tag:gold'], owners: ['urn:li:corpuser:jdoe'] }),
+        dataset('b', { tags: ['urn:li:tag:pii'], platform: 'urn:li:dataPlatform:kafka' }),
+        dataset('c', { tags: ['urn:li:tag:gold'], removed: true }),
+        dataset('d'),
+        dashboard('d1', { tags: ['urn:li:tag:pii'] }),
+      );
+      const both: Criterion = { field: 'tags', values: ['urn:li:tag:pii', 'urn:li:tag:gold'] };
+      const where = async (filters: Criterion[][], more: { includeSoftDeleted?: boolean; entityTypes?: string[] } = {}) => {
+        const found = await index.search({ ...all, ...more, filters, facets: undefined, sort: { field: 'name', order: 'ASCENDING' } });
+        return { urns: urnsOf(found), total: found.total, tags: found.facets.find((f) => f.field === 'tags')?.values };
+      };
+      // `a` holds both values and is found, and counted, once.
+      expect(await where([[both]])).toEqual({
+        urns: [dataset('a').urn, dataset('b').urn, dashboard('d1').urn],
+        total: 3,
+        tags: [
+          { value: 'urn:li:tag:pii', count: 3 },
+          { value: 'urn:li:tag:gold', count: 1 },
+        ],
+      });
+      expect((await where([[both]], { includeSoftDeleted: true, entityTypes: ['DATASET'] })).urns).toEqual([
+        dataset('a').urn,
+        dataset('b').urn,
+        dataset('c').urn,
+      ]);
+      const kafka: Criterion = { field: 'platform', values: ['urn:li:dataPlatform:kafka'] };
+      const jdoe: Criterion = { field: 'owners', values: ['urn:li:corpuser:jdoe'] };
+      expect(
+        (
+          await where([
+            [both, kafka],
+            [jdoe, both],
+          ])
+        ).urns,
+      ).toEqual([dataset('a').urn, dataset('b').urn]);
+      // Not in every group, negated, or not compared by equality: no lead, the same answers.
+      expect((await where([[both, kafka], [{ field: '_entityType', values: ['DASHBOARD'] }]])).urns).toEqual([
+        dataset('b').urn,
+        dashboard('d1').urn,
+      ]);
+      expect((await where([[{ ...both, negated: true }]])).urns).toEqual([dataset('d').urn]);
+      expect((await where([[{ field: 'tags', values: ['gold'], condition: 'CONTAIN' }]])).urns).toEqual([dataset('a').urn]);
+      expect((await where([[{ field: 'tags', value: 'urn:li:tag:gold' }]])).urns).toEqual([dataset('a').urn]);
+    });
+
     it('hides soft-deleted documents unless asked, and limits to entity types', async () => {
       const index = await seeded(dataset('live'), dataset('gone', { removed: true }), dashboard('d'));
       expect(urnsOf(await index.search(all)).sort()).toEqual([dashboard('d').urn, dataset('live').urn].sort());
