@@ -45,8 +45,10 @@ export function siblingResolvers(service: EntityService, loaders: Loaders, searc
    * search's order, are those whose `siblings` name it. Should the search find more than a page holds, each dataset
    * is searched on its own.
    */
-  const searchTogether = (input: ScrollAcrossEntitiesInput, context: ApiContext) =>
+  const searchTogether = (asked: ScrollAcrossEntitiesInput, context: ApiContext) =>
     batchLoader<ScrollAnswer>(async (urns) => {
+      // No facets are asked here (a selection naming them is searched alone): none are counted.
+      const input = { ...asked, searchFlags: { ...asked.searchFlags, skipAggregates: true } };
       const page = pageOrRefuse(0, input.count);
       const scope = [{ field: SIBLINGS_FIELD, values: urns }];
       const request = { ...input, count: MAX_PAGE_SIZE, scrollId: null, scope };

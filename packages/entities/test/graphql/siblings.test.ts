@@ -204,6 +204,8 @@ describe("siblingsSearch of every hit of a search page (the UI's search results 
     expect(hits.length).toBeGreaterThan(25);
     // The page's search, then one for the siblings of the first 25 hits and one for the rest.
     expect(searches).toHaveBeenCalledTimes(1 + Math.ceil(hits.length / 25));
+    // The selection asks no facets of them: none are counted (the answer's facets are empty either way).
+    expect(searches.mock.calls.slice(1).map(([query]) => query.facets)).toEqual([[], []]);
     searches.mockRestore();
     let withSiblings = 0;
     for (const hit of hits) {

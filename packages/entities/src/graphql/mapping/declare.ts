@@ -95,9 +95,13 @@ export function fieldResolvers<Field extends string>(
 
 function entityScope(urn: string, stored: ReadonlyMap<string, StoredAspect> | undefined): EntityScope {
   const aspects = stored ?? new Map<string, StoredAspect>();
+  let parts: readonly string[] | undefined;
   return {
     urn,
-    parts: parseUrn(urn).parts,
+    // Parsed when a rule reads it: most read aspects only, and a page resolves hundreds of fields.
+    get parts() {
+      return (parts ??= parseUrn(urn).parts);
+    },
     aspects,
     value: (aspect) => aspects.get(aspect)?.value,
   };
