@@ -3,7 +3,8 @@ export { DatabaseTooNewError, applyMigrations, openDatabase, type OpenOptions, t
 export { createCommitCache, type ReadCache } from './read-cache';
 export { createStampedCache } from './stamped-cache';
 export type { SqlDatabase, SqlDialect, SqlExecutor, TransactionOptions } from './port';
-export { openSqliteDatabase } from './sqlite-adapter';
+export { openSqliteDatabase, type SqliteAdapterOptions } from './sqlite-adapter';
+export { CommitSyncError } from './wal-sync';
 export { copyTable, type CopiedTable } from './copy-table';
 export { deleteRows, writeRows, type OnConflict, type RowsWrite } from './rows';
 export { DatabaseConfigError, databaseFromEnv, masked, type DatabaseConfig } from './database-config';

@@ -3,26 +3,51 @@ import { flushWhenArrivalsStop } from './arrivals';
 import { commitStamp } from './commit-watch';
 import { applyMigrations, openDatabase } from './sqlite';
 import type { SqlDatabase, SqlExecutor } from './port';
+import { fdatasyncFile, walSyncer, type SyncFile } from './wal-sync';
 
 /** A batch this large starts at once, without waiting for more transactions to arrive. */
 const COMMIT_AT_TRANSACTIONS = 256;
+
+export interface SqliteAdapterOptions {
+  /**
+   * Who makes a commit durable; either way a transaction resolves only once it is. `background` (the default): the
+   * writer runs `synchronous=NORMAL` and the adapter `fdatasync`s the `-wal` file on libuv's thread pool after each
+   * batch's COMMIT, so the event loop goes on serving while the disk syncs. `inline`: `synchronous=FULL`, SQLite syncs
+   * inside COMMIT, on the event loop. Files not in WAL mode are always `inline`.
+   */
+  commitSync?: 'background' | 'inline';
+  /** Replaces the `fdatasync` of the WAL file (tests). */
+  syncFile?: SyncFile;
+}
 
 /**
  * The storage port on a SQLite file. Two connections: the writer runs transactions, one after another; the reader
  * answers statements outside them and, in WAL mode, sees only committed rows.
  *
- * Group commit: transactions share one BEGIN…COMMIT (and its fsync) with those that arrive while requests are still
+ * Group commit: transactions share one BEGIN…COMMIT (and its sync) with those that arrive while requests are still
  * being read: a batch starts at the end of the first turn of the event loop that queues no transaction, or once it
  * holds COMMIT_AT_TRANSACTIONS. Starting at the first turn made a batch of whatever one poll of the sockets had
  * brought (~16 of 32 concurrent single-aspect ingestions), though a commit of 32 costs about the same (~2 ms).
  * They run plainly; should one fail, the batch is rolled back and run again with a savepoint around each, so the
  * failing one is undone alone (a transaction's work may therefore run twice: it must touch nothing but the
- * database). Each promise settles only after the commit.
+ * database). Each promise settles only after the commit is durable.
+ *
+ * Durability off the event loop (`commitSync: 'background'`, see wal-sync.ts): a batch's COMMIT returns without a
+ * sync, the next batch may run and commit while the sync of the WAL file runs, and each batch's promises resolve when
+ * a sync begun after its COMMIT completed. SQLite's NORMAL still syncs the WAL before a checkpoint copies it and the
+ * database file after, so no committed frame is lost to a checkpoint. A committed batch is visible to the reader before
+ * its sync ends, so a read made meanwhile waits for that sync (and a batch ready to commit waits for those reads):
+ * nothing that a crash could still undo is ever answered. A failed sync rejects its batches and refuses every later
+ * transaction (CommitSyncError) until the database is opened again.
  */
-export function openSqliteDatabase(file: string): SqlDatabase {
+export function openSqliteDatabase(file: string, options: SqliteAdapterOptions = {}): SqlDatabase {
   const writer = openDatabase(file);
   const reader = openDatabase(file);
   reader.pragma('query_only = ON');
+  const background = (options.commitSync ?? 'background') === 'background' && isWal(writer);
+  if (background) writer.pragma('synchronous = NORMAL');
+  const syncFile = options.syncFile ?? fdatasyncFile();
+  const syncer = background ? walSyncer(`${file}-wal`, syncFile) : undefined;
   const write = executor(writer);
   const read = executor(reader);
   // Prepared once: exec() would compile these five statements again for every transaction of every batch.
@@ -36,6 +61,24 @@ export function openSqliteDatabase(file: string): SqlDatabase {
   const rollbackToSavepoint = control('ROLLBACK TO unit');
   const commit = control('COMMIT');
   const rollback = control('ROLLBACK');
+
+  /** Reads waiting for the sync of a commit they could see; no batch commits until they have run. */
+  let readsWaiting = 0;
+  let readsServed: (() => void) | undefined;
+  const afterWaitingReads = () => (readsWaiting === 0 ? undefined : new Promise<void>((resolve) => (readsServed = resolve)));
+  /** A read on the reader connection, once every commit it could see is durable. */
+  const durably = <T>(statement: () => Promise<T>): Promise<T> => {
+    const pending = syncer?.pending();
+    if (!pending) return statement();
+    readsWaiting++;
+    return pending.then(statement, statement).finally(() => {
+      if (--readsWaiting === 0 && readsServed) {
+        const served = readsServed;
+        readsServed = undefined;
+        served();
+      }
+    });
+  };
 
   type Queued = { work: (tx: SqlExecutor) => Promise<unknown>; resolve(value: unknown): void; reject(error: unknown): void };
   let queue: Queued[] = [];
@@ -79,6 +122,7 @@ export function openSqliteDatabase(file: string): SqlDatabase {
       const batch = queue.splice(0, COMMIT_AT_TRANSACTIONS);
       let outcomes: Outcome[];
       try {
+        if (syncer?.failed) throw syncer.failed;
         begin();
         // Savepoints only when a unit failed: at each one FTS5 writes its pending index out (a segment per unit),
         // which doubled the cost of an indexed write. A lone unit that failed is rolled back with its transaction.
@@ -87,12 +131,14 @@ export function openSqliteDatabase(file: string): SqlDatabase {
           rollback();
           outcomes = plain;
         } else if (plain) {
+          await afterWaitingReads();
           commit();
           outcomes = plain;
         } else {
           rollback();
           begin();
           outcomes = await runEach(batch);
+          await afterWaitingReads();
           commit();
         }
       } catch (error) {
@@ -101,7 +147,13 @@ export function openSqliteDatabase(file: string): SqlDatabase {
         for (const queued of batch) queued.reject(error);
         continue;
       }
-      outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
+      const settle = () =>
+        outcomes.forEach((outcome, i) => (outcome.ok ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.error)));
+      if (!syncer || !outcomes.some((outcome) => outcome.ok)) settle();
+      else
+        syncer
+          .afterCommit()
+          .then(settle, (error: unknown) => outcomes.forEach((outcome, i) => batch[i]!.reject(outcome.ok ? error : outcome.error)));
     }
     draining = false;
   };
@@ -122,8 +174,8 @@ export function openSqliteDatabase(file: string): SqlDatabase {
 
   return {
     dialect: 'sqlite',
-    all: read.all,
-    get: read.get,
+    all: (sql, params) => durably(() => read.all(sql, params)),
+    get: (sql, params) => durably(() => read.get(sql, params)),
     // A lone write is a transaction of its own: run on the writer directly, it would join whichever is open.
     run: (sql, params) => transaction((tx) => tx.run(sql, params)),
     transaction,
@@ -131,13 +183,20 @@ export function openSqliteDatabase(file: string): SqlDatabase {
     commitStamp: commitStamp(reader),
     async migrate({ owner, folder }) {
       applyMigrations(writer, { owner, folder });
+      await syncer?.afterCommit();
     },
     async close() {
       queue = [];
+      await syncer?.pending()?.catch(() => {});
       reader.close();
       writer.close();
+      (syncFile as Partial<ReturnType<typeof fdatasyncFile>>).close?.();
     },
   };
+}
+
+function isWal(db: Database.Database): boolean {
+  return !db.memory && db.pragma('journal_mode', { simple: true }) === 'wal';
 }
 
 /**
