@@ -177,7 +177,7 @@ describe('mds reindex', () => {
     const searchAll = () => domains.entities.search.search({ input: '*', start: 0, count: 100, facets: [] });
     try {
       const before = await searchAll();
-      expect(before.total).toBe(7); // three topics, the three tags they carry, DataHub's root user
+      expect(before.total).toBe(10); // three topics, the three tags they carry, DataHub's root user and its 3 all-users policies
       const db = openSqliteDatabase(join(DATA_DIR, 'entities.db'));
       await db.run('DELETE FROM search_document');
       await db.close();
@@ -186,7 +186,7 @@ describe('mds reindex', () => {
       for (const module of [...domains.modules].reverse()) await module.close?.();
     }
     const { code, stdout } = await runCli(['reindex'], { DATA_DIR });
-    expect([code, stdout]).toEqual([0, expect.stringMatching(/^Reindexed 7 entities in \d+\.\d s\.\n$/)]);
+    expect([code, stdout]).toEqual([0, expect.stringMatching(/^Reindexed 10 entities in \d+\.\d s\.\n$/)]);
     const again = await compose(loadConfig({ DATA_DIR, NODE_ENV: 'test' }));
     try {
       const found = await again.entities.search.search({ input: '*', start: 0, count: 100, facets: [], entityTypes: ['dataset'] });

@@ -147,8 +147,9 @@ const enc = encodeURIComponent;
 describe("a PostgreSQL database in DataHub's own layout", () => {
   it('is opened as it is, and mds reindex builds search and relationships from its rows', async () => {
     expect([reindex.code, reindex.stderr]).toEqual([0, '']);
-    // The five entities: the two datasets, the tag, jdoe and the datahub user DataHub's setup script writes.
-    expect(reindex.stdout).toMatch(/^Reindexed 5 entities in /);
+    // The eight entities: the two datasets, the tag, jdoe and the datahub user DataHub's setup script writes, and
+    // DataHub's three default policies for all users (written at the first start, as DataHub's boot step would).
+    expect(reindex.stdout).toMatch(/^Reindexed 8 entities in /);
     expect(await layout(db)).toEqual(datahubLayout);
     expect(datahubLayout.columns).toContainEqual(
       expect.objectContaining({ column_name: 'createdon', data_type: 'timestamp without time zone' }),
