@@ -68,7 +68,7 @@ describe("DataHub's default policies for all users (boot/policies.json), as its 
 
     // The operator deactivates one and deletes another.
     const grant = await first.service.authorizeEdit(SYSTEM_ACTOR, [SENSITIVE], []);
-    const info = (urn: string) => ALL_USERS_POLICIES.find((p) => p.urn === urn)!.info!;
+    const info = (urn: string) => ALL_USERS_POLICIES.find((p) => p.urn === urn)!.info;
     await first.service.write(grant, [
       { urn: SENSITIVE, aspect: 'dataHubPolicyInfo', changeType: 'UPSERT', value: { ...info(SENSITIVE), state: 'INACTIVE' } },
     ]);

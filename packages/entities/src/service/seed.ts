@@ -2,7 +2,7 @@ import type { EntityService } from './entity-service';
 import { SYSTEM_ACTOR } from './entity-service';
 import { anyOf } from './policy';
 import { Privilege } from '@mds/auth';
-import BOOT_POLICIES from './policies/datahub-default-policies.json';
+import ALL_USERS from './policies/datahub-all-users-policies.json';
 
 const DATAHUB_USER = 'urn:li:corpuser:datahub';
 
@@ -33,19 +33,17 @@ export async function seedEmptyStore(service: EntityService, isEmpty: () => Prom
 /** One entry of DataHub's boot policies file: a policy's urn and its `dataHubPolicyInfo`. */
 export interface BootPolicy {
   urn: string;
-  info?: Record<string, unknown>;
+  info: Record<string, unknown>;
 }
 
 /**
- * DataHub's default policies for all users (`boot/policies.json` at the pinned commit, the file copied unchanged):
- * "All Users - Base Platform Privileges" (policy 7), "All Users - View Entity Page" and "All Users - View Dataset
- * Sensitive Information", all editable. The file's other defaults (the root's, the roles', the asset owners') grant
- * what mds's role table and owners' rule grant whatever is stored, so they are not stored: a stored copy would withhold
- * nothing when deactivated.
+ * DataHub's default policies for all users, its boot file's entries copied unchanged (`boot/policies.json` at the
+ * pinned commit; test/seed.test.ts compares them with the whole file): "All Users - Base Platform Privileges" (policy
+ * 7), "All Users - View Entity Page" and "All Users - View Dataset Sensitive Information", all editable. The file's
+ * other defaults (the root's, the roles', the asset owners') grant what mds's role table and owners' rule grant
+ * whatever is stored, so they are not stored: a stored copy would withhold nothing when deactivated.
  */
-export const ALL_USERS_POLICIES: readonly BootPolicy[] = (BOOT_POLICIES as BootPolicy[]).filter(
-  (p) => (p.info?.actors as { allUsers?: unknown } | undefined)?.allUsers === true,
-);
+export const ALL_USERS_POLICIES: readonly BootPolicy[] = ALL_USERS;
 
 /**
  * Writes DataHub's default policies for all users at every start, as DataHub's IngestPoliciesStep does for an editable
@@ -56,8 +54,8 @@ export const ALL_USERS_POLICIES: readonly BootPolicy[] = (BOOT_POLICIES as BootP
 export async function ingestDefaultPolicies(service: EntityService, policies: readonly BootPolicy[] = ALL_USERS_POLICIES): Promise<void> {
   const stored = await service.latestOfType('dataHubPolicy', ['dataHubPolicyInfo']);
   const edits = policies
-    .filter(({ urn, info }) => info && !stored.get(urn)?.has('dataHubPolicyInfo'))
-    .map(({ urn, info }) => ({ urn, aspect: 'dataHubPolicyInfo', changeType: 'UPSERT' as const, value: info! }));
+    .filter(({ urn }) => !stored.get(urn)?.has('dataHubPolicyInfo'))
+    .map(({ urn, info }) => ({ urn, aspect: 'dataHubPolicyInfo', changeType: 'UPSERT' as const, value: info }));
   if (edits.length === 0) return;
   await service.write(await service.authorize(SYSTEM_ACTOR, anyOf(Privilege.EDIT_ENTITY)), edits);
 }

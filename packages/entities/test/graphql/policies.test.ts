@@ -190,10 +190,10 @@ describe("Access policies, as DataHub's policy resolvers answer them", () => {
     const byUrn = new Map(listed.map((p) => [p.urn, p]));
     for (const { urn, info } of ALL_USERS_POLICIES) {
       expect(byUrn.get(urn)).toMatchObject({
-        name: info!.displayName,
+        name: info.displayName,
         state: 'ACTIVE',
-        editable: info!.editable,
-        privileges: info!.privileges,
+        editable: info.editable,
+        privileges: info.privileges,
       });
     }
     expect(
