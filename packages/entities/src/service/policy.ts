@@ -131,11 +131,10 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
   /** Whether owning the resource completes a group the role leaves open. */
   const byOwnership = (actor: Actor, privileges: PrivilegeGroups) =>
     privileges.some((group) => group.every((p) => actor.privileges.has(p) || RESOURCE_OWNER_PRIVILEGES.has(p)));
-  /** The stored policies naming any of the privileges asked (none: the role and ownership decide alone). */
-  const relevant = async (privileges: PrivilegeGroups): Promise<readonly StoredPolicy[]> => {
-    if (!source) return [];
+  /** Of the stored policies, those naming any of the privileges asked (none: the role and ownership decide alone). */
+  const naming = (policies: readonly StoredPolicy[], privileges: PrivilegeGroups): readonly StoredPolicy[] => {
     const asked = new Set<string>(privileges.flat());
-    return (await source.policies()).filter((policy) => [...policy.privileges].some((p) => asked.has(p)));
+    return policies.filter((policy) => [...policy.privileges].some((p) => asked.has(p)));
   };
   /** Whether the role, the owners' rule and the policies' grants together complete one group. */
   const completes = (actor: Actor, privileges: PrivilegeGroups, granted: ReadonlySet<string>, owner: boolean) =>
@@ -143,7 +142,10 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
       group.every((p) => actor.privileges.has(p) || granted.has(p) || (owner && RESOURCE_OWNER_PRIVILEGES.has(p))),
     );
 
-  /** What the stored policies for all users with no resource filter grant anyone anywhere (the all-users defaults): decided with no read. */
+  /**
+   * What the stored policies for all users with no resource filter grant anyone anywhere (the all-users defaults):
+   * decided without reading the actor or the resource, once per list of stored policies (once per commit).
+   */
   const everyone = new WeakMap<readonly StoredPolicy[], ReadonlySet<string>>();
   const grantedToEveryone = (policies: readonly StoredPolicy[]) => {
     let granted = everyone.get(policies);
@@ -164,9 +166,10 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
     if (byRole(actor, privileges) || resources.length === 0) return [];
     const distinct = [...new Set(resources)];
     if (!source) return byOwnersOnly(actor, privileges, distinct);
-    return relevant(privileges).then(async (policies) => {
+    return source.policies().then(async (stored) => {
+      const policies = naming(stored, privileges);
       if (policies.length === 0) return byOwnersOnly(actor, privileges, distinct);
-      if (completes(actor, privileges, grantedToEveryone(await source.policies()), false)) return [];
+      if (completes(actor, privileges, grantedToEveryone(stored), false)) return [];
       const facts = await source.actor(actor.urn);
       const refusedHere: string[] = [];
       for (const urn of distinct) {
@@ -180,10 +183,12 @@ export function createPolicy(options: { switches?: AuthorizationSwitches; owners
 
   /** A platform question: the role, or a policy that applies with no resource named (platform ones, unfiltered ones). */
   const onPlatform = async (actor: Actor, privileges: PrivilegeGroups) => {
-    const policies = await relevant(privileges);
+    if (!source) return false;
+    const stored = await source.policies();
+    const policies = naming(stored, privileges);
     if (policies.length === 0) return false;
-    if (completes(actor, privileges, grantedToEveryone(await source!.policies()), false)) return true;
-    return completes(actor, privileges, grantedBy(policies, await source!.actor(actor.urn), undefined), false);
+    if (completes(actor, privileges, grantedToEveryone(stored), false)) return true;
+    return completes(actor, privileges, grantedBy(policies, await source.actor(actor.urn), undefined), false);
   };
 
   const granted: Policy['granted'] = async (actor, resource) => {
