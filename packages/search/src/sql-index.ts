@@ -204,10 +204,16 @@ function limitFacetValues(sorted: readonly { value: string; count: number }[], m
   });
 }
 
+/** A criterion's condition, EQUAL when none is named. */
+const conditionOf = (criterion: Criterion): string => (criterion.condition ?? 'EQUAL').toUpperCase();
+/** A criterion's values as sent: its list, else its single `value` (DataHub's older form). */
+const valuesOf = (criterion: Criterion): readonly string[] =>
+  criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
+
 /** One criterion (entities-api §7.4 / §9.3) as SQL over `d` (a search_document row), with its parameters. */
 function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: string; params: unknown[] } {
-  const condition = (criterion.condition ?? 'EQUAL').toUpperCase();
-  const raw = criterion.values?.length ? criterion.values : criterion.value !== undefined ? [criterion.value] : [];
+  const condition = conditionOf(criterion);
+  const raw = valuesOf(criterion);
   const named = criterion.field === '_entityType' || criterion.field === 'entityType' ? raw.flatMap(registryNames) : [...raw];
   // Equality and ranges compare by the field's kind (numbers as numbers, booleans as booleans); text conditions as text.
   // A structured property's kind is its definition's, which the document does not carry: a range whose bounds are all
@@ -285,14 +291,13 @@ function criterionSql(dialect: SearchDialect, criterion: Criterion): { sql: stri
 function leadingTerm(filters: SearchQuery['filters']): { field: string; values: string[] } | undefined {
   const groups = (filters ?? []).filter((group) => group.length > 0);
   if (groups.length === 0 || groups.length !== (filters ?? []).length) return undefined;
-  const key = (c: Criterion) => JSON.stringify([c.field, c.values ?? [], c.value ?? null, c.condition ?? 'EQUAL', c.negated ?? false]);
+  const key = (c: Criterion) => JSON.stringify([c.field, valuesOf(c), conditionOf(c), c.negated ?? false]);
   const candidate = groups[0]!.find((c) => {
-    const condition = (c.condition ?? 'EQUAL').toUpperCase();
-    const values = c.values?.length ? c.values : c.value !== undefined ? [c.value] : [];
+    const condition = conditionOf(c);
     return (
       !c.negated &&
       (condition === 'EQUAL' || condition === 'IN') &&
-      values.length > 0 &&
+      valuesOf(c).length > 0 &&
       // As criterionSql reads it: a column first, then a term field.
       c.field !== 'removed' &&
       !Object.hasOwn(COLUMNS, c.field) &&
@@ -302,8 +307,7 @@ function leadingTerm(filters: SearchQuery['filters']): { field: string; values: 
     );
   });
   if (!candidate) return undefined;
-  const values = candidate.values?.length ? candidate.values : [candidate.value!];
-  return { field: termField(candidate.field)!, values: [...new Set(values)] };
+  return { field: termField(candidate.field)!, values: [...new Set(valuesOf(candidate))] };
 }
 
 /**
