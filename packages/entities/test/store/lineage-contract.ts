@@ -275,24 +275,32 @@ export function describeLineageContract(name: string, databases: Pick<TestSqlDat
       expect((await walk(field(C, 'id'), 'UPSTREAM', ghosts)).entities).toEqual([]);
     });
 
+    /** A data job reading D and writing OUT, whose column-level lineage has OUT's field `a` computed from D's. */
+    const jobLineage = (urn: string): TestWrite => ({
+      urn,
+      aspect: 'dataJobInputOutput',
+      changeType: 'UPSERT',
+      value: {
+        inputDatasets: [D],
+        outputDatasets: [OUT],
+        fineGrainedLineages: [
+          {
+            upstreamType: 'FIELD_SET',
+            downstreamType: 'FIELD',
+            upstreams: [`urn:li:schemaField:(${D},a)`],
+            downstreams: [`urn:li:schemaField:(${OUT},a)`],
+          },
+        ],
+      },
+    });
+
     it('column-level lineage of a data job and a chart’s input fields; reindex rebuilds them', async () => {
       const store = await graphStore();
       const field = (parent: string, path: string) => `urn:li:schemaField:(${parent},${path})`;
       const CHART = 'urn:li:chart:(looker,revenue)';
       await store.write(
         [
-          keyed({
-            urn: JOB,
-            aspect: 'dataJobInputOutput',
-            changeType: 'UPSERT',
-            value: {
-              inputDatasets: [D],
-              outputDatasets: [OUT],
-              fineGrainedLineages: [
-                { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(D, 'a')], downstreams: [field(OUT, 'a')] },
-              ],
-            },
-          }),
+          keyed(jobLineage(JOB)),
           keyed({
             urn: CHART,
             aspect: 'inputFields',
@@ -334,19 +342,7 @@ export function describeLineageContract(name: string, databases: Pick<TestSqlDat
       const field = (parent: string, path: string) => `urn:li:schemaField:(${parent},${path})`;
       const NIGHTLY = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),nightly)';
       const BACKFILL = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),backfill)';
-      const io = (urn: string): TestWrite => ({
-        urn,
-        aspect: 'dataJobInputOutput',
-        changeType: 'UPSERT',
-        value: {
-          inputDatasets: [D],
-          outputDatasets: [OUT],
-          fineGrainedLineages: [
-            { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(D, 'a')], downstreams: [field(OUT, 'a')] },
-          ],
-        },
-      });
-      await store.write([keyed(io(NIGHTLY)), keyed(io(BACKFILL))], audit, anything);
+      await store.write([keyed(jobLineage(NIGHTLY)), keyed(jobLineage(BACKFILL))], audit, anything);
       const upstreamOfOutA = async () => degrees(await walkOf(store)(field(OUT, 'a'), 'UPSTREAM', { includeGhosts: true }));
       expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
 
@@ -355,7 +351,7 @@ export function describeLineageContract(name: string, databases: Pick<TestSqlDat
       await store.reindex();
       expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
 
-      await store.write([keyed(io(NIGHTLY))], audit, anything);
+      await store.write([keyed(jobLineage(NIGHTLY))], audit, anything);
       await store.deleteAspects(BACKFILL, ['dataJobInputOutput']);
       expect(await upstreamOfOutA()).toEqual([[field(D, 'a'), 1]]);
       await store.deleteAspects(NIGHTLY, ['dataJobInputOutput']);
