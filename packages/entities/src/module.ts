@@ -36,8 +36,9 @@ export interface EntitiesDeps {
 
 /**
  * The composition of this package: the aspect store and its search index on `db` (migrated here), the entity
- * service over them (seeding an empty store, and DataHub's default policies at every start), and the service's REST faces. The GraphQL face is
- * `createEntityGraphql`, composed after the packages whose entity types it shows.
+ * service over them (seeding an empty store, and DataHub's default policies for all users at every start), and the
+ * service's REST faces. The GraphQL face is `createEntityGraphql`, composed after the packages whose entity types it
+ * shows.
  */
 export async function createEntities(options: EntitiesDeps): Promise<Entities> {
   const search = createSqlSearchIndex(options.db);

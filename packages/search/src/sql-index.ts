@@ -365,7 +365,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const from = ranked
       ? dialect.textFrom
       : leading
-        ? `(SELECT DISTINCT t.id FROM search_value v JOIN search_term t ON t.vid = v.vid WHERE v.field = ? AND v.value IN (${leading.values.map(() => '?').join(', ')})) lead ${dialect.joinInOrder} search_document d ON d.id = lead.id`
+        ? `(SELECT DISTINCT t.id FROM search_value v JOIN search_term t ON t.vid = v.vid
+            WHERE v.field = ? AND v.value IN (${leading.values.map(() => '?').join(', ')})) lead
+           ${dialect.joinInOrder} search_document d ON d.id = lead.id`
         : 'search_document d';
     if (leading) params.unshift(leading.field, ...leading.values);
     return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', params, ranked };
