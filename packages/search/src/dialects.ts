@@ -69,6 +69,12 @@ export interface SearchDialect {
   insertIgnoring(into: string, rows: string): string;
   /** Whether a `search_value v` holds the (field, value) of `wanted` (column2, column3), looked up by its unique key. */
   readonly sameValue: string;
+  /**
+   * `search_document d` limited to the ids of one parameter (`ids.value`), and that parameter's value for `ids`: a
+   * match set found once, then read again by id.
+   */
+  readonly documentsOfIds: string;
+  idsParam(ids: readonly number[]): unknown;
   /** Whether `haystack` contains `needle`, as an SQL expression. */
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
@@ -149,6 +155,8 @@ const sqlite: SearchDialect = {
 
   // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
+  documentsOfIds: 'json_each(?) ids CROSS JOIN search_document d ON d.id = ids.value',
+  idsParam: (ids) => JSON.stringify(ids),
   sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
@@ -231,6 +239,8 @@ const postgres: SearchDialect = {
     ),
 
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
+  documentsOfIds: 'unnest(CAST(? AS bigint[])) AS ids (value) JOIN search_document d ON d.id = ids.value',
+  idsParam: (ids) => ids,
   // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.
   sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,

@@ -168,6 +168,23 @@ const modelFacets = (entityTypes: readonly string[]): string[] => {
   return [...names].sort();
 };
 
+/**
+ * The term fields (`search_value.field`) a facet may count by default: mds's own facets, sub-types, and every field
+ * DataHub's model makes a facet (`addToFilters`) for any entity type. Their rows are kept in `search_facet` too, so a
+ * facet counts from a document's few facet rows rather than from all its terms. A facet of another field (a structured
+ * property asked for) counts from `search_term` as every filter does.
+ */
+const FACET_TERM_FIELDS: readonly string[] = [
+  ...new Set(
+    [...FACET_FIELDS, 'typeNames', ...modelFacets(ENTITY_SPECS.map((e) => e.name))]
+      .map((name) => termField(name))
+      .filter((field): field is string => field !== undefined),
+  ),
+].sort();
+const FACET_TERM_SET: ReadonlySet<string> = new Set(FACET_TERM_FIELDS);
+/** The table holding a term field's rows for counting: `search_facet` for the facet fields, else `search_term`. */
+const facetTable = (field: string) => (FACET_TERM_SET.has(field) ? 'search_facet' : 'search_term');
+
 /** DataHub's separator of a nested facet's levels: `_entityType␞typeNames` counts types, then sub-types within each. */
 export const FACET_LEVEL_SEPARATOR = '\u241E';
 /** Types, then sub-types within each: one of DataHub's default facets, which its web UI's type filter reads. */
@@ -374,6 +391,15 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   }
 
   /**
+   * A match set of words as the ids it holds: the facets' scans then read documents by id instead of searching the
+   * text again for each (several times for a nested facet).
+   */
+  async function foundOnce(match: ReturnType<typeof matchSet>): Promise<ReturnType<typeof matchSet>> {
+    const rows = await db.all<{ id: number }>(`SELECT d.id FROM ${match.from} ${match.where}`, match.params);
+    return { ...match, from: dialect.documentsOfIds, where: '', params: [dialect.idsParam(rows.map((row) => Number(row.id)))] };
+  }
+
+  /**
    * Every facet of a match set in two grouped scans, whatever the number of facets: one over the document columns
    * (which also gives the total), one over the term rows. Counts are over the whole match set, not the page.
    */
@@ -412,14 +438,19 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const termFields = fields.filter((f) => termField(f) !== undefined);
     if (termFields.length && total > 0) {
       const byTerm = new Map(termFields.map((f) => [termField(f)!, f]));
-      // From each matching document to its terms (in that order), grouped by the values' numbers.
-      const rows = await db.all<{ field: string; value: string; count: number }>(
-        `SELECT v.field, v.value, c.count FROM (
-           SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m ${dialect.joinInOrder} search_term t ON t.id = m.id GROUP BY t.vid
-         ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${termFields.map(() => '?').join(', ')})`,
-        [...match.params, ...termFields.map((f) => termField(f))],
-      );
-      for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
+      // The facet fields' rows from `search_facet`, any other's from `search_term`: one grouped scan per table needed.
+      for (const table of ['search_facet', 'search_term'] as const) {
+        const wanted = [...byTerm.keys()].filter((field) => facetTable(field) === table);
+        if (wanted.length === 0) continue;
+        // From each matching document to its rows (in that order), grouped by the values' numbers.
+        const rows = await db.all<{ field: string; value: string; count: number }>(
+          `SELECT v.field, v.value, c.count FROM (
+             SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m ${dialect.joinInOrder} ${table} t ON t.id = m.id GROUP BY t.vid
+           ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${wanted.map(() => '?').join(', ')})`,
+          [...match.params, ...wanted],
+        );
+        for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
+      }
     }
     for (const field of fields.filter((f) => f.includes(FACET_LEVEL_SEPARATOR)))
       if (total > 0) await countNested(match, field, counts.get(field)!);
@@ -436,8 +467,9 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     const joinParams: string[] = [];
     const values = levels.map((level, i) => {
       if (Object.hasOwn(FACET_COLUMNS, level)) return `m.${FACET_COLUMNS[level]}`;
-      joins.push(`JOIN search_term t${i} ON t${i}.id = m.id JOIN search_value v${i} ON v${i}.vid = t${i}.vid AND v${i}.field = ?`);
-      joinParams.push(termField(level)!);
+      const field = termField(level)!;
+      joins.push(`JOIN ${facetTable(field)} t${i} ON t${i}.id = m.id JOIN search_value v${i} ON v${i}.vid = t${i}.vid AND v${i}.field = ?`);
+      joinParams.push(field);
       return `v${i}.value`;
     });
     // The first level of a column was counted with the columns (countFacets).
@@ -460,6 +492,48 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     }
   }
 
+  /**
+   * Makes `search_facet` hold the rows of exactly today's facet fields: filled from `search_term` when the fields it
+   * was filled for (`search_facet_field`) differ (a store written before the table existed, or a model whose facets
+   * changed), in one transaction; otherwise nothing is written.
+   */
+  async function syncFacetRows() {
+    const same = (rows: { field: string }[]) =>
+      rows.length === FACET_TERM_FIELDS.length && rows.every((row, i) => row.field === FACET_TERM_FIELDS[i]);
+    const read = (tx: SqlExecutor) => tx.all<{ field: string }>('SELECT field FROM search_facet_field ORDER BY field');
+    if (same(await read(db))) return;
+    await db.transaction(async (tx) => {
+      if (same(await read(tx))) return;
+      await tx.run('DELETE FROM search_facet');
+      await tx.run(
+        `INSERT INTO search_facet (id, vid) SELECT t.id, t.vid FROM search_value v JOIN search_term t ON t.vid = v.vid
+          WHERE v.field IN (${FACET_TERM_FIELDS.map(() => '?').join(', ')})`,
+        FACET_TERM_FIELDS,
+      );
+      await tx.run('DELETE FROM search_facet_field');
+      await writeRows(tx, { table: 'search_facet_field', columns: ['field'], rows: FACET_TERM_FIELDS.map((field) => [field]) });
+    });
+  }
+
+  /** Rows (document id, vid) of `table` for (id, field, value) triples whose value is in `search_value`. */
+  async function insertTerms(
+    tx: SqlExecutor,
+    table: 'search_term' | 'search_facet',
+    terms: readonly (readonly [number, string, string])[],
+  ) {
+    for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
+      const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
+      const triples = chunk.map(() => '(?, ?, ?)').join(', ');
+      await tx.run(
+        dialect.insertIgnoring(
+          `${table} (id, vid)`,
+          `SELECT CAST(wanted.column1 AS bigint), v.vid FROM (VALUES ${triples}) AS wanted JOIN search_value v ON ${dialect.sameValue}`,
+        ),
+        chunk.flat(),
+      );
+    }
+  }
+
   /** Removes the documents of `urns` that exist, with their terms and text. */
   async function removeDocuments(tx: SqlExecutor, urns: readonly string[]) {
     const ids: number[] = [];
@@ -470,12 +544,16 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     }
     const keys = ids.map((id) => [id]);
     await deleteRows(tx, { table: 'search_term', columns: ['id'] }, keys);
+    await deleteRows(tx, { table: 'search_facet', columns: ['id'] }, keys);
     await dialect.removeTexts(tx, ids);
     await deleteRows(tx, { table: 'search_document', columns: ['id'] }, keys);
   }
 
   return {
-    migrate: () => db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect] }),
+    async migrate() {
+      await db.migrate({ owner: 'search', folder: MIGRATIONS[db.dialect] });
+      await syncFacetRows();
+    },
 
     async put(tx: SqlExecutor, given: SearchDocument | readonly SearchDocument[], options: { fresh?: boolean } = {}) {
       // One document per urn: the last given.
@@ -499,17 +577,12 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       // Statements of their own, so that they see values a concurrent transaction committed while the first waited on
       // them. Joined through the unique index; `(field, value) IN (VALUES …)` scanned the table instead.
       const terms = termsOfDocs.flatMap((pairs, i) => pairs.map(([field, value]) => [ids[i]!, field, value] as const));
-      for (let i = 0; i < terms.length; i += TERM_ROWS_PER_STATEMENT) {
-        const chunk = terms.slice(i, i + TERM_ROWS_PER_STATEMENT);
-        const triples = chunk.map(() => '(?, ?, ?)').join(', ');
-        await tx.run(
-          dialect.insertIgnoring(
-            'search_term (id, vid)',
-            `SELECT CAST(wanted.column1 AS bigint), v.vid FROM (VALUES ${triples}) AS wanted JOIN search_value v ON ${dialect.sameValue}`,
-          ),
-          chunk.flat(),
-        );
-      }
+      await insertTerms(tx, 'search_term', terms);
+      await insertTerms(
+        tx,
+        'search_facet',
+        terms.filter(([, field]) => FACET_TERM_SET.has(field)),
+      );
     },
 
     remove: (tx: SqlExecutor, urn: string) => removeDocuments(tx, [urn]),
@@ -548,7 +621,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
           ...(query.moreFacets ?? []),
         ]),
       ];
-      const { total, counts } = await countFacets(match, fields);
+      const { total, counts } = await countFacets(fields.length && match.ranked ? await foundOnce(match) : match, fields);
       const hits = rows.map((row) => ({
         urn: row.urn,
         entityType: row.entity_type,

@@ -590,12 +590,24 @@ export function searchIndexContract(name: string, fresh: IndexFactory): void {
 
     it('answers faceted searches over 5,000 documents with exact totals', async () => {
       const docs = Array.from({ length: 5_000 }, (_, i) =>
-        dataset(`table_${i}`, { description: i % 10 === 0 ? 'orders ledger' : 'events', tags: [`urn:li:tag:t${i % 4}`] }),
+        dataset(`table_${i}`, {
+          description: i % 10 === 0 ? 'orders ledger' : 'events',
+          tags: [`urn:li:tag:t${i % 4}`],
+          typeNames: [i % 3 === 0 ? 'Table' : 'View'],
+        }),
       );
       const index = await seeded(...docs);
       const found = await index.search({ input: 'ledger', start: 0, count: 10, filters: [[{ field: 'tags', values: ['urn:li:tag:t0'] }]] });
       expect(found.total).toBe(250); // i % 10 == 0 and i % 4 == 0: every 20th
-      expect(found.facets.find((f) => f.field === 'tags')?.values).toEqual([{ value: 'urn:li:tag:t0', count: 250 }]);
+      const facet = (field: string) => found.facets.find((f) => f.field === field)?.values;
+      expect(facet('tags')).toEqual([{ value: 'urn:li:tag:t0', count: 250 }]);
+      expect(facet('platform')).toEqual([{ value: 'urn:li:dataPlatform:hive', count: 250 }]);
+      // Of every 20th document, those whose number is a multiple of 3 (every third of them, from the first) are tables.
+      expect(facet('_entityType␞typeNames')).toEqual([
+        { value: 'DATASET', count: 250 },
+        { value: 'DATASET␞View', count: 166 },
+        { value: 'DATASET␞Table', count: 84 },
+      ]);
       // Seeding is what takes time: ~0.3 s on SQLite, ~5 s on PostgreSQL (~1 ms a document, 3 round trips), several
       // times that beside the whole suite.
     }, 90_000);
@@ -704,5 +716,50 @@ export function searchUpgradeContract(name: string, bare: () => Promise<SqlDatab
       'urn:li:dataset:(urn:li:dataPlatform:hive,sums,PROD)',
     ]);
     expect((await index.search({ input: 'old month', start: 0, count: 10, facets: [] })).total).toBe(2);
+  });
+
+  it(`${name}: facets count documents indexed before the facet rows were kept apart (migration 0002), and again when the facet fields change`, async () => {
+    const db = await bare();
+    await createSqlSearchIndex(db).migrate();
+    const tags = (...names: string[]) => names.map((tag) => `urn:li:tag:${tag}`);
+    const docs = [
+      dataset('a', { tags: tags('pii'), owners: ['urn:li:corpuser:jdoe'], typeNames: ['Table'] }),
+      dataset('b', { tags: tags('pii', 'gold'), typeNames: ['View'] }),
+    ];
+    await db.transaction((tx) => createSqlSearchIndex(db).put(tx, docs));
+    const facets = async (index: SearchIndex) => {
+      const found = await index.search({ input: '*', start: 0, count: 0, facets: ['tags', 'owners', '_entityType␞typeNames'] });
+      return Object.fromEntries(found.facets.map((f) => [f.field, f.values]));
+    };
+    const counted = {
+      tags: [
+        { value: 'urn:li:tag:pii', count: 2 },
+        { value: 'urn:li:tag:gold', count: 1 },
+      ],
+      owners: [{ value: 'urn:li:corpuser:jdoe', count: 1 }],
+      '_entityType␞typeNames': [
+        { value: 'DATASET', count: 2 },
+        { value: 'DATASET␞Table', count: 1 },
+        { value: 'DATASET␞View', count: 1 },
+      ],
+    };
+    expect(await facets(createSqlSearchIndex(db))).toEqual(counted);
+    // A store whose documents were written before migration 0002: their terms are there, no facet row.
+    await db.run('DELETE FROM search_facet');
+    await db.run('DELETE FROM search_facet_field');
+    const before = createSqlSearchIndex(db);
+    expect((await facets(before)).tags).toEqual([]);
+    await before.migrate();
+    expect(await facets(before)).toEqual(counted);
+    // Rows kept for another set of fields (a model whose facets changed) are made again for today's.
+    await db.run('DELETE FROM search_facet');
+    await db.run("INSERT INTO search_facet_field (field) VALUES ('@retired')");
+    const changed = createSqlSearchIndex(db);
+    await changed.migrate();
+    expect(await facets(changed)).toEqual(counted);
+    expect((await db.all<{ field: string }>("SELECT field FROM search_facet_field WHERE field = '@retired'")).length).toBe(0);
+    // Removing a document removes its facet rows with it.
+    await db.transaction((tx) => changed.remove(tx, docs[1]!.urn));
+    expect((await facets(changed)).tags).toEqual([{ value: 'urn:li:tag:pii', count: 1 }]);
   });
 }

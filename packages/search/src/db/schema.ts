@@ -58,7 +58,28 @@ export const searchTerm = defineTable('search_term', {
   withoutRowid: true,
 });
 
-export const SEARCH_SCHEMA = [searchDocument, searchValue, searchTerm] as const;
+/**
+ * The rows of `search_term` whose field is one of the facet fields (`search_facet_field`), apart: a document has a few
+ * of them among dozens of terms (every field path, upstream, id…), and counting a facet reads only these.
+ */
+export const searchFacet = defineTable('search_facet', {
+  columns: {
+    id: { type: 'bigint' },
+    vid: { type: 'bigint' },
+  },
+  primaryKey: ['id', 'vid'],
+  withoutRowid: true,
+});
+
+/** The term fields whose rows `search_facet` holds: the set it was filled for, compared with the code's at each start. */
+export const searchFacetField = defineTable('search_facet_field', {
+  columns: {
+    field: { type: 'text', bytewise: true },
+  },
+  primaryKey: ['field'],
+});
+
+export const SEARCH_SCHEMA = [searchDocument, searchValue, searchTerm, searchFacet, searchFacetField] as const;
 
 /** The tables of the migrations written by hand for each dialect (see above). */
 export const HAND_WRITTEN_TABLES = ['search_text'] as const;
@@ -67,3 +88,5 @@ export const HAND_WRITTEN_TABLES = ['search_text'] as const;
 export const { sqlite: searchDocumentSqlite, postgres: searchDocumentPostgres } = searchDocument;
 export const { sqlite: searchValueSqlite, postgres: searchValuePostgres } = searchValue;
 export const { sqlite: searchTermSqlite, postgres: searchTermPostgres } = searchTerm;
+export const { sqlite: searchFacetSqlite, postgres: searchFacetPostgres } = searchFacet;
+export const { sqlite: searchFacetFieldSqlite, postgres: searchFacetFieldPostgres } = searchFacetField;
