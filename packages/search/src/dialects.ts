@@ -75,6 +75,8 @@ export interface SearchDialect {
    */
   readonly documentsOfIds: string;
   idsParam(ids: readonly number[]): unknown;
+  /** The ids of that parameter alone, as a row source whose column `value` is each id. */
+  readonly idsOf: string;
   /** Whether `haystack` contains `needle`, as an SQL expression. */
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
@@ -157,6 +159,7 @@ const sqlite: SearchDialect = {
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
   documentsOfIds: 'json_each(?) ids CROSS JOIN search_document d ON d.id = ids.value',
   idsParam: (ids) => JSON.stringify(ids),
+  idsOf: 'json_each(?)',
   sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
@@ -241,6 +244,7 @@ const postgres: SearchDialect = {
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
   documentsOfIds: 'unnest(CAST(? AS bigint[])) AS ids (value) JOIN search_document d ON d.id = ids.value',
   idsParam: (ids) => ids,
+  idsOf: 'unnest(CAST(? AS bigint[])) AS ids (value)',
   // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.
   sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,

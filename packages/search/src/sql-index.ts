@@ -327,6 +327,47 @@ function leadingTerm(filters: SearchQuery['filters']): { field: string; values: 
   return { field: termField(candidate.field)!, values: [...new Set(valuesOf(candidate))] };
 }
 
+/** A query's match set as SQL over `search_document d`: its FROM and WHERE, their parameters, and its words if any. */
+interface MatchSet {
+  from: string;
+  where: string;
+  params: unknown[];
+  ranked: readonly string[] | null;
+}
+/** A matching document with the columns facets group. */
+interface FoundDocument {
+  id: number;
+  entity_type: string;
+  platform: string | null;
+  origin: string | null;
+}
+type Found = FoundDocument[];
+type FoundColumn = 'entity_type' | 'platform' | 'origin';
+
+/** The documents counted by their columns' values, as the grouped scan over the columns answers them. */
+function combosOf(found: Found) {
+  const combos = new Map<string, { entity_type: string; platform: string | null; origin: string | null; count: number }>();
+  for (const doc of found) {
+    const key = `${doc.entity_type}\u0000${doc.platform ?? '\u0001'}\u0000${doc.origin ?? '\u0001'}`;
+    const combo = combos.get(key);
+    if (combo) combo.count++;
+    else combos.set(key, { entity_type: doc.entity_type, platform: doc.platform, origin: doc.origin, count: 1 });
+  }
+  return [...combos.values()];
+}
+
+/** The ids of the documents, by their value of `column` (all under null without one). */
+function groupIds(found: Found, column: FoundColumn | undefined) {
+  const groups = new Map<string | null, number[]>();
+  for (const doc of found) {
+    const grp = column === undefined ? null : doc[column];
+    const ids = groups.get(grp);
+    if (ids) ids.push(doc.id);
+    else groups.set(grp, [doc.id]);
+  }
+  return groups;
+}
+
 /**
  * The search index on the storage port, on either dialect: documents in `search_document`, their multi-valued fields
  * (tags, owners, ...) as rows of `search_term` for exact filters and facets (each distinct value numbered once in
@@ -391,34 +432,43 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   }
 
   /**
-   * A match set of words as the ids it holds: the facets' scans then read documents by id instead of searching the
-   * text again for each (several times for a nested facet).
+   * A match set of words as the documents it holds, with the columns the facets group: the facets are then counted
+   * from these rows and from the facet rows of their ids, instead of searching the text again for each scan.
    */
-  async function foundOnce(match: ReturnType<typeof matchSet>): Promise<ReturnType<typeof matchSet>> {
-    const rows = await db.all<{ id: number }>(`SELECT d.id FROM ${match.from} ${match.where}`, match.params);
-    return { ...match, from: dialect.documentsOfIds, where: '', params: [dialect.idsParam(rows.map((row) => Number(row.id)))] };
+  async function foundOnce(match: MatchSet): Promise<Found> {
+    const rows = await db.all<FoundDocument>(
+      `SELECT d.id, d.entity_type, d.platform, d.origin FROM ${match.from} ${match.where}`,
+      match.params,
+    );
+    for (const row of rows) row.id = Number(row.id);
+    return rows;
   }
 
   /**
    * Every facet of a match set in two grouped scans, whatever the number of facets: one over the document columns
-   * (which also gives the total), one over the term rows. Counts are over the whole match set, not the page.
+   * (which also gives the total), one over the facet rows (and one over the term rows for a facet of another field).
+   * Counts are over the whole match set, not the page. With `found` (the match set's documents, found once), the columns
+   * are counted here and the scans read the rows of its ids.
    */
-  async function countFacets(match: ReturnType<typeof matchSet>, fields: readonly string[]) {
+  async function countFacets(match: MatchSet, fields: readonly string[], found?: Found) {
     const counts = new Map<string, Map<string, number>>(fields.map((f) => [f, new Map()]));
     const add = (field: string, value: string | null, count: number) => {
       const values = counts.get(field);
       if (values && value !== null) values.set(value, (values.get(value) ?? 0) + count);
     };
+    type Combo = { entity_type: string | null; platform: string | null; origin: string | null; count: number };
     // No facet asked (a plain page of hits): the total alone, without grouping the match set.
-    const combos = fields.length
-      ? await db.all<{ entity_type: string; platform: string | null; origin: string | null; count: number }>(
-          `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
-          match.params,
-        )
-      : await db.all<{ entity_type: null; platform: null; origin: null; count: number }>(
-          `SELECT NULL AS entity_type, NULL AS platform, NULL AS origin, count(*) AS count FROM ${match.from} ${match.where}`,
-          match.params,
-        );
+    const combos: Combo[] = found
+      ? combosOf(found)
+      : fields.length
+        ? await db.all<Combo>(
+            `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
+            match.params,
+          )
+        : await db.all<Combo>(
+            `SELECT NULL AS entity_type, NULL AS platform, NULL AS origin, count(*) AS count FROM ${match.from} ${match.where}`,
+            match.params,
+          );
     let total = 0;
     for (const combo of combos) {
       const count = Number(combo.count);
@@ -436,24 +486,62 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       }
     }
     const termFields = fields.filter((f) => termField(f) !== undefined);
-    if (termFields.length && total > 0) {
-      const byTerm = new Map(termFields.map((f) => [termField(f)!, f]));
+    const byTerm = new Map(termFields.map((f) => [termField(f)!, f]));
+    // Nested facets of a column then a facet field (the default `_entityType␞typeNames`): their second level comes from
+    // the same scan of the facet rows, grouped by that column too (when they all start with the same column).
+    const paired = fields.flatMap((field) => {
+      const levels = field.split(FACET_LEVEL_SEPARATOR);
+      const term = levels.length === 2 && Object.hasOwn(FACET_COLUMNS, levels[0]!) ? termField(levels[1]!) : undefined;
+      return term !== undefined && FACET_TERM_SET.has(term) ? [{ field, column: levels[0]!, term }] : [];
+    });
+    const scanned = paired.every((p) => p.column === paired[0]!.column) ? paired : [];
+    const column = scanned.length ? (FACET_COLUMNS[scanned[0]!.column] as FoundColumn) : undefined;
+    if (total > 0)
       // The facet fields' rows from `search_facet`, any other's from `search_term`: one grouped scan per table needed.
       for (const table of ['search_facet', 'search_term'] as const) {
-        const wanted = [...byTerm.keys()].filter((field) => facetTable(field) === table);
+        const nested = table === 'search_facet' ? scanned : [];
+        const wanted = [...new Set([...[...byTerm.keys()].filter((field) => facetTable(field) === table), ...nested.map((p) => p.term)])];
         if (wanted.length === 0) continue;
-        // From each matching document to its rows (in that order), grouped by the values' numbers.
-        const rows = await db.all<{ field: string; value: string; count: number }>(
-          `SELECT v.field, v.value, c.count FROM (
-             SELECT t.vid, count(*) AS count FROM (SELECT d.id FROM ${match.from} ${match.where}) m ${dialect.joinInOrder} ${table} t ON t.id = m.id GROUP BY t.vid
-           ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${wanted.map(() => '?').join(', ')})`,
-          [...match.params, ...wanted],
-        );
-        for (const row of rows) add(byTerm.get(row.field)!, row.value, Number(row.count));
+        // The matching documents, as one source or (found once) as the ids of each value of the nested facets' column.
+        const sources: { grp?: string | null; documents: string; params: unknown[] }[] = found
+          ? [...groupIds(found, nested.length ? column : undefined)].map(([grp, ids]) => ({
+              grp,
+              documents: `(SELECT value AS id, NULL AS grp FROM ${dialect.idsOf}) m`,
+              params: [dialect.idsParam(ids)],
+            }))
+          : [
+              {
+                documents: `(SELECT d.id, ${nested.length ? `d.${column}` : 'NULL'} AS grp FROM ${match.from} ${match.where}) m`,
+                params: match.params,
+              },
+            ];
+        for (const source of sources) {
+          // From each matching document to its rows (in that order), grouped by the values' numbers.
+          const rows = await db.all<{ grp: string | null; field: string; value: string; count: number }>(
+            `SELECT c.grp, v.field, v.value, c.count FROM (
+               SELECT m.grp, t.vid, count(*) AS count FROM ${source.documents} ${dialect.joinInOrder} ${table} t ON t.id = m.id GROUP BY m.grp, t.vid
+             ) c JOIN search_value v ON v.vid = c.vid WHERE v.field IN (${wanted.map(() => '?').join(', ')})`,
+            [...source.params, ...wanted],
+          );
+          for (const row of rows) {
+            const count = Number(row.count);
+            const grp = source.grp === undefined ? row.grp : source.grp;
+            if (byTerm.has(row.field) && facetTable(row.field) === table) add(byTerm.get(row.field)!, row.value, count);
+            for (const p of nested)
+              if (p.term === row.field && grp !== null)
+                add(p.field, `${p.column === '_entityType' ? graphqlType(grp) : grp}${FACET_LEVEL_SEPARATOR}${row.value}`, count);
+          }
+        }
       }
+    const countedWithTerms = new Set(scanned.map((p) => p.field));
+    const others = fields.filter((f) => f.includes(FACET_LEVEL_SEPARATOR) && !countedWithTerms.has(f));
+    if (total > 0 && others.length) {
+      // Any other nested facet joins the documents level by level: those found once, by id.
+      const documents: MatchSet = found
+        ? { ...match, from: dialect.documentsOfIds, where: '', params: [dialect.idsParam(found.map((row) => row.id))] }
+        : match;
+      for (const field of others) await countNested(documents, field, counts.get(field)!);
     }
-    for (const field of fields.filter((f) => f.includes(FACET_LEVEL_SEPARATOR)))
-      if (total > 0) await countNested(match, field, counts.get(field)!);
     return { total, counts };
   }
 
@@ -461,7 +549,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
    * A nested facet's buckets as DataHub flattens them: each first-level value with its own count, and for every deeper
    * level the path of values joined by the separator (`dataset␞View`), counted over the documents holding that path.
    */
-  async function countNested(match: ReturnType<typeof matchSet>, field: string, into: Map<string, number>) {
+  async function countNested(match: MatchSet, field: string, into: Map<string, number>) {
     const levels = field.split(FACET_LEVEL_SEPARATOR);
     const joins: string[] = [];
     const joinParams: string[] = [];
@@ -621,7 +709,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
           ...(query.moreFacets ?? []),
         ]),
       ];
-      const { total, counts } = await countFacets(fields.length && match.ranked ? await foundOnce(match) : match, fields);
+      const { total, counts } = await countFacets(match, fields, fields.length && match.ranked ? await foundOnce(match) : undefined);
       const hits = rows.map((row) => ({
         urn: row.urn,
         entityType: row.entity_type,
