@@ -70,13 +70,16 @@ export interface SearchDialect {
   /** Whether a `search_value v` holds the (field, value) of `wanted` (column2, column3), looked up by its unique key. */
   readonly sameValue: string;
   /**
-   * `search_document d` limited to the ids of one parameter (`ids.value`), and that parameter's value for `ids`: a
-   * match set found once, then read again by id.
+   * `search_document d` limited to the ids of one parameter (`ids.value`): a match set found once, then read again by
+   * id. The parameter is what `idsAggregate` gives (several of them joined by `joinIds`).
    */
   readonly documentsOfIds: string;
-  idsParam(ids: readonly number[]): unknown;
-  /** The ids of that parameter alone, as a row source whose column `value` is each id. */
+  /** The ids of such a parameter alone, as a row source whose column `value` is each id. */
   readonly idsOf: string;
+  /** An aggregate of `d.id` over a group, as a parameter of `documentsOfIds` and `idsOf`. */
+  readonly idsAggregate: string;
+  /** Several values of `idsAggregate` as one. */
+  joinIds(parts: readonly unknown[]): unknown;
   /** Whether `haystack` contains `needle`, as an SQL expression. */
   contains(haystack: string, needle: string): string;
   /** A join the planner must take in the order written (from the matching documents to their terms). */
@@ -158,8 +161,16 @@ const sqlite: SearchDialect = {
   // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
   documentsOfIds: 'json_each(?) ids CROSS JOIN search_document d ON d.id = ids.value',
-  idsParam: (ids) => JSON.stringify(ids),
   idsOf: 'json_each(?)',
+  // A JSON array as text, made by SQLite and handed back to it as it came.
+  idsAggregate: 'json_group_array(d.id)',
+  joinIds: (parts) =>
+    parts.length === 1
+      ? parts[0]
+      : `[${parts
+          .map((part) => (part as string).slice(1, -1))
+          .filter((inner) => inner !== '')
+          .join(',')}]`,
   sameValue: 'v.field = wanted.column2 AND v.value = wanted.column3',
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
   joinInOrder: 'CROSS JOIN',
@@ -243,8 +254,10 @@ const postgres: SearchDialect = {
 
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
   documentsOfIds: 'unnest(CAST(? AS bigint[])) AS ids (value) JOIN search_document d ON d.id = ids.value',
-  idsParam: (ids) => ids,
   idsOf: 'unnest(CAST(? AS bigint[])) AS ids (value)',
+  // An array (of bigints as strings), which the driver sends back as an array parameter.
+  idsAggregate: 'array_agg(d.id)',
+  joinIds: (parts) => (parts as unknown[][]).flat(),
   // Values are unique by their md5 there: a B-tree entry cannot hold a long custom property.
   sameValue: 'v.field = wanted.column2 AND md5(v.value) = md5(wanted.column3) AND v.value = wanted.column3',
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,

@@ -334,39 +334,16 @@ interface MatchSet {
   params: unknown[];
   ranked: readonly string[] | null;
 }
-/** A matching document with the columns facets group. */
-interface FoundDocument {
-  id: number;
+/** The matching documents of one value of each column facets group: how many, and their ids (`idsAggregate`). */
+interface FoundGroup {
   entity_type: string;
   platform: string | null;
   origin: string | null;
+  count: number;
+  ids: unknown;
 }
-type Found = FoundDocument[];
+type Found = FoundGroup[];
 type FoundColumn = 'entity_type' | 'platform' | 'origin';
-
-/** The documents counted by their columns' values, as the grouped scan over the columns answers them. */
-function combosOf(found: Found) {
-  const combos = new Map<string, { entity_type: string; platform: string | null; origin: string | null; count: number }>();
-  for (const doc of found) {
-    const key = `${doc.entity_type}\u0000${doc.platform ?? '\u0001'}\u0000${doc.origin ?? '\u0001'}`;
-    const combo = combos.get(key);
-    if (combo) combo.count++;
-    else combos.set(key, { entity_type: doc.entity_type, platform: doc.platform, origin: doc.origin, count: 1 });
-  }
-  return [...combos.values()];
-}
-
-/** The ids of the documents, by their value of `column` (all under null without one). */
-function groupIds(found: Found, column: FoundColumn | undefined) {
-  const groups = new Map<string | null, number[]>();
-  for (const doc of found) {
-    const grp = column === undefined ? null : doc[column];
-    const ids = groups.get(grp);
-    if (ids) ids.push(doc.id);
-    else groups.set(grp, [doc.id]);
-  }
-  return groups;
-}
 
 /**
  * The search index on the storage port, on either dialect: documents in `search_document`, their multi-valued fields
@@ -432,16 +409,26 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
   }
 
   /**
-   * A match set of words as the documents it holds, with the columns the facets group: the facets are then counted
-   * from these rows and from the facet rows of their ids, instead of searching the text again for each scan.
+   * A match set of words, found once: its documents grouped by the columns facets count, each group with its ids. The
+   * facets are then counted from these groups and from the facet rows of their ids, instead of searching the text
+   * again for each scan.
    */
   async function foundOnce(match: MatchSet): Promise<Found> {
-    const rows = await db.all<FoundDocument>(
-      `SELECT d.id, d.entity_type, d.platform, d.origin FROM ${match.from} ${match.where}`,
+    return db.all<FoundGroup>(
+      `SELECT d.entity_type, d.platform, d.origin, count(*) AS count, ${dialect.idsAggregate} AS ids FROM ${match.from} ${match.where}
+        GROUP BY d.entity_type, d.platform, d.origin`,
       match.params,
     );
-    for (const row of rows) row.id = Number(row.id);
-    return rows;
+  }
+
+  /** The ids of the documents found, by their value of `column` (all under null without one). */
+  function groupIds(found: Found, column: FoundColumn | undefined) {
+    const groups = new Map<string | null, unknown[]>();
+    for (const group of found) {
+      const value = column === undefined ? null : group[column];
+      groups.set(value, [...(groups.get(value) ?? []), group.ids]);
+    }
+    return new Map([...groups].map(([value, parts]) => [value, dialect.joinIds(parts)]));
   }
 
   /**
@@ -459,7 +446,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     type Combo = { entity_type: string | null; platform: string | null; origin: string | null; count: number };
     // No facet asked (a plain page of hits): the total alone, without grouping the match set.
     const combos: Combo[] = found
-      ? combosOf(found)
+      ? found
       : fields.length
         ? await db.all<Combo>(
             `SELECT d.entity_type, d.platform, d.origin, count(*) AS count FROM ${match.from} ${match.where} GROUP BY d.entity_type, d.platform, d.origin`,
@@ -507,7 +494,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
           ? [...groupIds(found, nested.length ? column : undefined)].map(([grp, ids]) => ({
               grp,
               documents: `(SELECT value AS id, NULL AS grp FROM ${dialect.idsOf}) m`,
-              params: [dialect.idsParam(ids)],
+              params: [ids],
             }))
           : [
               {
@@ -538,7 +525,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     if (total > 0 && others.length) {
       // Any other nested facet joins the documents level by level: those found once, by id.
       const documents: MatchSet = found
-        ? { ...match, from: dialect.documentsOfIds, where: '', params: [dialect.idsParam(found.map((row) => row.id))] }
+        ? { ...match, from: dialect.documentsOfIds, where: '', params: [groupIds(found, undefined).get(null)] }
         : match;
       for (const field of others) await countNested(documents, field, counts.get(field)!);
     }
