@@ -1,5 +1,6 @@
 import { aspectSpec, findEntity, isJsonObject, pageOf, parseEntityUrn, parseUrn, UrnError } from '@mds/core';
 import { badRequest, type ApiContext, type EntityParent } from '@mds/schema';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { COMMON_FIELDS, COMMON_RULES } from './common';
 import { fieldResolvers } from './mapping/declare';
 import { idOf } from './ownership';
@@ -119,4 +120,15 @@ export function commonFields(loaders: Loaders) {
       });
     },
   };
+}
+
+/** Whether a field's selection asks for `name` (directly, or in an inline fragment or a named one). */
+export function selects(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, name: string): boolean {
+  const within = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((selection) => {
+      if (selection.kind === Kind.FIELD) return selection.name.value === name;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet);
+      return within(info.fragments[selection.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => within(node.selectionSet));
 }

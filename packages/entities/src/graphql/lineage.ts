@@ -1,9 +1,10 @@
 import { findEntityOfUrn, isJsonObject } from '@mds/core';
 import { SearchQueryError, type Criterion, type SearchIndex } from '@mds/search';
 import { badRequest, type AndFilterInput, type ApiContext, type FacetFilterInput, type Resolvers, type SearchFlags } from '@mds/schema';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { LineageDirection } from '../model/lineage';
 import { readUrnParameter } from '../service';
-import { pageOrRefuse, urnOf, type Loaders, type Parent } from './common-fields';
+import { pageOrRefuse, selects, urnOf, type Loaders, type Parent } from './common-fields';
 import { entityOfUrn } from './catalog';
 import { filterGroups } from './search';
 
@@ -309,7 +310,7 @@ export function lineageResolvers(options: {
    * One hop, as DataHub's `EntityLineageResultResolver`: siblings' lineage merged in unless `separateSiblings`
    * (mergedHop), then entities never stored or soft-deleted left out (`filtered`) unless asked.
    */
-  const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext) => {
+  const lineage = async (parent: Parent, { input }: LineageArgs, context: ApiContext, info: GraphQLResolveInfo) => {
     const { start, count } = pageOrRefuse(input.start, input.count ?? 100, ALL_EDGES);
     const between = windowOf(input.startTimeMillis, input.endTimeMillis, now());
     const urn = urnOf(parent);
@@ -329,8 +330,10 @@ export function lineageResolvers(options: {
       kept = unique.filter((_, i) => stored[i]);
     }
     const actor = async (urn: string | null) => (urn ? entityAt(urn, context) : null);
+    const page = kept.slice(start, start + count);
+    // Asked for its counts only (the UI's search results ask `total` and `filtered` of 100), no entity is answered.
     const relationships = await Promise.all(
-      kept.slice(start, start + count).map(async (edge) => ({
+      (selects(info, 'relationships') ? page : []).map(async (edge) => ({
         type: edge.type,
         entity: await entityAt(edge.urn, context),
         degree: 1,
@@ -344,7 +347,7 @@ export function lineageResolvers(options: {
     );
     return {
       start,
-      count: relationships.length,
+      count: page.length,
       total: kept.length,
       filtered: found.filtered + unique.length - kept.length,
       relationships,

@@ -1,9 +1,8 @@
 import { isJsonObject, MAX_PAGE_SIZE } from '@mds/core';
 import type { ApiContext, Resolvers, ScrollAcrossEntitiesInput } from '@mds/schema';
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { EntityService } from '../service';
 import { entityOfUrn } from './catalog';
-import { pageOrRefuse, type Loaders } from './common-fields';
+import { pageOrRefuse, selects, type Loaders } from './common-fields';
 import { graphqlReader } from './mutation-support';
 import { batchLoader } from './request-loaders';
 import { scopedScroll, scrollIdOf, type EntitySearcher } from './search';
@@ -12,17 +11,6 @@ import { scopedScroll, scrollIdOf, type EntitySearcher } from './search';
 const SIBLINGS_FIELD = 'siblings';
 
 type ScrollAnswer = Awaited<ReturnType<EntitySearcher['scroll']>>;
-
-/** Whether a field's selection asks for `name` (directly, or in an inline fragment or a named one). */
-function selects(info: GraphQLResolveInfo, name: string): boolean {
-  const within = (set: SelectionSetNode | undefined): boolean =>
-    (set?.selections ?? []).some((selection) => {
-      if (selection.kind === Kind.FIELD) return selection.name.value === name;
-      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet);
-      return within(info.fragments[selection.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.some((node) => within(node.selectionSet));
-}
 
 /**
  * A dataset's siblings (DataHub's SiblingsMapper, its SiblingProperties.siblings batch load and SiblingsSearchResolver):

@@ -299,6 +299,18 @@ export function describeLineageGraphql(name: string, databases: Pick<TestSqlData
         ],
       });
       expect(data.entity.downstream).toEqual({ total: 1, filtered: 0, relationships: [{ type: 'DownstreamOf', entity: { urn: D } }] });
+      // The counts alone, as the UI's search results ask them (relationships not asked, in a named fragment or not).
+      const counts = await ok(
+        `query counts($urn: String!) { entity(urn: $urn) { ... on EntityWithRelationships {
+          upstream: lineage(input: { direction: UPSTREAM, start: 0, count: 100 }) { start count total filtered }
+          downstream: lineage(input: { direction: DOWNSTREAM, start: 0, count: 100 }) { ...page } } } }
+        fragment page on EntityLineageResult { count total filtered }`,
+        { urn: C },
+      );
+      expect(counts.entity).toEqual({
+        upstream: { start: 0, count: 1, total: 1, filtered: 0 },
+        downstream: { count: 1, total: 1, filtered: 0 },
+      });
       // Outside the window the edge to B is gone; D's hand-drawn edge stays.
       const windowed = await ok(LINEAGE, { urn: C, startTimeMillis: 7000, endTimeMillis: 8000 });
       expect(windowed.entity.upstream.total).toBe(0);
