@@ -1,6 +1,14 @@
 import { buildApiSchema } from '@mds/schema';
 import { repositoryTypeDefs } from '@mds/schema/repository-sdl';
-import { execute, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import {
+  execute,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLFieldResolver,
+  type GraphQLTypeResolver,
+} from 'graphql';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -57,8 +65,21 @@ const resolvers = {
   Mutation: { createTag: () => 'urn:li:tag:x' },
 };
 
+/**
+ * Replays: what graphql-js alone costs for a document whose resolvers the ceiling does not have (the UI's). The harness
+ * registers mds's answer to a query and its variables (`POST /replay`, the answer asked with `__typename` in every
+ * selection set); a request of that query and variables is then executed over a schema without resolvers, every field
+ * read from the recorded answer by its response key (alias or name) and every abstract type from its `__typename`.
+ */
+const replayField: GraphQLFieldResolver<Record<string, unknown> | null, unknown> = (source, _args, _context, info) =>
+  source?.[info.path.key as string];
+const replayType: GraphQLTypeResolver<Record<string, unknown>, unknown> = (value) => value.__typename as string;
+const replayKey = (query: string, variables: unknown) => JSON.stringify([query, variables ?? null]);
+
 export function createCeilingServer(): Server {
   const schema = buildApiSchema([{ typeDefs: repositoryTypeDefs(), resolvers: resolvers as never }]);
+  const replaySchema = buildApiSchema([{ typeDefs: repositoryTypeDefs(), resolvers: {} }]);
+  const replays = new Map<string, unknown>();
   const documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
   const prepare = (query: string) => {
     let entry = documents.get(query);
@@ -76,16 +97,32 @@ export function createCeilingServer(): Server {
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
-    if (req.method !== 'POST' || req.url !== '/api/graphql') return send(404, { message: 'not found' });
+    if (req.method !== 'POST' || (req.url !== '/api/graphql' && req.url !== '/replay')) return send(404, { message: 'not found' });
     if (!req.headers.authorization) return send(401, { message: 'Unauthorized to perform this action.' });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       try {
-        const { query, variables, operationName } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const { query, variables, operationName, data } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (req.url === '/replay') {
+          replays.set(replayKey(query, variables), data);
+          return send(200, { replays: replays.size });
+        }
         const { document, errors } = prepare(query);
         if (errors.length > 0) return send(400, { errors });
-        const result = execute({ schema, document, variableValues: variables, operationName, contextValue: {} });
+        const key = replayKey(query, variables);
+        const result = replays.has(key)
+          ? execute({
+              schema: replaySchema,
+              document,
+              rootValue: replays.get(key),
+              variableValues: variables,
+              operationName,
+              contextValue: {},
+              fieldResolver: replayField,
+              typeResolver: replayType,
+            })
+          : execute({ schema, document, variableValues: variables, operationName, contextValue: {} });
         if (result instanceof Promise)
           result.then(
             (r) => send(200, r),

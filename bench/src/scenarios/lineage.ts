@@ -5,6 +5,7 @@ import { LINEAGE_SEARCH } from '../queries.ts';
 import { ratioRow } from '../report.ts';
 import * as requests from '../requests.ts';
 import { uiOperation } from '../ui-documents.ts';
+import { uiRatioRow } from './ui-documents.ts';
 
 const LINEAGE_P50_TARGET_MS = 50;
 /** Calls of the UI's document timed one after another (the first, which parses it, not counted). */
@@ -28,8 +29,7 @@ export const lineageSearch: Scenario = {
     });
     const alone = summarize((await runRounds({ mds: context.target }, [request], { ...config, connections: 1 })).map((r) => r.mds));
     // The same walk asked with the UI's own document (search.graphql's searchAcrossLineage and its fragments: every
-    // field the impact analysis list shows of each result), one connection; no ceiling (its resolvers answer the
-    // bench's shape only).
+    // field the impact analysis list shows of each result), one connection; against the ceiling's replay of its answers.
     const uiQuery = uiOperation('searchAcrossLineage');
     // The UI sends `types: []` besides.
     const uiVariables = trees.roots.map((urn) => ({ input: { types: [], ...requests.lineageInput(urn) } }));
@@ -45,6 +45,12 @@ export const lineageSearch: Scenario = {
     const ui = { p50Ms: Math.round(median(uiMs)), maxMs: Math.round(Math.max(...uiMs)), calls: UI_CALLS };
     const result = await versusCeiling(context.target, context.ceiling!, [request], config);
     const edges = trees.edges.toLocaleString('en-US');
+    const uiRatio = await uiRatioRow(
+      context,
+      uiQuery,
+      uiVariables,
+      `the UI's searchAcrossLineage document over ${edges} edges, vs graphql-js replaying mds's answers`,
+    );
     return {
       rows: [
         {
@@ -62,6 +68,7 @@ export const lineageSearch: Scenario = {
           target: { text: `p50 < ${LINEAGE_P50_TARGET_MS} ms`, met: ui.p50Ms < LINEAGE_P50_TARGET_MS },
         },
         ratioRow(`searchAcrossLineage, 3 hops over ${edges} edges`, result),
+        uiRatio.row,
       ],
       details: {
         edges: trees.edges,
@@ -69,6 +76,7 @@ export const lineageSearch: Scenario = {
         roots: trees.roots.length,
         alone,
         ui,
+        uiRatio: uiRatio.result,
         connections: config.connections,
         ...result,
       },

@@ -1,10 +1,11 @@
+import { Kind, parse, print, visit, type SelectionSetNode } from 'graphql';
 import type { BenchContext, Scenario } from '../context.ts';
 import { schemaMetadataOf } from '../dataset-fixture.ts';
 import { benchDatasetUrn, entityProposal, ENTITY_ASPECTS, searchPageProposals } from '../entity-proposals.ts';
 import { graphql, inPool, postJson } from '../http.ts';
-import { runRounds, summarize, type LoadRequest } from '../load.ts';
+import { runRounds, summarize, versusCeiling, type LoadRequest } from '../load.ts';
 import { graphqlBody } from '../queries.ts';
-import type { Row } from '../report.ts';
+import { ratioRow, type Row } from '../report.ts';
 import { uiOperation } from '../ui-documents.ts';
 
 /** Issue 31's targets for the UI's own documents, one connection. */
@@ -72,6 +73,39 @@ const graphqlRequest = (bodies: string[]): LoadRequest => {
   return { method: 'POST', path: '/api/graphql', body: () => bodies[n++ % bodies.length]! };
 };
 
+const UI_RATIO_CONNECTIONS = 4;
+
+/** A document with `__typename` in every selection set, so that an answer to it names the type of every object. */
+function withTypenames(query: string): string {
+  return print(
+    visit(parse(query), {
+      SelectionSet: (node: SelectionSetNode) =>
+        node.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename')
+          ? undefined
+          : { ...node, selections: [...node.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }] },
+    }),
+  );
+}
+
+/**
+ * One of the UI's documents against the ceiling (issue 31: ratios reported): mds's answer to each variables object is
+ * recorded (with every `__typename`) and handed to the ceiling, which then executes the same document with graphql-js
+ * over that answer from memory; both are loaded alike (UI_RATIO_CONNECTIONS connections, alternating rounds).
+ */
+export async function uiRatioRow(context: BenchContext, query: string, variables: Record<string, unknown>[], label: string) {
+  const recorded = withTypenames(query);
+  for (const v of variables) {
+    const data = await graphql(context.target, recorded, v);
+    await postJson(context.ceiling!, '/replay', JSON.stringify({ query, variables: v, data }));
+  }
+  // Fewer connections than the run's: one such answer takes tens of milliseconds, and four in flight keep the server busy.
+  const result = await versusCeiling(context.target, context.ceiling!, [graphqlRequest(variables.map((v) => graphqlBody(query, v)))], {
+    ...context.config,
+    connections: UI_RATIO_CONNECTIONS,
+  });
+  return { row: ratioRow(label, result), result };
+}
+
 /**
  * Issue 31: the search results page as DataHub's UI asks it (its `getSearchResultsForMultiple` document and variables),
  * 10 results over the datasets of entityIngestBatch (`entityAspects / 4`: 100 k), each also given a schema and an
@@ -80,6 +114,7 @@ const graphqlRequest = (bodies: string[]): LoadRequest => {
 export const uiSearchPage: Scenario = {
   name: 'uiSearchPage',
   title: "the UI's search page (getSearchResultsForMultiple)",
+  needsCeiling: true,
   async run(context) {
     const { config, runId } = context;
     const datasets = Math.floor(config.entityAspects / ENTITY_ASPECTS.length);
@@ -121,9 +156,22 @@ export const uiSearchPage: Scenario = {
       SEARCH_PAGE_P50_TARGET_MS,
       `words: ${SEARCH_WORDS.join(' / ')}; ${proposals.length.toLocaleString('en-US')} aspects written in ${fillSeconds} s`,
     );
+    const ratio = await uiRatioRow(
+      context,
+      query,
+      SEARCH_WORDS.map((word) => variables(word)),
+      `the UI's getSearchResultsForMultiple over ${count} datasets, vs graphql-js replaying mds's answers`,
+    );
     return {
-      rows: [row],
-      details: { datasets, firstTotal: first.searchAcrossEntities.total, proposals: proposals.length, fillSeconds, alone },
+      rows: [row, ratio.row],
+      details: {
+        datasets,
+        firstTotal: first.searchAcrossEntities.total,
+        proposals: proposals.length,
+        fillSeconds,
+        alone,
+        ratio: ratio.result,
+      },
     };
   },
 };
@@ -135,6 +183,7 @@ export const uiSearchPage: Scenario = {
 export const uiDatasetPage: Scenario = {
   name: 'uiDatasetPage',
   title: "the UI's dataset page (getDataset)",
+  needsCeiling: true,
   async run(context) {
     const { runId } = context;
     const tag = (i: number) => `urn:li:tag:bench_${runId}_page_${i}`;
@@ -195,9 +244,18 @@ export const uiDatasetPage: Scenario = {
     const getDataset = await rowOf('getDataset', '', DATASET_PAGE_P50_TARGET_MS, page);
     // No target of its own in issue 31; held to the page's.
     const getDatasetSchema = await rowOf('getDatasetSchema', ': its schema tab', DATASET_PAGE_P50_TARGET_MS, schema);
+    const urns = Array.from({ length: PAGE_DATASETS }, (_, k) => ({ urn: dataset(k) }));
+    const ratios = [
+      await uiRatioRow(context, uiOperation('getDataset'), urns, "the UI's getDataset, vs graphql-js replaying mds's answers"),
+      await uiRatioRow(context, uiOperation('getDatasetSchema'), urns, "the UI's getDatasetSchema, vs graphql-js replaying mds's answers"),
+    ];
     return {
-      rows: [getDataset.row, getDatasetSchema.row],
-      details: { getDataset: getDataset.alone, getDatasetSchema: getDatasetSchema.alone },
+      rows: [getDataset.row, getDatasetSchema.row, ...ratios.map((r) => r.row)],
+      details: {
+        getDataset: getDataset.alone,
+        getDatasetSchema: getDatasetSchema.alone,
+        ratios: ratios.map((r) => r.result),
+      },
     };
   },
 };
