@@ -70,13 +70,11 @@ export interface SearchDialect {
   /** Whether a `search_value v` holds the (field, value) of `wanted` (column2, column3), looked up by its unique key. */
   readonly sameValue: string;
   /**
-   * `search_document d` limited to the ids of one parameter (`ids.value`): a match set found once, then read again by
-   * id. The parameter is what `idsAggregate` gives (several of them joined by `joinIds`).
+   * The ids of one parameter, as a row source `ids` whose column `value` is each id: a match set found once, read
+   * again by id. The parameter is what `idsAggregate` gives (several of them joined by `joinIds`).
    */
-  readonly documentsOfIds: string;
-  /** The ids of such a parameter alone, as a row source whose column `value` is each id. */
   readonly idsOf: string;
-  /** An aggregate of `d.id` over a group, as a parameter of `documentsOfIds` and `idsOf`. */
+  /** An aggregate of `d.id` over a group, as the parameter of `idsOf`. */
   readonly idsAggregate: string;
   /** Several values of `idsAggregate` as one. */
   joinIds(parts: readonly unknown[]): unknown;
@@ -160,8 +158,7 @@ const sqlite: SearchDialect = {
 
   // OR IGNORE rather than ON CONFLICT: no statement journal (see insertDocument).
   insertIgnoring: (into, rows) => `INSERT OR IGNORE INTO ${into} ${rows}`,
-  documentsOfIds: 'json_each(?) ids CROSS JOIN search_document d ON d.id = ids.value',
-  idsOf: 'json_each(?)',
+  idsOf: 'json_each(?) ids',
   // A JSON array as text, made by SQLite and handed back to it as it came.
   idsAggregate: 'json_group_array(d.id)',
   joinIds: (parts) =>
@@ -253,7 +250,6 @@ const postgres: SearchDialect = {
     ),
 
   insertIgnoring: (into, rows) => `INSERT INTO ${into} ${rows} ON CONFLICT DO NOTHING`,
-  documentsOfIds: 'unnest(CAST(? AS bigint[])) AS ids (value) JOIN search_document d ON d.id = ids.value',
   idsOf: 'unnest(CAST(? AS bigint[])) AS ids (value)',
   // An array (of bigints as strings), which the driver sends back as an array parameter.
   idsAggregate: 'array_agg(d.id)',

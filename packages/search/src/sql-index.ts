@@ -334,12 +334,16 @@ interface MatchSet {
   params: unknown[];
   ranked: readonly string[] | null;
 }
-/** The matching documents of one value of each column facets group: how many, and their ids (`idsAggregate`). */
-interface FoundGroup {
-  entity_type: string;
+/** How many matching documents hold one value of each column the facets group (null: not grouped). */
+interface Combo {
+  entity_type: string | null;
   platform: string | null;
   origin: string | null;
   count: number;
+}
+/** A combination of the columns' values of matching documents, with the documents' ids (`idsAggregate`). */
+interface FoundGroup extends Combo {
+  entity_type: string;
   ids: unknown;
 }
 type Found = FoundGroup[];
@@ -443,7 +447,6 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
       const values = counts.get(field);
       if (values && value !== null) values.set(value, (values.get(value) ?? 0) + count);
     };
-    type Combo = { entity_type: string | null; platform: string | null; origin: string | null; count: number };
     // No facet asked (a plain page of hits): the total alone, without grouping the match set.
     const combos: Combo[] = found
       ? found
@@ -493,7 +496,7 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
         const sources: { grp?: string | null; documents: string; params: unknown[] }[] = found
           ? [...groupIds(found, nested.length ? column : undefined)].map(([grp, ids]) => ({
               grp,
-              documents: `(SELECT value AS id, NULL AS grp FROM ${dialect.idsOf}) m`,
+              documents: `(SELECT ids.value AS id, NULL AS grp FROM ${dialect.idsOf}) m`,
               params: [ids],
             }))
           : [
@@ -525,7 +528,12 @@ export function createSqlSearchIndex(db: SqlDatabase): SearchIndex {
     if (total > 0 && others.length) {
       // Any other nested facet joins the documents level by level: those found once, by id.
       const documents: MatchSet = found
-        ? { ...match, from: dialect.documentsOfIds, where: '', params: [groupIds(found, undefined).get(null)] }
+        ? {
+            ...match,
+            from: `${dialect.idsOf} ${dialect.joinInOrder} search_document d ON d.id = ids.value`,
+            where: '',
+            params: [groupIds(found, undefined).get(null)],
+          }
         : match;
       for (const field of others) await countNested(documents, field, counts.get(field)!);
     }
