@@ -39,11 +39,17 @@ export function summarize() {
   return { ...totals, ok: totals.passed > 0 && totals.failed === 0 };
 }
 
-/** The first lines of a failure message, indented, so that a stack of hundreds of lines does not bury the totals. */
-function excerpt(message) {
-  return message
-    .split('\n')
-    .slice(0, 12)
-    .map((line) => `    ${line}`)
-    .join('\n');
+/**
+ * A failure message cut to its first and last lines, indented, so that a stack of hundreds of lines does not bury the
+ * totals and a message that ends with its cause (a child process's output, then "expected 1 to be 0") keeps it. Of the
+ * stack, only its first frame (the test's line) is kept.
+ */
+export function excerpt(message, head = 8, tail = 16) {
+  const frame = /^\s+at /;
+  const lines = message.split('\n').filter((line, i, all) => !frame.test(line) || !frame.test(all[i - 1] ?? ''));
+  const kept =
+    lines.length <= head + tail + 1
+      ? lines
+      : [...lines.slice(0, head), `    … ${lines.length - head - tail} lines …`, ...lines.slice(-tail)];
+  return kept.map((line) => `    ${line}`).join('\n');
 }

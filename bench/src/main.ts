@@ -82,5 +82,6 @@ process.stdout.write(`\n${toMarkdown(report)}\n`);
 if (report.profile) process.stdout.write(`CPU profile summary:\n${JSON.stringify(report.profile, null, 2)}\n`);
 log(`results: ${written.json}, ${written.markdown}`);
 const failed = report.scenarios.filter((s) => s.error);
-if (failed.length) log(`failed scenarios: ${failed.map((s) => s.name).join(', ')}`);
+// Last, so that a log cut to its tail (CI's summary of a failed test) still says what failed and why.
+for (const s of failed) log(`failed scenario ${s.name}: ${s.error!.split('\n').slice(0, 4).join('\n  ')}`);
 process.exit(failed.length ? 1 : 0);

@@ -50,3 +50,19 @@ test('rounds answered cleanly give a ratio', async () => {
   expect(result.rounds).toHaveLength(1);
   expect(result.ratio).toBeGreaterThan(0);
 });
+
+test('a round in which a server answered nothing in its time is measured on answers waited for, not reported as 0', async () => {
+  // The ceiling answers every request after 1.5 s: within a 1 s round, none is answered (as a busy CI machine might).
+  const slow = createServer((_, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"data":{"tag":null}}');
+    }, 1500);
+  });
+  const [mds, ceiling] = await Promise.all([listen(createCeilingServer()), listen(slow)]);
+  const result = await versusCeiling(mds, ceiling, [tagRead], oneShortRound);
+  expect(result.rounds[0]!.ceiling.requests).toBe(oneShortRound.connections);
+  expect(result.ceiling.rps).toBeGreaterThan(0);
+  expect(result.ceiling.p50Ms).toBeGreaterThanOrEqual(1500);
+  expect(result.ratio).toBeGreaterThan(0);
+});
