@@ -80,7 +80,7 @@ function mdsEnv(dataDir: string, secrets: MdsSecrets, logLevel: string | undefin
  * The node options `pnpm start` gives the server (the root package.json's `config.serverNodeOptions`, its V8 heap
  * sizing), so that the process measured is the one users run.
  */
-function startNodeOptions(): string[] {
+export function startNodeOptions(): string[] {
   const manifest = JSON.parse(readFileSync(join(SERVER_DIR, '../../package.json'), 'utf8')) as { config?: { serverNodeOptions?: string } };
   const options = manifest.config?.serverNodeOptions;
   // Without them the bench would silently measure another process than the one `pnpm start` runs.

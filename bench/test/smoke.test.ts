@@ -57,12 +57,12 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   }
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
-  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(10);
+  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(11);
   // Four of them the UI's documents against the ceiling replaying mds's answers: both sides answered.
   const replayed = rows.filter((r) => r.label.includes("replaying mds's answers"));
   expect(replayed).toHaveLength(4);
   for (const row of replayed) expect([row.label, row.value > 0, row.ceiling! > 0]).toEqual([row.label, true, true]);
-  expect(rows.filter((r) => r.target)).toHaveLength(28);
+  expect(rows.filter((r) => r.target)).toHaveLength(29);
 
   // The load was answered, not only sent: the server reports every index, the truncations delete every row they target.
   const { config } = report;
@@ -73,6 +73,11 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   // The entity scenarios searched what they ingested, and mds ingest read its whole file.
   // (At least those: a time-series point creates its dataset, as DataHub's does, so the time-series scenarios' datasets count too.)
   expect((details.entitySearch as { entities: number }).entities).toBeGreaterThanOrEqual(config.entityAspects / 4);
+  // Batched ingestion was also written to the bare store, and validation timed on its values.
+  expect(details.entityIngestBatch).toMatchObject({
+    validationCpuUsPerAspect: expect.any(Number),
+    bareStore: { seconds: expect.any(Number), cpuUsPerAspect: expect.any(Number) },
+  });
   expect(details.lineageSearch).toMatchObject({ edges: config.lineageEdges - (config.lineageEdges % 39), firstTotal: 39 });
   // The UI's own documents were answered (each scenario checks its first answer: 10 search results, every tag, owner and
   // field of the page) and then measured.
