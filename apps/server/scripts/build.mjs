@@ -2,29 +2,14 @@
 // the TypeScript sources. Tests keep running from source; `pnpm start` and the benchmark run this bundle.
 import { buildConsole } from '@mds/console/build';
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
-
-/**
- * Workspace packages (and the host) find their migrations, SDL files and worker scripts next to their own source
- * (`new URL(…, import.meta.url)`). Pin each module's import.meta.url to its source file so those paths keep working
- * from inside the bundle.
- */
-const keepSourceLocation = {
-  name: 'keep-source-location',
-  setup(build) {
-    build.onLoad({ filter: /[\\/](packages[\\/][^\\/]+|apps[\\/]server)[\\/]src[\\/].*\.[jt]s$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: args.path.endsWith('.ts') ? 'ts' : 'js',
-    }));
-  },
-};
+import { rm } from 'node:fs/promises';
+import { keepSourceLocation, nodeBundle } from './bundle-options.mjs';
 
 /**
  * graphql-js checks every `isObjectType`/`isListType`/… that answers no (most of them: each value it completes, each
  * field mds converts) for a second copy of graphql unless NODE_ENV is `production`: a string comparison through
- * `Symbol.toStringTag` that cost ~7 % of a dataset read. The bundle holds exactly one copy (`mainFields` below), so the
- * check cannot find anything in it: its instanceOf is the plain `instanceof`, whatever NODE_ENV says (NODE_ENV keeps
+ * `Symbol.toStringTag` that cost ~7 % of a dataset read. The bundle holds exactly one copy, so the
+ * check cannot find anything in it (`mainFields` in bundle-options.mjs): its instanceOf is the plain `instanceof`, whatever NODE_ENV says (NODE_ENV keeps
  * its meaning for mds's own configuration).
  */
 const plainGraphQLInstanceOf = {
@@ -46,6 +31,7 @@ const outdir = process.argv[2] ?? 'dist';
 await rm(outdir, { recursive: true, force: true });
 
 await build({
+  ...nodeBundle,
   entryPoints: ['src/main.ts'],
   outdir,
   entryNames: 'mds',
@@ -53,20 +39,9 @@ await build({
   outExtension: { '.js': '.mjs' },
   // Code behind dynamic imports (the Elasticsearch client) becomes chunks loaded only when used.
   splitting: true,
-  bundle: true,
-  platform: 'node',
-  // ES modules first, for entry points and deep imports (`graphql/language/parser`) alike: one copy of graphql (two
-  // would break its instanceof checks), and no CommonJS interop getter on every call into it.
-  mainFields: ['module', 'main'],
-  resolveExtensions: ['.ts', '.mjs', '.js', '.cjs', '.json'],
-  format: 'esm',
-  target: 'node20',
   // Native code, and the 9 MB explorer page that is loaded on its first request only.
   external: ['better-sqlite3', '@graphql-yoga/render-graphiql'],
-  // CommonJS dependencies inside an ES module bundle still call require().
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [keepSourceLocation, plainGraphQLInstanceOf],
-  logLevel: 'warning',
 });
 
 // The operations console's page and assets (packages/console/dist), served by the bundle from where they are built.

@@ -1,24 +1,10 @@
+import { keepSourceLocation, nodeBundle } from '@mds/server/bundle-options';
 import { build, type Plugin } from 'esbuild';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeTempDir, spawnListening, type ListeningChild } from '../children.ts';
 import { startNodeOptions } from '../mds-process.ts';
-
-/**
- * The workspace's packages find their migrations next to their sources (`new URL(…, import.meta.url)`): each module's
- * import.meta.url is pinned to its source file, as in mds's own bundle (apps/server/scripts/build.mjs).
- */
-const keepSourceLocation: Plugin = {
-  name: 'keep-source-location',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
-  },
-};
 
 /** better-sqlite3 (native) stays outside the bundle, imported from where @mds/db resolves it, wherever the bundle is. */
 const sqliteFromDb: Plugin = {
@@ -38,16 +24,10 @@ export async function startBareStoreProcess(): Promise<ListeningChild> {
   const dir = makeTempDir('mds-bench-bare-');
   const bundle = join(dir, 'bare-store.mjs');
   await build({
+    ...nodeBundle,
     entryPoints: [fileURLToPath(new URL('./server.ts', import.meta.url))],
     outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     plugins: [keepSourceLocation, sqliteFromDb],
-    logLevel: 'warning',
   });
   return spawnListening(process.execPath, [...startNodeOptions(), bundle, dir], {
     env: { PATH: process.env.PATH },

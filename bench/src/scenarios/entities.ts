@@ -144,7 +144,7 @@ export const entityIngestBatch: Scenario = {
       const ratio = Math.round((perSecond(mds) / perSecond(bare)) * 1000) / 1000;
       const bareCpu = microsPerAspect(bare.cpuSeconds);
       rows.push({
-        label: `${label}, against the bare store (the store alone, no check: the same batches, ${rounds} alternating rounds)`,
+        label: `${label}, against the bare store (the store alone, no check: the same batches, ${rounds} alternating round${rounds === 1 ? '' : 's'})`,
         value: perSecond(mds),
         unit: 'aspects/s',
         note:
