@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
@@ -14,6 +14,13 @@ it('the bundled server starts, migrates, ingests through its workers and truncat
   execFileSync(process.execPath, ['scripts/build.mjs', 'test-output/bundle'], { cwd: root });
   const bundle = `${root}test-output/bundle/mds.mjs`;
   expect(existsSync(bundle)).toBe(true);
+  // V8 keeps each script's source in the heap, as UTF-16 (twice the bytes) once one character is outside Latin-1: the
+  // bundle's files hold none (no comments, ASCII escapes), so they stay one byte a character.
+  const files = [bundle, ...readdirSync(`${root}test-output/bundle/chunks`).map((f) => `${root}test-output/bundle/chunks/${f}`)];
+  for (const file of files) {
+    const wide = [...readFileSync(file, 'utf8')].filter((c) => c.codePointAt(0)! > 0xff);
+    expect([file, wide.slice(0, 5)]).toEqual([file, []]);
+  }
   const server = await spawnServer({ DATA_DIR: freshDataDir('bundle'), NODE_ENV: 'development' }, bundle);
   try {
     const token = rootTokenIn(server.stderr())!;

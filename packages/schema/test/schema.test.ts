@@ -65,6 +65,16 @@ describe('buildApiSchema', () => {
     expect(Object.keys((schema.getType('AppConfig') as import('graphql').GraphQLObjectType).getFields())).toEqual(['appVersion', 'name']);
   });
 
+  it('keeps no source locations in the schema it serves (they would stay in memory for the life of the process)', () => {
+    const appConfig = schema.getType('AppConfig') as import('graphql').GraphQLObjectType;
+    expect(appConfig.astNode?.name.value).toBe('AppConfig');
+    expect([appConfig.astNode?.loc, appConfig.extensionASTNodes[0]?.loc, appConfig.getFields().name!.astNode?.loc]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('has a Mutation root only when a module gives mutations', async () => {
     const queriesOnly = buildApiSchema([
       { typeDefs: ['extend type Query { ping: Int }'], resolvers: { Query: { ping: () => 1 } as never } },
