@@ -77,7 +77,7 @@ async function ingestInto(target: Target, bodies: string[], clients: number, sid
 
 /**
  * ingestProposalBatch of versioned aspects: new datasets, four aspects each, from several clients at once. On SQLite
- * the same batches also go to the bare store (raw-store.ts: the same store and search index, no check at all), in
+ * the same batches also go to the bare store (bare-store/: the same store and search index, no check at all), in
  * alternating rounds, so that what the checks cost reads as a ratio whatever the machine's speed (issue 34).
  */
 export const entityIngestBatch: Scenario = {
