@@ -10,9 +10,9 @@ import {
   type GraphQLTypeResolver,
 } from 'graphql';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { datasetAnswer } from './dataset-fixture.ts';
+import { listenAnnounced, onBodyText, sendJson } from './json-http.ts';
 
 /**
  * The ceiling: what the same SDL costs over node:http with nothing else — graphql-js `execute`, a parse (and
@@ -92,18 +92,12 @@ export function createCeilingServer(): Server {
   };
 
   return createServer((req, res) => {
-    const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    };
+    const send = (status: number, body: unknown) => sendJson(res, status, body);
     if (req.method !== 'POST' || (req.url !== '/api/graphql' && req.url !== '/replay')) return send(404, { message: 'not found' });
     if (!req.headers.authorization) return send(401, { message: 'Unauthorized to perform this action.' });
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    onBodyText(req, (text) => {
       try {
-        const { query, variables, operationName, data } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const { query, variables, operationName, data } = JSON.parse(text);
         if (req.url === '/replay') {
           replays.set(replayKey(query, variables), data);
           return send(200, { replays: replays.size });
@@ -138,10 +132,5 @@ export function createCeilingServer(): Server {
 
 /** Run directly (by ceiling-process.ts): listen on a random loopback port and announce it on stderr. */
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const server = createCeilingServer();
-  server.keepAliveTimeout = 5_000;
-  server.listen(0, '127.0.0.1', () => {
-    process.stderr.write(`ceiling listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-  });
-  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+  listenAnnounced(createCeilingServer(), 'ceiling');
 }

@@ -68,12 +68,13 @@ async function ingestInto(target: Target, bodies: string[], clients: number, sid
     side.batchMs.push(performance.now() - sent);
   });
   side.seconds += (performance.now() - started) / 1000;
-  const cpuAfter = mdsCpuSeconds(target.pid);
-  const databaseAfter = target.databaseCpu?.();
-  side.cpuSeconds = cpuBefore === undefined || cpuAfter === undefined ? undefined : side.cpuSeconds! + cpuAfter - cpuBefore;
-  side.databaseCpuSeconds =
-    databaseBefore === undefined || databaseAfter === undefined ? undefined : side.databaseCpuSeconds! + databaseAfter - databaseBefore;
+  side.cpuSeconds = added(side.cpuSeconds, cpuBefore, mdsCpuSeconds(target.pid));
+  side.databaseCpuSeconds = added(side.databaseCpuSeconds, databaseBefore, target.databaseCpu?.());
 }
+
+/** `sum` plus what a counter moved from `before` to `after`; unknown once any of them is. */
+const added = (sum: number | undefined, before: number | undefined, after: number | undefined) =>
+  sum === undefined || before === undefined || after === undefined ? undefined : sum + after - before;
 
 /**
  * ingestProposalBatch of versioned aspects: new datasets, four aspects each, from several clients at once. On SQLite
