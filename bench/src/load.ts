@@ -197,12 +197,25 @@ export async function runRounds<Name extends string>(
   return rounds;
 }
 
-/** mds against the ceiling with the same requests and connections, in alternating rounds (see runRounds). */
-export async function versusCeiling(mds: Target, ceiling: Target, requests: LoadRequest[], options: RoundOptions) {
-  const rounds = await runRounds({ mds, ceiling }, requests, options);
-  const m = summarize(rounds.map((r) => r.mds));
-  const c = summarize(rounds.map((r) => r.ceiling));
+/**
+ * mds against the ceiling with the same requests and connections, in alternating rounds (see runRounds); `alongside`
+ * are other servers loaded in the same rounds with the same requests (the bare store), summarised apart.
+ */
+export async function versusCeiling<Other extends string = never>(
+  mds: Target,
+  ceiling: Target,
+  requests: LoadRequest[],
+  options: RoundOptions,
+  alongside: Partial<Record<Other, Target>> = {},
+) {
+  type Name = Other | 'mds' | 'ceiling';
+  const rounds = await runRounds<Name>({ ...alongside, mds, ceiling } as Record<Name, Target>, requests, options);
+  const side = (name: Name) => summarize(rounds.map((r) => r[name]));
+  const [m, c] = [side('mds'), side('ceiling')];
+  const others = Object.fromEntries((Object.keys(alongside) as Other[]).map((name) => [name, side(name)])) as Partial<
+    Record<Other, typeof m>
+  >;
   // The same comparison by cost: the ceiling's CPU per request over mds's (1.0 = as cheap as bare graphql-js).
   const cpuRatio = round(c.cpuUsPerRequest / m.cpuUsPerRequest, 3);
-  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), cpuRatio, rounds };
+  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), cpuRatio, rounds, others };
 }

@@ -57,7 +57,7 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   }
   // The GraphQL scenarios are compared with the ceiling; the targets the issue sets are all reported.
   const rows = report.scenarios.flatMap((s) => s.rows);
-  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(11);
+  expect(rows.filter((r) => r.ceiling !== undefined)).toHaveLength(12);
   // Four of them the UI's documents against the ceiling replaying mds's answers: both sides answered.
   const replayed = rows.filter((r) => r.label.includes("replaying mds's answers"));
   expect(replayed).toHaveLength(4);
@@ -78,6 +78,10 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
     validationCpuUsPerAspect: expect.any(Number),
     bareStore: { seconds: expect.any(Number), cpuUsPerAspect: expect.any(Number) },
   });
+  // createTag's floor: the bare store answered the same createTag requests in the same rounds (each round is checked
+  // for errors), and its CPU was measured.
+  expect(details.createTag).toMatchObject({ others: { bareStore: { rps: expect.any(Number), cpuUsPerRequest: expect.any(Number) } } });
+  expect((details.createTag as { others: { bareStore: { rps: number } } }).others.bareStore.rps).toBeGreaterThan(0);
   expect(details.lineageSearch).toMatchObject({ edges: config.lineageEdges - (config.lineageEdges % 39), firstTotal: 39 });
   // The UI's own documents were answered (each scenario checks its first answer: 10 search results, every tag, owner and
   // field of the page) and then measured.

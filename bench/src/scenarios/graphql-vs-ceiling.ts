@@ -1,7 +1,8 @@
+import { startBareStoreProcess } from '../bare-store/process.ts';
 import type { BenchContext, Scenario } from '../context.ts';
 import { fsyncLatency } from '../disk.ts';
-import { versusCeiling, type LoadRequest } from '../load.ts';
-import { ratioRow } from '../report.ts';
+import { versusCeiling, type LoadRequest, type Target } from '../load.ts';
+import { ratioRow, type Row } from '../report.ts';
 import * as requests from '../requests.ts';
 
 /** The least ratio a scenario is held to: the same on every database, or one on SQLite and one on PostgreSQL. */
@@ -13,8 +14,12 @@ function graphqlScenario(
   title: string,
   minRatio: MinRatio,
   prepare: (context: BenchContext) => Promise<{ request: LoadRequest; label?: string; details?: Record<string, unknown> }>,
-  /** Writes: the data directory's fsync latency, measured right after the rounds, goes in the row's note. */
-  durable = false,
+  options: {
+    /** Writes: the data directory's fsync latency, measured right after the rounds, goes in the row's note. */
+    durable?: boolean;
+    /** On SQLite, the bare store answers the same requests in the same rounds: the floor row (floorRow). */
+    floor?: boolean;
+  } = {},
 ): Scenario {
   return {
     name,
@@ -23,24 +28,53 @@ function graphqlScenario(
     async run(context) {
       const { request, label, details } = await prepare(context);
       const { config } = context;
-      const result = await versusCeiling(context.target, context.ceiling!, [request], config);
+      const bareProcess = options.floor && !context.target.databaseCpu ? await startBareStoreProcess() : undefined;
+      const alongside: { bareStore?: Target } = bareProcess
+        ? { bareStore: { url: bareProcess.url, token: 'bare', pid: bareProcess.pid } }
+        : {};
+      const result = await versusCeiling(context.target, context.ceiling!, [request], config, alongside).finally(() => bareProcess?.stop());
       // Only mds on PostgreSQL has a database's CPU to charge apart.
       const min = typeof minRatio === 'object' ? (context.target.databaseCpu ? minRatio.postgres : minRatio.sqlite) : minRatio;
-      const row = ratioRow(label ?? title, result, min);
-      if (!durable) return { rows: [row], details: { ...details, connections: config.connections, ...result } };
+      const rows = [ratioRow(label ?? title, result, min)];
+      const bare = result.others.bareStore;
+      if (bare) rows.push(floorRow(title, bare, result));
+      if (!options.durable) return { rows, details: { ...details, connections: config.connections, ...result } };
       const fsync = fsyncLatency(context.mds.dataDir);
-      row.note += `; disk fsync p50 ${fsync.p50Ms} ms, p90 ${fsync.p90Ms} ms (each commit waits for one)`;
-      return { rows: [row], details: { ...details, connections: config.connections, ...result, fsync } };
+      rows[0]!.note += `; disk fsync p50 ${fsync.p50Ms} ms, p90 ${fsync.p90Ms} ms (each commit waits for one)`;
+      return { rows, details: { ...details, connections: config.connections, ...result, fsync } };
     },
   };
 }
+
+/**
+ * The bare store against the ceiling on the same requests: what mds's store and search index alone cost a request
+ * (bare-store/: the same rows written, no GraphQL, no check). mds does all of that and more, so its ratio cannot pass
+ * this one; no target (it is a bound, not a goal).
+ */
+function floorRow(title: string, bare: Summary, result: Result): Row {
+  const cost = Math.round((result.ceiling.cpuUsPerRequest / bare.cpuUsPerRequest) * 1000) / 1000;
+  return {
+    label: `${title}: its floor, the bare store answering the same requests (mds's store and search index alone: no GraphQL, no check)`,
+    value: bare.rps,
+    unit: 'req/s',
+    note:
+      `p50 ${bare.p50Ms} ms; server CPU ${bare.cpuUsPerRequest} µs/request vs ceiling ${result.ceiling.cpuUsPerRequest} µs ` +
+      `(cost ratio ${cost}) and mds ${result.mds.cpuUsPerRequest} µs. mds writes what it writes and answers GraphQL besides: ` +
+      'no server over this store reaches a higher ratio',
+    ceiling: result.ceiling.rps,
+    ratio: Math.round((bare.rps / result.ceiling.rps) * 1000) / 1000,
+  };
+}
+
+type Result = Awaited<ReturnType<typeof versusCeiling>>;
+type Summary = Result['mds'];
 
 export const createTag = graphqlScenario(
   'createTag',
   'createTag (fresh ids)',
   0.5,
   async (context) => ({ request: requests.createTag(context.runId) }),
-  true,
+  { durable: true, floor: true },
 );
 
 // On PostgreSQL every request reads its token and the tag over the network, nothing cached (issue 20's target).
