@@ -24,6 +24,7 @@ export { parseValueUrn } from './urn-value';
 export { ASPECT_SHAPES, type Shape } from './aspect-schemas';
 export { formatFixed2 } from './java-format';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from './paging';
+export { whenReady, type MaybePromise } from './maybe-promise';
 export { relationshipFieldsOf, relationshipsOf, type AspectRelationship } from './relationships';
 export { searchableFieldsOf, type SearchableField } from './search-fields';
 export { pegasusFromAvro } from './avro';

@@ -1,4 +1,5 @@
 import { Privilege } from '@mds/auth';
+import { whenReady, type MaybePromise } from '@mds/core';
 import {
   anyOf,
   ItemWriteError,
@@ -86,10 +87,16 @@ export class TagService {
     return { urn, id, name, description, colorHex: null, ownership, created: stamp, lastModified: stamp };
   }
 
-  /** The tag with this URN, or null when there is none (a malformed URN is a 400). */
-  async get(urn: string): Promise<Tag | null> {
-    parseTagUrn(urn);
-    return (await this.getMany([urn])).get(urn) ?? null;
+  /**
+   * The tag with this URN, or null when there is none (a malformed URN is a 400). Answered synchronously when the
+   * store's cache holds the tag (the hot read of `tag(urn)`), a promise otherwise.
+   */
+  get(urn: string): MaybePromise<Tag | null> {
+    const id = parseTagUrn(urn);
+    return whenReady(this.#reader.latest([urn], TAG_ASPECTS), (stored) => {
+      const aspects = stored.get(urn);
+      return aspects ? toTag(urn, id, aspects) : null;
+    });
   }
 
   /** The tags of `urns` that exist, by urn, read in one statement (a malformed URN is a 400). */

@@ -33,7 +33,7 @@ export function requestLoaders(
     let loaders = byRequest.get(context);
     if (!loaders) {
       const reader = graphqlReader(service, context.actor);
-      const aspects = batchLoader((urns) => reader.latest(urns));
+      const aspects = batchLoader(async (urns) => reader.latest(urns));
       const byFace = new Map<string, (urn: string) => Promise<EntityParent | undefined>>();
       const entity = (graphqlType: string, urn: string) => {
         const face = faces[graphqlType];

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '@mds/core';
 import { forbidden, type Actor } from '@mds/schema';
 import { lineageEdges, type LineageDirection } from '../model/lineage';
 import type { AdjacentEdge, AspectStore, RelationshipQuery, StoredAspect, WalkQuery, WalkResult } from '../store/port';
@@ -58,20 +59,33 @@ export class EntityReader {
   }
 
   /** The latest value of every stored aspect (or of `aspects`) of each urn (store.latest; never change the maps). */
-  async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
+  latest(urns: readonly string[], aspects?: readonly string[]): MaybePromise<Map<string, Map<string, StoredAspect>>> {
+    // A read no rule stands before answers as the store does: synchronously when its cache holds the entity.
+    if (this.via.api !== 'rest' && !this.hidesFromView()) return this.store.latest(urns, aspects);
+    return this.latestChecked(urns, aspects);
+  }
+
+  private async latestChecked(urns: readonly string[], aspects?: readonly string[]) {
     const checked = this.restCheck('READ', urns);
     if (checked) await checked;
-    if (this.via.api !== 'graphql' || !this.policy.switches.view) return this.store.latest(urns, aspects);
-    const [found, hidden] = await Promise.all([this.store.latest(urns, aspects), this.hiddenFromView(urns)]);
+    if (!this.hidesFromView()) return this.store.latest(urns, aspects);
+    const [stored, hidden] = await Promise.all([this.store.latest(urns, aspects), this.hiddenFromView(urns)]);
+    if (!hidden.size) return stored;
+    const found = new Map(stored); // the store's maps are shared: never changed
     for (const urn of hidden) found.delete(urn);
     return found;
+  }
+
+  /** Whether this face hides what the actor may not view (GraphQL with VIEW_AUTHORIZATION_ENABLED). */
+  private hidesFromView(): boolean {
+    return this.via.api === 'graphql' && this.policy.switches.view;
   }
 
   /** One version of an aspect (0 the latest, 1..n history, a negative N counted from the newest). */
   async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
     const checked = this.restCheck('READ', [urn]);
     if (checked) await checked;
-    if (this.via.api === 'graphql' && this.policy.switches.view && (await this.hiddenFromView([urn])).size) return undefined;
+    if (this.hidesFromView() && (await this.hiddenFromView([urn])).size) return undefined;
     return this.store.get(urn, aspect, version);
   }
 
@@ -87,7 +101,7 @@ export class EntityReader {
     const urns = [...new Set(requests.map((r) => r.urn))];
     const checked = this.restCheck('READ', urns);
     if (checked) await checked;
-    const hidden = this.via.api === 'graphql' && this.policy.switches.view ? await this.hiddenFromView(urns) : new Set<string>();
+    const hidden = this.hidesFromView() ? await this.hiddenFromView(urns) : new Set<string>();
     const shown = requests.filter((r) => !hidden.has(r.urn));
     const latestNames = [...new Set(shown.flatMap((r) => [...r.versions].filter(([, v]) => v === 0).map(([aspect]) => aspect)))];
     const latest = latestNames.length ? await this.store.latest([...new Set(shown.map((r) => r.urn))], latestNames) : new Map();
@@ -113,7 +127,7 @@ export class EntityReader {
   async versions(urn: string, aspect: string): Promise<StoredAspect[]> {
     const checked = this.restCheck('READ', [urn]);
     if (checked) await checked;
-    if (this.via.api === 'graphql' && this.policy.switches.view && (await this.hiddenFromView([urn])).size) return [];
+    if (this.hidesFromView() && (await this.hiddenFromView([urn])).size) return [];
     return this.store.versions(urn, aspect);
   }
 
@@ -139,7 +153,7 @@ export class EntityReader {
     const checked = this.restCheck('READ', [urn]);
     if (checked) await checked;
     const found = await this.store.walk(urn, { ...lineageEdges(direction), ...query });
-    if (this.via.api !== 'graphql' || !this.policy.switches.view) return found;
+    if (!this.hidesFromView()) return found;
     const hidden = await this.hiddenFromView(found.entities.map((e) => e.urn));
     return { ...found, entities: found.entities.filter((e) => !hidden.has(e.urn)) };
   }

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '@mds/core';
 import { ApiError } from '@mds/schema';
 import type { OutboxEntry } from './outbox';
 
@@ -138,7 +139,8 @@ export interface AdjacentEdge {
  *   applied to the latest value inside it and its result handed to `check`. The edges each new value declares and the
  *   entity's search document are replaced in the same commit, and `also.outbox`'s points are queued in it (outbox.ts).
  * - `latest(urns, aspects?)`: version 0 of every stored aspect (or of `aspects`) of each urn; an urn with none is
- *   absent from the map. The maps may be shared between callers (a cache no commit outlives): never change them.
+ *   absent from the map. The maps may be shared between callers (a cache no commit outlives): never change them. A
+ *   read the cache answers is answered synchronously (a map, not a promise), so that a hot read costs no microtask.
  * - `get(urn, aspect, version = 0)`: one version; 0 the latest, 1..n history, a negative N the (max+N+1)th.
  * - `versions(urn, aspect)`: every version, the latest (0) first, then the history from the oldest.
  * - `exists(urn, options)`: whether the entity's key aspect is stored; soft-deleted counts unless asked not to.
@@ -161,7 +163,7 @@ export interface AspectStore {
   write(items: readonly AspectWrite[], audit: Audit, check: ValueCheck, also?: { outbox?: readonly OutboxEntry[] }): Promise<WriteResult[]>;
   /** The time-series outbox (outbox.ts): queued points, oldest first, and their removal once relayed. */
   outbox: { pending(limit: number): Promise<OutboxEntry[]>; remove(ids: readonly string[]): Promise<void> };
-  latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>>;
+  latest(urns: readonly string[], aspects?: readonly string[]): MaybePromise<Map<string, Map<string, StoredAspect>>>;
   get(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
   versions(urn: string, aspect: string): Promise<StoredAspect[]>;
   exists(urn: string, options?: { includeSoftDeleted?: boolean }): Promise<boolean>;

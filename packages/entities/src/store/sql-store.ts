@@ -98,6 +98,21 @@ function runIdOf(systemMetadata: string | null): unknown {
   }
 }
 
+/** A read kept in a cache: its promise, and once it has resolved its value, which is then answered without waiting. */
+interface Settling<T> {
+  promise: Promise<T>;
+  read?: { value: T };
+}
+
+function settling<T>(promise: Promise<T>): Settling<T> {
+  const kept: Settling<T> = { promise };
+  promise.then(
+    (value) => (kept.read = { value }),
+    () => {}, // the caller that waits sees the failure (and forgets the entry)
+  );
+  return kept;
+}
+
 export function createSqlAspectStore(db: SqlDatabase, options: { search?: SearchIndex } = {}): AspectStore {
   const { search } = options;
 
@@ -110,7 +125,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     return found;
   }
   const ofType = createCommitCache<string, Promise<Map<string, Map<string, StoredAspect>>>>(db.commitStamp, { maxEntries: 64 });
-  const oneEntity = createCommitCache<string, Promise<Map<string, StoredAspect> | undefined>>(db.commitStamp, {
+  const oneEntity = createCommitCache<string, Settling<Map<string, Map<string, StoredAspect>>>>(db.commitStamp, {
     maxEntries: MAX_CACHED_ENTITIES,
   });
 
@@ -234,19 +249,17 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
       return (await db.all<Row>(sql, [urn, aspect])).map(decode);
     },
 
-    // One urn's aspects may come from a cache no commit outlives (the hot read of tag(urn) and GET /aspects).
-    async latest(urns, aspects) {
+    // One urn's aspects may come from a cache no commit outlives (the hot read of tag(urn) and GET /aspects), answered
+    // synchronously once read.
+    latest(urns, aspects) {
       if (urns.length !== 1) return readLatest(urns, aspects);
-      const urn = urns[0]!;
-      const key = `${urn}\n${aspects?.join(',') ?? '*'}`;
-      const one = oneEntity.get(key, () => readLatest(urns, aspects).then((found) => found.get(urn)));
-      try {
-        const stored = await one;
-        return new Map(stored ? [[urn, stored]] : []);
-      } catch (error) {
+      const key = `${urns[0]!}\n${aspects?.join(',') ?? '*'}`;
+      const one = oneEntity.get(key, () => settling(readLatest(urns, aspects)));
+      if (one.read) return one.read.value;
+      return one.promise.catch((error: unknown) => {
         oneEntity.forget(key);
         throw error;
-      }
+      });
     },
 
     async isEmpty() {

@@ -1,5 +1,5 @@
 import { Privilege } from '@mds/auth';
-import { findEntity } from '@mds/core';
+import { findEntity, type MaybePromise } from '@mds/core';
 import type { TestSqlDatabases } from '@mds/db/testing';
 import { ApiError, type Actor } from '@mds/schema';
 import { describe, expect, it } from 'vitest';
@@ -79,8 +79,8 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
     );
     return fixture;
   }
-  const rejection = async (promise: Promise<unknown>) => {
-    const error = await promise.then(
+  const rejection = async (promise: MaybePromise<unknown>) => {
+    const error = await Promise.resolve(promise).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -401,6 +401,9 @@ export function describeServiceContract(name: string, databases: Pick<TestSqlDat
         expect(await graphql(owner).versions(OTHER, 'globalTags')).toEqual([]);
         expect((await graphql(owner).versions(DATASET, 'globalTags')).map((row) => row.version)).toEqual([0]);
         expect([...(await graphql(reader).latest([DATASET, OTHER])).keys()].sort()).toEqual([OTHER, DATASET]);
+        // One urn's aspects come from the store's cache, shared by every caller: hidden from one, still there for the next.
+        expect((await graphql(nobody).latest([OTHER])).size).toBe(0);
+        expect((await graphql(reader).latest([OTHER])).size).toBe(1);
         // Search results stay open to any caller, as search is.
         expect((await service.reader(nobody, { api: 'search' }).latest([OTHER])).size).toBe(1);
       });

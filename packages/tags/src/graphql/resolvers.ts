@@ -1,3 +1,4 @@
+import { whenReady } from '@mds/core';
 import type { DescriptionHandler, EntityFace } from '@mds/entities';
 import { badRequest, type Resolvers } from '@mds/schema';
 import type { TagService } from '../service';
@@ -13,10 +14,8 @@ export function createTagResolvers(tags: TagService): Resolvers {
   return {
     Query: {
       // Reads need only an authenticated actor, which the host guarantees before any resolver runs.
-      tag: async (_parent, { urn }) => {
-        const tag = await tags.get(urn);
-        return tag && toGraphQLTag(tag);
-      },
+      // Synchronous when the tag is cached: graphql-js then completes the answer without a promise.
+      tag: (_parent, { urn }) => whenReady(tags.get(urn), (tag) => tag && toGraphQLTag(tag)),
     },
     Mutation: {
       createTag: async (_parent, { input }, { actor }) => (await tags.create(input, actor)).urn,
