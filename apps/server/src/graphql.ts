@@ -1,3 +1,4 @@
+import { whenReady } from '@mds/core';
 import { badRequest, UNKNOWN_ERROR_MESSAGE, type ApiContext } from '@mds/schema';
 import { GraphQLError, Kind, execute, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -97,7 +98,7 @@ export function createGraphQLExecutor(options: { schema: GraphQLSchema; logger: 
       // No `data` means the request could not run (e.g. bad variables): that is the caller's error.
       return { status: 'data' in result ? 200 : 400, result, operation };
     };
-    return then(then(enveloped.contextFactory(), run), answer);
+    return whenReady(whenReady(enveloped.contextFactory(), run), answer);
   };
 }
 
@@ -114,11 +115,6 @@ const executeWithGraphQLJs: Plugin = {
       return result instanceof Promise ? result : Promise.resolve(result);
     }),
 };
-
-/** `next(value)`, right away when `value` is not a promise. */
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
 
 /** graphql-js's words for a document whose operation cannot be chosen (Yoga's executor would throw a plain Error: a 500). */
 function unknownOperation(document: DocumentNode, name: string | undefined): GraphQLError {
