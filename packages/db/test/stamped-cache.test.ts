@@ -42,6 +42,23 @@ describe('stamped cache (credentials on SQLite)', () => {
     expect(await cache.get('k', () => f.read('k'))).toBe('revoked');
   });
 
+  it('shares a read under way between lookups of its key, but not across a commit, and keeps no failed read', async () => {
+    const f = fixture();
+    const cache = createStampedCache<string, string | undefined>(f.stamp, { maxEntries: 10 });
+    const [a, b] = [cache.get('k', () => f.read('k')), cache.get('k', () => f.read('k'))];
+    expect(await Promise.all([a, b])).toEqual(['v1', 'v1']);
+    expect(f.reads()).toBe(1);
+    f.commit();
+    const before = cache.get('k', () => f.read('k'));
+    f.table.set('k', 'v2');
+    f.commit(); // a lookup after this commit must not be given the read begun before it
+    expect(await Promise.all([before, cache.get('k', () => f.read('k'))])).toEqual(['v1', 'v2']);
+    expect(f.reads()).toBe(3);
+    f.commit();
+    await expect(cache.get('k', () => Promise.reject(new Error('unreachable')))).rejects.toThrow('unreachable');
+    expect(await cache.get('k', () => f.read('k'))).toBe('v2');
+  });
+
   it('caches nothing without a stamp (PostgreSQL): every lookup reads', async () => {
     const f = fixture();
     const cache = createStampedCache<string, string | undefined>(undefined, { maxEntries: 10 });

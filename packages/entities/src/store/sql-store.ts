@@ -2,6 +2,7 @@ import { findEntityOfUrn } from '@mds/core';
 import {
   copiedTable,
   createCommitCache,
+  createStampedCache,
   deleteRows,
   millisecondsOf,
   timestampParameter,
@@ -98,21 +99,6 @@ function runIdOf(systemMetadata: string | null): unknown {
   }
 }
 
-/** A read kept in a cache: its promise, and once it has resolved its value, which is then answered without waiting. */
-interface Settling<T> {
-  promise: Promise<T>;
-  read?: { value: T };
-}
-
-function settling<T>(promise: Promise<T>): Settling<T> {
-  const kept: Settling<T> = { promise };
-  promise.then(
-    (value) => (kept.read = { value }),
-    () => {}, // the caller that waits sees the failure (and forgets the entry)
-  );
-  return kept;
-}
-
 export function createSqlAspectStore(db: SqlDatabase, options: { search?: SearchIndex } = {}): AspectStore {
   const { search } = options;
 
@@ -125,7 +111,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     return found;
   }
   const ofType = createCommitCache<string, Promise<Map<string, Map<string, StoredAspect>>>>(db.commitStamp, { maxEntries: 64 });
-  const oneEntity = createCommitCache<string, Settling<Map<string, Map<string, StoredAspect>>>>(db.commitStamp, {
+  const oneEntity = createStampedCache<string, Map<string, Map<string, StoredAspect>>>(db.commitStamp, {
     maxEntries: MAX_CACHED_ENTITIES,
   });
 
@@ -253,13 +239,7 @@ export function createSqlAspectStore(db: SqlDatabase, options: { search?: Search
     // synchronously once read.
     latest(urns, aspects) {
       if (urns.length !== 1) return readLatest(urns, aspects);
-      const key = `${urns[0]!}\n${aspects?.join(',') ?? '*'}`;
-      const one = oneEntity.get(key, () => settling(readLatest(urns, aspects)));
-      if (one.read) return one.read.value;
-      return one.promise.catch((error: unknown) => {
-        oneEntity.forget(key);
-        throw error;
-      });
+      return oneEntity.get(`${urns[0]!}\n${aspects?.join(',') ?? '*'}`, () => readLatest(urns, aspects));
     },
 
     async isEmpty() {
