@@ -197,9 +197,23 @@ export async function runRounds<Name extends string>(
   return rounds;
 }
 
+/** A server's summary against the ceiling's in the same rounds: by throughput, and by cost (the ceiling's CPU per request over its own). */
+function compared(server: Summary, ceiling: Summary) {
+  return {
+    mds: server,
+    ceiling,
+    ratio: round(server.rps / ceiling.rps, 3),
+    cpuRatio: round(ceiling.cpuUsPerRequest / server.cpuUsPerRequest, 3),
+  };
+}
+
+type Summary = ReturnType<typeof summarize>;
+export type Comparison = ReturnType<typeof compared>;
+
 /**
  * mds against the ceiling with the same requests and connections, in alternating rounds (see runRounds); `alongside`
- * are other servers loaded in the same rounds with the same requests (the bare store), summarised apart.
+ * are other servers loaded in the same rounds with the same requests (the bare store), each compared with the ceiling
+ * as mds is (its summary in `mds`).
  */
 export async function versusCeiling<Other extends string = never>(
   mds: Target,
@@ -211,11 +225,7 @@ export async function versusCeiling<Other extends string = never>(
   type Name = Other | 'mds' | 'ceiling';
   const rounds = await runRounds<Name>({ ...alongside, mds, ceiling } as Record<Name, Target>, requests, options);
   const side = (name: Name) => summarize(rounds.map((r) => r[name]));
-  const [m, c] = [side('mds'), side('ceiling')];
-  const others = Object.fromEntries((Object.keys(alongside) as Other[]).map((name) => [name, side(name)])) as Partial<
-    Record<Other, typeof m>
-  >;
-  // The same comparison by cost: the ceiling's CPU per request over mds's (1.0 = as cheap as bare graphql-js).
-  const cpuRatio = round(c.cpuUsPerRequest / m.cpuUsPerRequest, 3);
-  return { mds: m, ceiling: c, ratio: round(m.rps / c.rps, 3), cpuRatio, rounds, others };
+  const c = side('ceiling');
+  const others = Object.fromEntries((Object.keys(alongside) as Other[]).map((name) => [name, compared(side(name), c)]));
+  return { ...compared(side('mds'), c), rounds, others: others as Partial<Record<Other, Comparison>> };
 }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { BenchConfig } from './config.ts';
-import type { versusCeiling } from './load.ts';
+import type { Comparison } from './load.ts';
 import type { MdsLaunch } from './mds-process.ts';
 
 /** One line of the results table. */
@@ -57,7 +57,7 @@ export function machine() {
 }
 
 /** A throughput measured against the ceiling, with its target as a fraction of the ceiling. */
-export function ratioRow(label: string, result: Awaited<ReturnType<typeof versusCeiling>>, minRatio?: number): Row {
+export function ratioRow(label: string, result: Comparison, minRatio?: number): Row {
   return {
     label,
     value: result.mds.rps,

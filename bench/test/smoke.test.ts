@@ -80,8 +80,10 @@ test('pnpm bench --smoke runs every scenario and writes well-formed results', as
   });
   // createTag's floor: the bare store answered the same createTag requests in the same rounds (each round is checked
   // for errors), and its CPU was measured.
-  expect(details.createTag).toMatchObject({ others: { bareStore: { rps: expect.any(Number), cpuUsPerRequest: expect.any(Number) } } });
-  expect((details.createTag as { others: { bareStore: { rps: number } } }).others.bareStore.rps).toBeGreaterThan(0);
+  expect(details.createTag).toMatchObject({
+    others: { bareStore: { mds: { rps: expect.any(Number), cpuUsPerRequest: expect.any(Number) }, ratio: expect.any(Number) } },
+  });
+  expect((details.createTag as { others: { bareStore: { mds: { rps: number } } } }).others.bareStore.mds.rps).toBeGreaterThan(0);
   expect(details.lineageSearch).toMatchObject({ edges: config.lineageEdges - (config.lineageEdges % 39), firstTotal: 39 });
   // The UI's own documents were answered (each scenario checks its first answer: 10 search results, every tag, owner and
   // field of the page) and then measured.

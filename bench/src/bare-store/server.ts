@@ -40,24 +40,25 @@ function tagProposals(body: { variables?: { input?: { id?: string; name?: string
  */
 async function serveBareStore(dataDir: string) {
   const store = await openBareStore(openSqliteDatabase(join(dataDir, 'entities.db')));
-  const written = (res: Parameters<typeof sendJson>[0], work: () => Promise<unknown>) =>
+  // Answers what `work` gives as JSON, or its failure as a 500.
+  const answer = (res: Parameters<typeof sendJson>[0], work: () => Promise<unknown>) =>
     Promise.resolve()
       .then(work)
       .then(
-        (answer) => sendJson(res, 200, answer),
+        (body) => sendJson(res, 200, body),
         (error: Error) => sendJson(res, 500, { message: error.message }),
       );
   const server = createServer((req, res) => {
     if (req.method === 'POST' && req.url?.includes('action=ingestProposalBatch')) {
       return onBodyText(req, (text) =>
-        written(res, async () => ({
+        answer(res, async () => ({
           value: { written: await store.ingest((JSON.parse(text) as { proposals: Proposals }).proposals, ACTOR) },
         })),
       );
     }
     if (req.method === 'POST' && req.url === '/api/graphql') {
       return onBodyText(req, (text) =>
-        written(res, async () => {
+        answer(res, async () => {
           const { urn, proposals } = tagProposals(JSON.parse(text) as Parameters<typeof tagProposals>[0]);
           await store.ingest(proposals, ACTOR);
           return { data: { createTag: urn } };

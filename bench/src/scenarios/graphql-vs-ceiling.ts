@@ -1,7 +1,7 @@
 import { startBareStoreProcess } from '../bare-store/process.ts';
 import type { BenchContext, Scenario } from '../context.ts';
 import { fsyncLatency } from '../disk.ts';
-import { versusCeiling, type LoadRequest, type Target } from '../load.ts';
+import { versusCeiling, type Comparison, type LoadRequest, type Target } from '../load.ts';
 import { ratioRow, type Row } from '../report.ts';
 import * as requests from '../requests.ts';
 
@@ -51,23 +51,16 @@ function graphqlScenario(
  * (bare-store/: the same rows written, no GraphQL, no check). mds does all of that and more, so its ratio cannot pass
  * this one; no target (it is a bound, not a goal).
  */
-function floorRow(title: string, bare: Summary, result: Result): Row {
-  const cost = Math.round((result.ceiling.cpuUsPerRequest / bare.cpuUsPerRequest) * 1000) / 1000;
-  return {
-    label: `${title}: its floor, the bare store answering the same requests (mds's store and search index alone: no GraphQL, no check)`,
-    value: bare.rps,
-    unit: 'req/s',
-    note:
-      `p50 ${bare.p50Ms} ms; server CPU ${bare.cpuUsPerRequest} µs/request vs ceiling ${result.ceiling.cpuUsPerRequest} µs ` +
-      `(cost ratio ${cost}) and mds ${result.mds.cpuUsPerRequest} µs. mds writes what it writes and answers GraphQL besides: ` +
-      'no server over this store reaches a higher ratio',
-    ceiling: result.ceiling.rps,
-    ratio: Math.round((bare.rps / result.ceiling.rps) * 1000) / 1000,
-  };
+function floorRow(title: string, bare: Comparison, mds: Comparison): Row {
+  const row = ratioRow(
+    `${title}: its floor, the bare store answering the same requests (mds's store and search index alone: no GraphQL, no check)`,
+    bare,
+  );
+  row.note +=
+    `; mds ${mds.mds.cpuUsPerRequest} µs. mds writes what it writes and answers GraphQL besides: ` +
+    'no server over this store reaches a higher ratio';
+  return row;
 }
-
-type Result = Awaited<ReturnType<typeof versusCeiling>>;
-type Summary = Result['mds'];
 
 export const createTag = graphqlScenario(
   'createTag',
